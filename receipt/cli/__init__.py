@@ -1,0 +1,31 @@
+"""Command-line entry points: `receipt ...` and the `trace-diff` alias (one implementation)."""
+
+from __future__ import annotations
+
+import sys
+
+from receipt.cli.app import app
+
+# Each module registers its commands on `app`; keep one module per area so they stay independent.
+from receipt.cli import engine as _engine  # noqa: F401,E402  trace-diff, surface, explain, demo
+
+try:  # signing and CI land as separate modules; the engine works without them
+    import receipt.cli.signing as _signing  # noqa: F401,E402  keygen, verify
+except ModuleNotFoundError as _e:  # pragma: no cover - only while a module is absent
+    if _e.name != "receipt.cli.signing":
+        raise
+try:
+    import receipt.cli.ci as _ci  # noqa: F401,E402  ci
+except ModuleNotFoundError as _e:  # pragma: no cover
+    if _e.name != "receipt.cli.ci":
+        raise
+
+
+def main() -> None:
+    app(prog_name="receipt")
+
+
+def trace_diff_main() -> None:
+    """`trace-diff BASE HEAD [PATH...]` is `receipt trace-diff BASE HEAD [PATH...]`."""
+    args = sys.argv[1:]
+    app(args=["trace-diff", *args], prog_name="trace-diff")

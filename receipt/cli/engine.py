@@ -1,0 +1,192 @@
+"""Engine commands: trace-diff, surface, explain, demo."""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from receipt.cli.app import app, handles_errors, stderr_is_tty
+from receipt.errors import EXIT_FINDINGS, EXIT_OK, UsageError
+
+
+class Format(str, enum.Enum):
+    markdown = "markdown"
+    json = "json"
+    github = "github"
+
+
+class FailOn(str, enum.Enum):
+    regression = "regression"
+    warning = "warning"
+    never = "never"
+
+
+RepoOpt = typer.Option(".", "--repo", help="Git repository (work tree or bare git dir). Default: current directory.")
+OutputOpt = typer.Option(None, "--output", "-o", help="Write the result to FILE instead of stdout.")
+ConfigOpt = typer.Option(
+    None, "--config", help="Config file ([tool.receipt] in pyproject.toml, or .receipt.toml); read from the BASE revision."
+)
+
+
+def progress_printer() -> "callable":  # type: ignore[valid-type]
+    """Progress goes to stderr only when a person is watching (stderr is a terminal)."""
+    if not stderr_is_tty():
+        return lambda _msg: None
+
+    def show(msg: str) -> None:
+        sys.stderr.write(f"\r\x1b[2K{msg}")
+        sys.stderr.flush()
+
+    return show
+
+
+def _end_progress() -> None:
+    if stderr_is_tty():
+        sys.stderr.write("\r\x1b[2K")
+        sys.stderr.flush()
+
+
+def write_output(text: str, output: Optional[Path]) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        with open(output, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    except OSError as e:
+        raise UsageError(f"cannot write {output}: {e.strerror}") from None
+
+
+@app.command("trace-diff")
+@handles_errors
+def trace_diff(
+    base: str = typer.Argument(..., help="Base revision (sha, branch, tag, HEAD~1, ...)."),
+    head: str = typer.Argument(..., help="Head revision: the change under review."),
+    paths: Optional[List[str]] = typer.Argument(None, help="Limit the scan to these files or folders (default: whole tree)."),
+    repo: Path = RepoOpt,
+    fmt: Format = typer.Option(Format.markdown, "--format", "-f", help="markdown (the PR comment), json (machine-readable), github (workflow annotations)."),
+    output: Optional[Path] = OutputOpt,
+    config: Optional[str] = ConfigOpt,
+    fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Exit 1 when a change at or above this severity is found (default: regression, or the config's fail_on)."),
+    merge_base: bool = typer.Option(False, "--merge-base", help="Compare merge-base(BASE, HEAD) -> HEAD: what a branch introduces (as CI does)."),
+    include_surfaces: bool = typer.Option(False, "--include-surfaces", help="With --format json: add both full surfaces."),
+    sign_key: Optional[str] = typer.Option(None, "--sign-key", help="Ed25519 private key file (PKCS#8 PEM or 64-hex seed) to sign the receipt; or env RECEIPT_SIGNING_KEY."),
+    repository: str = typer.Option("", "--repository", help="Binding: owner/name the receipt is for (signed receipts)."),
+    pr: Optional[int] = typer.Option(None, "--pr", help="Binding: pull request number (signed receipts)."),
+) -> None:
+    """Receipt for BASE -> HEAD: what the change does to the exported agents and tools.
+
+    Reads both revisions from git objects (nothing is checked out, imported or executed) and prints
+    the same markdown receipt CI posts. Exit 0 ok, 1 findings at or above --fail-on, 2 usage or
+    configuration error, 3 git or extraction error.
+
+    Example: trace-diff HEAD~1 HEAD
+    """
+    from receipt.pipeline import build_receipt
+    from receipt.render import render_annotations, render_json, render_markdown
+
+    receipt = build_receipt(
+        repo,
+        base,
+        head,
+        paths=paths or (),
+        config_file=config,
+        fail_on=fail_on.value if fail_on else None,
+        merge_base=merge_base,
+        include_surfaces=include_surfaces,
+        progress=progress_printer(),
+    )
+    _end_progress()
+    env_key = os.environ.get("RECEIPT_SIGNING_KEY")
+    key = None
+    if sign_key or env_key:
+        from receipt.keys import load_signing_key
+
+        key = load_signing_key(sign_key, None if sign_key else env_key)
+    if fmt is Format.json:
+        if key is not None:
+            from receipt.sign import Binding, envelope_json
+
+            binding = Binding(repository=repository, pr=pr, base_sha=receipt.base.sha, head_sha=receipt.head.sha)
+            text = envelope_json(receipt, key, binding, None)
+        else:
+            text = render_json(receipt, include_surfaces=include_surfaces)
+    elif fmt is Format.github:
+        text = render_annotations(receipt)
+    elif key is not None:
+        from receipt.sign import Binding, render_signed
+
+        binding = Binding(repository=repository, pr=pr, base_sha=receipt.base.sha, head_sha=receipt.head.sha)
+        text = render_signed(receipt, key, binding)
+    else:
+        text = render_markdown(receipt)
+    write_output(text, output)
+    raise typer.Exit(EXIT_OK if receipt.verdict.ok else EXIT_FINDINGS)
+
+
+@app.command("surface")
+@handles_errors
+def surface(
+    rev: str = typer.Argument(..., help="Revision to read."),
+    paths: Optional[List[str]] = typer.Argument(None, help="Limit the scan to these files or folders."),
+    repo: Path = RepoOpt,
+    fmt: Format = typer.Option(Format.markdown, "--format", "-f", help="json for the full machine-readable surface; markdown for a table."),
+    output: Optional[Path] = OutputOpt,
+    config: Optional[str] = ConfigOpt,
+    exported_only: bool = typer.Option(False, "--exported-only", help="Only entries a caller can reach."),
+) -> None:
+    """The extracted agent surface at one revision: agents, tools and prompts with their attributes."""
+    from receipt.gitsource import GitRepo
+    from receipt.pipeline import build_surface, load_config
+
+    git_repo = GitRepo(repo)
+    sha = git_repo.resolve(rev)
+    cfg = load_config(git_repo, sha, config).config
+    s = build_surface(git_repo, rev, paths=paths or (), config=cfg, progress=progress_printer())
+    _end_progress()
+    if exported_only:
+        s.agents = [e for e in s.agents if e.exported]
+        s.tools = [e for e in s.tools if e.exported]
+        s.prompts = [e for e in s.prompts if e.exported]
+    if fmt is Format.json:
+        data = s.model_dump(mode="json", by_alias=True)
+        text = json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    else:
+        from receipt.render.surface import render_surface_markdown
+
+        text = render_surface_markdown(s)
+    write_output(text, output)
+    if s.errors:
+        raise typer.Exit(EXIT_OK)
+
+
+@app.command("explain")
+@handles_errors
+def explain(change_id: Optional[str] = typer.Argument(None, help="A change id, e.g. tool.approval_lowered. Without it: list all.")) -> None:
+    """Explain a change kind: what it means, its default severity, and how to respond."""
+    from receipt import catalogue
+
+    if change_id is None:
+        for kind in sorted(catalogue.CATALOGUE.values(), key=lambda k: k.id):
+            typer.echo(f"{kind.id:32} {kind.default_severity:10} {kind.title}")
+        return
+    typer.echo(catalogue.explain(change_id))
+
+
+@app.command("demo")
+@handles_errors
+def demo(
+    keep: Optional[Path] = typer.Option(None, "--keep", help="Build the demo repository in this (new) folder and keep it."),
+) -> None:
+    """Self-contained run: a throwaway repo with two commits, a signed receipt, and its verification."""
+    from receipt.demo import run_demo
+
+    raise typer.Exit(run_demo(keep))

@@ -1,0 +1,173 @@
+"""What a dialect is, and the helpers every dialect shares.
+
+A dialect module (one per framework) exposes `NAME: str` and `extract(program) -> DialectResult`.
+It reads the linked `Program` and returns `Candidate`s: surface entries plus the Python symbols
+that denote them and the symbols they reach. The linker turns symbols into entry keys and
+computes the exported closure. Dialects are discovered by module name (see `registry`), so adding
+one never edits a shared file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from receipt.extract.facts import Call, Expr, FunctionFact, Ref
+from receipt.extract.program import Program, describe
+from receipt.models import TRUST_FROM_APPROVAL, Dynamic, Entry, ExtractionIssue, Param, Signature
+
+
+@dataclass
+class Candidate:
+    entry: Entry
+    symbols: set[str] = field(default_factory=set)  # canonical symbols that denote this entry
+    reach: list[str] = field(default_factory=list)  # canonical symbols (or "key:<entry key>") it reaches
+    # Overlays (native markers stacked on a framework declaration) patch the entry that shares a
+    # symbol instead of standing alone; `declared` holds the attributes they set explicitly.
+    overlay: bool = False
+    declared: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class DialectResult:
+    candidates: list[Candidate] = field(default_factory=list)
+    issues: list[ExtractionIssue] = field(default_factory=list)
+
+
+# Parameters a framework injects at call time: never part of a tool's signature.
+INJECTED_TYPES = frozenset(
+    {
+        "Context",  # MCP / fastmcp
+        "RunContextWrapper",  # OpenAI Agents SDK
+        "RunContext",  # PydanticAI
+        "ToolContext",  # Google ADK, OpenAI Agents ToolContext
+        "InjectedToolArg",
+        "InjectedState",
+        "InjectedStore",
+        "InjectedToolCallId",
+        "ToolRuntime",
+        "CallbackContext",
+        "Runtime",
+    }
+)
+INJECTED_NAMES = frozenset({"self", "cls", "tool_context", "ctx", "context", "run_context", "wrapper"})
+
+
+def is_injected(param_name: str, annotation: str | None, annotation_ref: str | None, *, by_name: bool = False) -> bool:
+    if param_name in ("self", "cls"):
+        return True
+    for text in (annotation_ref or "", annotation or ""):
+        leaf = text.rsplit(".", 1)[-1].split("[", 1)[0]
+        if leaf in INJECTED_TYPES:
+            return True
+        if any(t in text for t in ("InjectedToolArg", "InjectedState", "InjectedStore", "InjectedToolCallId")):
+            return True
+    return by_name and annotation is None and param_name in INJECTED_NAMES
+
+
+def signature_of(fn: FunctionFact, *, drop_first: bool = False, drop_names: Iterable[str] = ()) -> Signature:
+    """The caller-visible signature: injected context parameters, self/cls and `drop_names` removed."""
+    params: list[Param] = []
+    dropped = set(drop_names)
+    for i, p in enumerate(fn.params):
+        if drop_first and i == 0:
+            continue
+        if p.name in dropped or is_injected(p.name, p.annotation, p.annotation_ref):
+            continue
+        name = {"varargs": f"*{p.name}", "varkw": f"**{p.name}"}.get(p.kind, p.name)
+        params.append(Param(name=name, type=p.annotation, required=p.required, default=p.default))
+    return Signature(params=params, returns=fn.returns)
+
+
+def digest(text: Any) -> str | None:
+    """sha256 of a description/instructions text, insensitive to indentation and surrounding blanks."""
+    if text is None:
+        return None
+    if isinstance(text, Dynamic):
+        return "dynamic:" + hashlib.sha256(text.dynamic.encode()).hexdigest()
+    if not isinstance(text, str):
+        text = str(text)
+    normal = textwrap.dedent(text).strip().replace("\r\n", "\n")
+    return hashlib.sha256(normal.encode("utf-8")).hexdigest()
+
+
+def as_bool(value: Any, default: bool) -> bool | Dynamic:
+    if value is None:
+        return default
+    if isinstance(value, Dynamic):
+        return value
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, str)):
+        return bool(value)
+    return Dynamic(dynamic=repr(value)[:120])
+
+
+def as_str(value: Any) -> str | Dynamic | None:
+    if value is None or isinstance(value, (str, Dynamic)):
+        return value
+    return Dynamic(dynamic=repr(value)[:120])
+
+
+APPROVALS = ("never", "conditional", "always")
+
+
+def approval_from(value: Any, program: Program | None = None, expr: Expr | None = None) -> str | Dynamic:
+    """Map a framework's approval flag onto never | conditional | always.
+
+    True -> always; False/None -> never; a callable (a function deciding per call) -> conditional;
+    a literal "never"/"conditional"/"always" passes through; anything unknowable -> Dynamic.
+    """
+    if isinstance(value, bool):
+        return "always" if value else "never"
+    if value is None:
+        return "never"
+    if isinstance(value, str) and value in APPROVALS:
+        return value
+    if program is not None and expr is not None and isinstance(expr, Ref):
+        target = program.canonical(expr.name)
+        if target in program.functions:
+            return "conditional"
+    if isinstance(value, Dynamic):
+        return value
+    return Dynamic(dynamic=repr(value)[:120])
+
+
+def trust_from(approval: str | Dynamic) -> str | Dynamic:
+    if isinstance(approval, Dynamic):
+        return approval
+    return TRUST_FROM_APPROVAL[approval]
+
+
+def decorator_call(dec: Expr) -> tuple[Expr, Call | None]:
+    """`@x` -> (x, None); `@x(...)` -> (x, call)."""
+    if isinstance(dec, Call):
+        return dec.func, dec
+    return dec, None
+
+
+def issue(path: str, line: int | None, message: str, reason: str = "unresolved") -> ExtractionIssue:
+    return ExtractionIssue(path=path, line=line, kind="unresolved", reason=reason, message=message)
+
+
+def expr_text(expr: Expr | None) -> str:
+    return describe(expr) if expr is not None else ""
+
+
+def origin_matches(origin: str | None, *candidates: str) -> bool:
+    """True when `origin` is one of `candidates` or a re-export path ending in one of them.
+
+    Frameworks re-export names (`agents.function_tool` is `agents.tool.function_tool`), so a
+    dialect lists the public spellings and this compares on module prefix + leaf name.
+    """
+    if not origin:
+        return False
+    for c in candidates:
+        if origin == c:
+            return True
+        pkg, _, leaf = c.partition(".")
+        if origin.startswith(pkg + ".") and origin.rsplit(".", 1)[-1] == c.rsplit(".", 1)[-1]:
+            return True
+    return False

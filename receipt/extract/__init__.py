@@ -1,0 +1,64 @@
+"""Extraction: `(path, bytes)` -> ModuleFacts. Pure, per file, cached by blob id (see cache.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import tokenize
+from pathlib import Path
+
+from receipt.extract.facts import ModuleFacts
+from receipt.extract.python import extract_python, module_name_for
+
+_BINARY_SNIFF = 8000
+
+
+def _version() -> str:
+    """Changes whenever the extraction code changes, so stale cache entries are never reused."""
+    h = hashlib.sha256()
+    here = Path(__file__).parent
+    for name in ("__init__.py", "facts.py", "python.py"):
+        h.update((here / name).read_bytes())
+    corvid = here.parent / "dialects" / "corvid.py"
+    if corvid.exists():  # descriptor files are parsed at file level by that dialect
+        h.update(corvid.read_bytes())
+    return h.hexdigest()[:16]
+
+
+EXTRACTOR_VERSION = _version()
+
+
+def _error(path: str, reason: str, message: str, line: int | None = None) -> ModuleFacts:
+    module, is_package = module_name_for(path)
+    return ModuleFacts(path=path, module=module, is_package=is_package, error={"line": line, "reason": reason, "message": message})
+
+
+def decode_python(path: str, data: bytes) -> str | ModuleFacts:
+    """Source text honouring PEP 263 coding cookies and BOMs; an error fact when undecodable."""
+    if b"\0" in data[:_BINARY_SNIFF]:
+        return _error(path, "binary", "binary content in a Python file")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, LookupError):
+        return _error(path, "bad-encoding", "unknown source encoding declaration")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        return _error(path, "non-utf8", f"not valid {encoding}: undecodable byte at offset {e.start}", line)
+    return text.lstrip("\ufeff")
+
+
+def extract_file(path: str, data: bytes) -> ModuleFacts:
+    """Facts of one source file. Never raises for bad content: the problem is recorded in `error`."""
+    if path.endswith(".py"):
+        text = decode_python(path, data)
+        if isinstance(text, ModuleFacts):
+            return text
+        return extract_python(path, text)
+    if path.endswith(".corvid-abi.json"):
+        try:
+            from receipt.dialects import corvid
+        except ImportError:  # pragma: no cover - dialect not installed
+            return _error(path, "unsupported", "Corvid descriptors are not supported by this build")
+        return corvid.parse_descriptor(path, data)
+    return _error(path, "unsupported", "not a recognised source file")

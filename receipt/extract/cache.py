@@ -1,0 +1,71 @@
+"""Content-addressed cache of per-file facts: key = extractor version + blob id + path.
+
+Writes are atomic (temp file + rename) so concurrent runs never see half a file; an unreadable or
+corrupt entry is ignored and rebuilt. The cache only ever speeds things up: deleting it is safe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from receipt.extract import EXTRACTOR_VERSION
+from receipt.extract.facts import ModuleFacts, facts_from_json, facts_to_json
+
+
+class FactsCache:
+    def __init__(self, root: Path | None):
+        self.root = root
+        self.hits = 0
+        self.misses = 0
+
+    def _file(self, blob: str, path: str) -> Path:
+        assert self.root is not None
+        key = hashlib.sha256(f"{EXTRACTOR_VERSION}\0{blob}\0{path}".encode()).hexdigest()
+        return self.root / EXTRACTOR_VERSION / key[:2] / f"{key}.json"
+
+    def get(self, blob: str, path: str) -> ModuleFacts | None:
+        if self.root is None:
+            return None
+        f = self._file(blob, path)
+        try:
+            data = json.loads(f.read_bytes())
+            facts = facts_from_json(data)
+        except FileNotFoundError:
+            self.misses += 1
+            return None
+        except Exception:  # noqa: BLE001 - corrupt entry: rebuild it
+            self.misses += 1
+            return None
+        if facts.path != path:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return facts
+
+    def put(self, blob: str, path: str, facts: ModuleFacts) -> None:
+        if self.root is None:
+            return
+        f = self._file(blob, path)
+        try:
+            f.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=f.parent, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(facts_to_json(facts), out, separators=(",", ":"))
+            os.replace(tmp, f)
+        except OSError:
+            # A read-only or full disk must not fail a receipt; the cache is an optimisation.
+            try:
+                os.unlink(tmp)  # type: ignore[possibly-undefined]
+            except (OSError, UnboundLocalError):
+                pass
+
+
+def default_cache_dir(git_dir: Path) -> Path | None:
+    env = os.environ.get("RECEIPT_CACHE_DIR")
+    if env is not None:
+        return Path(env) if env not in ("", "0", "off", "none") else None
+    return git_dir / "behavior-receipt-cache"

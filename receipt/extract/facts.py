@@ -1,0 +1,338 @@
+"""The per-file intermediate representation: framework-agnostic facts about one Python module.
+
+Extraction turns `(path, bytes)` into `ModuleFacts` without knowing any agent framework: imports,
+assignments, functions, classes and statement-level calls, with every name already qualified
+through the module's imports. Dialects interpret these facts later, over the whole linked program,
+because what a decorator or a constructor *is* often depends on another module (re-exports,
+`@agent.tool` where `agent` lives elsewhere). Keeping this layer generic is what makes it cacheable
+per blob: a file's facts never depend on any other file.
+
+Expressions are a tiny tagged tree (`Expr`): constants, qualified references, calls, sequences,
+mappings, and `Dyn` for anything that cannot be known statically (kept with its source text).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+# --- expressions -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    value: Any  # str | int | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A dotted name, qualified through imports: `mcp.server.fastmcp.FastMCP`, `pkg.tools.refund`."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    func: "Expr"
+    args: tuple["Expr", ...] = ()
+    kwargs: tuple[tuple[str, "Expr"], ...] = ()
+    line: int = 0
+    star: bool = False  # *args or **kwargs present: the call's arguments are not fully known
+
+    def kw(self, name: str) -> "Expr | None":
+        for k, v in self.kwargs:
+            if k == name:
+                return v
+        return None
+
+    def arg(self, index: int, name: str | None = None) -> "Expr | None":
+        """Positional argument `index`, or keyword `name`."""
+        if name is not None:
+            v = self.kw(name)
+            if v is not None:
+                return v
+        if index < len(self.args):
+            a = self.args[index]
+            return None if isinstance(a, Splat) else a
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Seq:
+    items: tuple["Expr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Map:
+    items: tuple[tuple["Expr", "Expr"], ...]  # a `**x` entry has key Const(None)
+
+
+@dataclass(frozen=True, slots=True)
+class Attr:
+    """Attribute of something that is not a plain reference (e.g. `make()().tool`)."""
+
+    value: "Expr"
+    attr: str
+
+
+@dataclass(frozen=True, slots=True)
+class Splat:
+    value: "Expr"  # `*x` inside a list or call
+
+
+@dataclass(frozen=True, slots=True)
+class Concat:
+    left: "Expr"
+    right: "Expr"  # `a + b` (lists, tuples, strings)
+
+
+@dataclass(frozen=True, slots=True)
+class Dyn:
+    """Not knowable statically: a parameter, a subscript, an f-string, an env read, ..."""
+
+    src: str
+    why: str = "expression"
+
+
+Expr = Union[Const, Ref, Call, Seq, Map, Attr, Splat, Concat, Dyn]
+
+# --- statements and definitions ----------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class ParamFact:
+    name: str
+    annotation: str | None = None  # source text
+    annotation_ref: str | None = None  # qualified outermost name of the annotation (RunContext[...] -> pydantic_ai.RunContext)
+    default: str | None = None  # source text
+    default_expr: Expr | None = None
+    required: bool = True
+    kind: str = "pos"  # pos | kwonly | varargs | varkw | posonly
+
+
+@dataclass(slots=True)
+class FunctionFact:
+    symbol: str  # pkg.mod.name, pkg.mod.Class.name, pkg.mod.factory.<locals>.name
+    name: str
+    line: int
+    params: list[ParamFact] = field(default_factory=list)
+    returns: str | None = None
+    doc: str | None = None
+    decorators: list[Expr] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)  # every call made anywhere in the body
+    raises: list[Expr] = field(default_factory=list)
+    returns_exprs: list[Expr] = field(default_factory=list)
+    conditional: bool = False  # defined under if/for/while/except or inside another function
+    is_async: bool = False
+    owner_class: str | None = None  # symbol of the enclosing class for methods
+
+
+@dataclass(slots=True)
+class ClassFact:
+    symbol: str
+    name: str
+    line: int
+    bases: list[Expr] = field(default_factory=list)
+    decorators: list[Expr] = field(default_factory=list)
+    attrs: dict[str, Expr] = field(default_factory=dict)  # class-level assignments
+    attr_lines: dict[str, int] = field(default_factory=dict)
+    methods: list[str] = field(default_factory=list)  # function symbols
+    doc: str | None = None
+    conditional: bool = False
+
+
+@dataclass(slots=True)
+class AssignFact:
+    target: str  # qualified symbol; attribute targets keep their path: pkg.mod.agent.handoffs
+    value: Expr
+    line: int
+    conditional: bool = False
+    op: str = "="  # "=" or "+="
+
+
+@dataclass(slots=True)
+class EffectFact:
+    """A call made as a statement: `tools.append(x)`, `mcp.add_tool(f)`, `app.mount(sub, ...)`."""
+
+    call: Call
+    conditional: bool = False
+
+
+@dataclass(slots=True)
+class ModuleFacts:
+    path: str
+    module: str  # dotted module name derived from the path
+    is_package: bool = False
+    imports: dict[str, str] = field(default_factory=dict)  # qualified local symbol -> origin dotted name
+    star_imports: list[str] = field(default_factory=list)
+    assigns: list[AssignFact] = field(default_factory=list)
+    functions: list[FunctionFact] = field(default_factory=list)
+    classes: list[ClassFact] = field(default_factory=list)
+    effects: list[EffectFact] = field(default_factory=list)
+    # Descriptor files (e.g. Corvid ABI JSON) yield surface entries directly, as JSON dicts.
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    error: dict[str, Any] | None = None  # {"line": int|None, "reason": str, "message": str}
+
+
+# --- JSON round trip for the cache ----------------------------------------------------------------
+
+_EXPR_TYPES = {"c": Const, "r": Ref, "call": Call, "seq": Seq, "map": Map, "attr": Attr, "splat": Splat, "cat": Concat, "dyn": Dyn}
+_EXPR_TAGS = {v: k for k, v in _EXPR_TYPES.items()}
+
+
+def expr_to_json(e: Expr | None) -> Any:
+    if e is None:
+        return None
+    t = _EXPR_TAGS[type(e)]
+    if t == "c":
+        return [t, e.value]
+    if t == "r":
+        return [t, e.name]
+    if t == "call":
+        return [t, expr_to_json(e.func), [expr_to_json(a) for a in e.args], [[k, expr_to_json(v)] for k, v in e.kwargs], e.line, e.star]
+    if t == "seq":
+        return [t, [expr_to_json(a) for a in e.items]]
+    if t == "map":
+        return [t, [[expr_to_json(k), expr_to_json(v)] for k, v in e.items]]
+    if t == "attr":
+        return [t, expr_to_json(e.value), e.attr]
+    if t in ("splat",):
+        return [t, expr_to_json(e.value)]
+    if t == "cat":
+        return [t, expr_to_json(e.left), expr_to_json(e.right)]
+    return [t, e.src, e.why]
+
+
+def expr_from_json(j: Any) -> Any:
+    if j is None:
+        return None
+    t = j[0]
+    if t == "c":
+        return Const(j[1])
+    if t == "r":
+        return Ref(j[1])
+    if t == "call":
+        return Call(
+            expr_from_json(j[1]),
+            tuple(expr_from_json(a) for a in j[2]),
+            tuple((k, expr_from_json(v)) for k, v in j[3]),
+            j[4],
+            j[5],
+        )
+    if t == "seq":
+        return Seq(tuple(expr_from_json(a) for a in j[1]))
+    if t == "map":
+        return Map(tuple((expr_from_json(k), expr_from_json(v)) for k, v in j[1]))
+    if t == "attr":
+        return Attr(expr_from_json(j[1]), j[2])
+    if t == "splat":
+        return Splat(expr_from_json(j[1]))
+    if t == "cat":
+        return Concat(expr_from_json(j[1]), expr_from_json(j[2]))
+    if t == "dyn":
+        return Dyn(j[1], j[2])
+    raise ValueError(f"unknown expression tag {t!r}")
+
+
+def _param_to_json(p: ParamFact) -> list[Any]:
+    return [p.name, p.annotation, p.annotation_ref, p.default, expr_to_json(p.default_expr), p.required, p.kind]
+
+
+def _param_from_json(j: list[Any]) -> ParamFact:
+    return ParamFact(j[0], j[1], j[2], j[3], expr_from_json(j[4]), j[5], j[6])
+
+
+def _fn_to_json(f: FunctionFact) -> dict[str, Any]:
+    return {
+        "symbol": f.symbol,
+        "name": f.name,
+        "line": f.line,
+        "params": [_param_to_json(p) for p in f.params],
+        "returns": f.returns,
+        "doc": f.doc,
+        "decorators": [expr_to_json(d) for d in f.decorators],
+        "calls": [expr_to_json(c) for c in f.calls],
+        "raises": [expr_to_json(r) for r in f.raises],
+        "returns_exprs": [expr_to_json(r) for r in f.returns_exprs],
+        "conditional": f.conditional,
+        "is_async": f.is_async,
+        "owner_class": f.owner_class,
+    }
+
+
+def _fn_from_json(j: dict[str, Any]) -> FunctionFact:
+    return FunctionFact(
+        symbol=j["symbol"],
+        name=j["name"],
+        line=j["line"],
+        params=[_param_from_json(p) for p in j["params"]],
+        returns=j["returns"],
+        doc=j["doc"],
+        decorators=[expr_from_json(d) for d in j["decorators"]],
+        calls=[expr_from_json(c) for c in j["calls"]],
+        raises=[expr_from_json(r) for r in j["raises"]],
+        returns_exprs=[expr_from_json(r) for r in j["returns_exprs"]],
+        conditional=j["conditional"],
+        is_async=j["is_async"],
+        owner_class=j["owner_class"],
+    )
+
+
+def facts_to_json(m: ModuleFacts) -> dict[str, Any]:
+    return {
+        "path": m.path,
+        "module": m.module,
+        "is_package": m.is_package,
+        "imports": m.imports,
+        "star_imports": m.star_imports,
+        "assigns": [[a.target, expr_to_json(a.value), a.line, a.conditional, a.op] for a in m.assigns],
+        "functions": [_fn_to_json(f) for f in m.functions],
+        "classes": [
+            {
+                "symbol": c.symbol,
+                "name": c.name,
+                "line": c.line,
+                "bases": [expr_to_json(b) for b in c.bases],
+                "decorators": [expr_to_json(d) for d in c.decorators],
+                "attrs": {k: expr_to_json(v) for k, v in c.attrs.items()},
+                "attr_lines": c.attr_lines,
+                "methods": c.methods,
+                "doc": c.doc,
+                "conditional": c.conditional,
+            }
+            for c in m.classes
+        ],
+        "effects": [[expr_to_json(e.call), e.conditional] for e in m.effects],
+        "entries": m.entries,
+        "error": m.error,
+    }
+
+
+def facts_from_json(j: dict[str, Any]) -> ModuleFacts:
+    return ModuleFacts(
+        path=j["path"],
+        module=j["module"],
+        is_package=j["is_package"],
+        imports=j["imports"],
+        star_imports=j["star_imports"],
+        assigns=[AssignFact(a[0], expr_from_json(a[1]), a[2], a[3], a[4]) for a in j["assigns"]],
+        functions=[_fn_from_json(f) for f in j["functions"]],
+        classes=[
+            ClassFact(
+                symbol=c["symbol"],
+                name=c["name"],
+                line=c["line"],
+                bases=[expr_from_json(b) for b in c["bases"]],
+                decorators=[expr_from_json(d) for d in c["decorators"]],
+                attrs={k: expr_from_json(v) for k, v in c["attrs"].items()},
+                attr_lines=c["attr_lines"],
+                methods=c["methods"],
+                doc=c["doc"],
+                conditional=c["conditional"],
+            )
+            for c in j["classes"]
+        ],
+        effects=[EffectFact(expr_from_json(e[0]), e[1]) for e in j["effects"]],
+        entries=j["entries"],
+        error=j["error"],
+    )

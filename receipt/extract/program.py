@@ -1,0 +1,469 @@
+"""The linked program: every module's facts plus cross-module name resolution and static evaluation.
+
+Dialects ask this object what a name *is* (`origin`), what a value *is* (`evaluate`), and which
+items a list really holds (`items`, following `append`/`extend`/`+=`). Anything it cannot know is a
+`Dynamic` with the source expression, never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Union
+
+from receipt.extract.facts import (
+    AssignFact,
+    Attr,
+    Call,
+    ClassFact,
+    Concat,
+    Const,
+    Dyn,
+    EffectFact,
+    Expr,
+    FunctionFact,
+    Map,
+    ModuleFacts,
+    Ref,
+    Seq,
+    Splat,
+)
+from receipt.models import Dynamic
+
+Definition = Union[FunctionFact, ClassFact, AssignFact]
+_MAX_DEPTH = 24
+
+
+@dataclass(frozen=True)
+class Item:
+    """One element of a statically resolved collection, and whether it is only sometimes there."""
+
+    expr: Expr
+    conditional: bool = False
+
+
+class Program:
+    def __init__(self, modules: Iterable[ModuleFacts]):
+        self.modules: dict[str, ModuleFacts] = {}
+        for m in sorted(modules, key=lambda m: m.path):
+            self.modules.setdefault(m.module, m)
+        self.imports: dict[str, str] = {}
+        self.functions: dict[str, FunctionFact] = {}
+        self.classes: dict[str, ClassFact] = {}
+        self.assigns: dict[str, list[AssignFact]] = {}
+        self.effects_by_receiver: dict[str, list[tuple[str, EffectFact]]] = {}
+        self.module_of: dict[str, ModuleFacts] = {}
+        for m in self.modules.values():
+            self.imports.update(m.imports)
+            for f in m.functions:
+                self.functions[f.symbol] = f
+                self.module_of[f.symbol] = m
+            for c in m.classes:
+                self.classes[c.symbol] = c
+                self.module_of[c.symbol] = m
+            for a in m.assigns:
+                self.assigns.setdefault(a.target, []).append(a)
+                self.module_of.setdefault(a.target, m)
+        # Suffix index so `pkg.mod` finds `src/pkg/mod.py` (module "src.pkg.mod").
+        self._suffix: dict[str, str | None] = {}
+        for name in self.modules:
+            parts = name.split(".")
+            for i in range(1, len(parts)):
+                suffix = ".".join(parts[i:])
+                if suffix in self.modules:
+                    continue
+                self._suffix[suffix] = None if suffix in self._suffix else name
+        self._canon_cache: dict[str, str] = {}
+        for m in self.modules.values():
+            for e in m.effects:
+                func = e.call.func
+                if isinstance(func, Ref) and "." in func.name:
+                    receiver, method = func.name.rsplit(".", 1)
+                    self.effects_by_receiver.setdefault(self.canonical(receiver), []).append((method, e))
+
+    # -- names ----------------------------------------------------------------------------------
+
+    def _module_for(self, dotted: str) -> tuple[str, str] | None:
+        """Split `a.b.c.d` into (known module, rest) by the longest known module prefix."""
+        parts = dotted.split(".")
+        for i in range(len(parts), 0, -1):
+            prefix = ".".join(parts[:i])
+            mod = prefix if prefix in self.modules else self._suffix.get(prefix)
+            if mod:
+                return mod, ".".join(parts[i:])
+        return None
+
+    def canonical(self, name: str, _depth: int = 0) -> str:
+        """Follow imports, re-exports, star imports and `x = y` aliases to the defining symbol.
+
+        Names outside the repository come back as their import origin (`agents.function_tool`).
+        """
+        cached = self._canon_cache.get(name)
+        if cached is None:
+            cached = self._canon_cache[name] = self._canonical(name, _depth)
+        return cached
+
+    def _canonical(self, name: str, depth: int) -> str:
+        if depth > _MAX_DEPTH:
+            return name
+        split = self._module_for(name)
+        if split is None:
+            return name
+        mod, rest = split
+        if not rest:
+            return mod
+        head, _, tail = rest.partition(".")
+        symbol = f"{mod}.{head}"
+        target: str | None = None
+        if symbol in self.imports:
+            target = self.imports[symbol]
+        elif symbol in self.functions or symbol in self.classes:
+            return f"{symbol}.{tail}" if tail else symbol
+        elif symbol in self.assigns:
+            alias = self._alias_of(symbol)
+            if alias is None:
+                return f"{symbol}.{tail}" if tail else symbol
+            target = alias
+        elif f"{mod}.{head}" in self.modules:  # submodule accessed as attribute
+            target = f"{mod}.{head}"
+        else:
+            for star in self.modules[mod].star_imports:
+                candidate = self.canonical(f"{star}.{head}", depth + 1)
+                if candidate != f"{star}.{head}" or self._defined(candidate):
+                    target = candidate
+                    break
+            if target is None:
+                return f"{symbol}.{tail}" if tail else symbol
+        full = f"{target}.{tail}" if tail else target
+        if full == name:
+            return name
+        return self.canonical(full, depth + 1)
+
+    def _alias_of(self, symbol: str) -> str | None:
+        assigns = self.assigns.get(symbol, [])
+        if len(assigns) == 1 and assigns[0].op == "=" and isinstance(assigns[0].value, Ref):
+            return assigns[0].value.name
+        return None
+
+    def _defined(self, symbol: str) -> bool:
+        return symbol in self.functions or symbol in self.classes or symbol in self.assigns
+
+    def origin(self, expr: Expr | None) -> str | None:
+        """What a reference or a call's callee denotes, canonically (`mcp.server.fastmcp.FastMCP`)."""
+        if isinstance(expr, Ref):
+            return self.canonical(expr.name)
+        if isinstance(expr, Call):
+            return self.origin(expr.func)
+        if isinstance(expr, Attr):
+            base = self.origin(expr.value)
+            return f"{base}.{expr.attr}" if base else None
+        return None
+
+    def lookup(self, name: str) -> Definition | None:
+        symbol = self.canonical(name)
+        if symbol in self.functions:
+            return self.functions[symbol]
+        if symbol in self.classes:
+            return self.classes[symbol]
+        assigns = [a for a in self.assigns.get(symbol, []) if a.op == "="]
+        if assigns:
+            unconditional = [a for a in assigns if not a.conditional]
+            return (unconditional or assigns)[0]
+        return None
+
+    def is_external(self, name: str) -> bool:
+        return self._module_for(self.canonical(name)) is None
+
+    # -- values ---------------------------------------------------------------------------------
+
+    def value_of(self, expr: Expr | None) -> Expr | None:
+        """Follow references to module-level assignments until reaching a non-reference expression."""
+        seen = 0
+        while isinstance(expr, Ref) and seen < _MAX_DEPTH:
+            d = self.lookup(expr.name)
+            if isinstance(d, AssignFact):
+                expr = d.value
+                seen += 1
+                continue
+            break
+        return expr
+
+    def evaluate(self, expr: Expr | None, _depth: int = 0) -> Any:
+        """A literal Python value (str/int/float/bool/None/list/dict), or `Dynamic(src)`."""
+        if expr is None:
+            return None
+        if _depth > _MAX_DEPTH:
+            return Dynamic(dynamic=describe(expr))
+        if isinstance(expr, Const):
+            return expr.value
+        if isinstance(expr, Dyn):
+            return Dynamic(dynamic=expr.src)
+        if isinstance(expr, Seq):
+            out = []
+            for item in expr.items:
+                if isinstance(item, Splat):
+                    inner = self.evaluate(item.value, _depth + 1)
+                    if isinstance(inner, list):
+                        out.extend(inner)
+                        continue
+                    return Dynamic(dynamic=describe(expr))
+                out.append(self.evaluate(item, _depth + 1))
+            return out
+        if isinstance(expr, Map):
+            result: dict[str, Any] = {}
+            for k, v in expr.items:
+                if isinstance(k, Const) and k.value is None:  # **spread
+                    inner = self.evaluate(v, _depth + 1)
+                    if isinstance(inner, dict):
+                        result.update(inner)
+                        continue
+                    return Dynamic(dynamic=describe(expr))
+                key = self.evaluate(k, _depth + 1)
+                if not isinstance(key, (str, int, float, bool)):
+                    return Dynamic(dynamic=describe(expr))
+                result[str(key) if not isinstance(key, str) else key] = self.evaluate(v, _depth + 1)
+            return result
+        if isinstance(expr, Concat):
+            left, right = self.evaluate(expr.left, _depth + 1), self.evaluate(expr.right, _depth + 1)
+            if isinstance(left, list) and isinstance(right, list):
+                return left + right
+            if isinstance(left, str) and isinstance(right, str):
+                return left + right
+            return Dynamic(dynamic=describe(expr))
+        if isinstance(expr, Ref):
+            symbol = self.canonical(expr.name)
+            d = self.lookup(symbol)
+            if isinstance(d, AssignFact):
+                if len([a for a in self.assigns.get(symbol, []) if a.op == "="]) > 1 and d.conditional:
+                    return Dynamic(dynamic=describe(expr))
+                return self.evaluate(d.value, _depth + 1)
+            member = self._enum_member(symbol)
+            if member is not None:
+                return self.evaluate(member, _depth + 1)
+            return Dynamic(dynamic=short_name(expr.name))
+        if isinstance(expr, Call):
+            return self._evaluate_call(expr, _depth)
+        return Dynamic(dynamic=describe(expr))
+
+    def _enum_member(self, symbol: str) -> Expr | None:
+        """`Tools.REFUND` where `class Tools(str, Enum): REFUND = "refund"` -> the member's value."""
+        owner, _, attr = symbol.rpartition(".")
+        if attr == "value":
+            owner, _, attr = owner.rpartition(".")
+        cls = self.classes.get(owner)
+        if cls is None or attr not in cls.attrs:
+            return None
+        return cls.attrs[attr]
+
+    def _evaluate_call(self, call: Call, depth: int) -> Any:
+        func = self.origin(call.func)
+        if func in ("builtins.dict",) and not call.args and not call.star:
+            return {k: self.evaluate(v, depth + 1) for k, v in call.kwargs}
+        if func in ("builtins.list", "builtins.tuple", "builtins.set") and len(call.args) == 1:
+            v = self.evaluate(call.args[0], depth + 1)
+            return v if isinstance(v, list) else Dynamic(dynamic=describe(call))
+        if func in ("builtins.str",) and len(call.args) == 1:
+            v = self.evaluate(call.args[0], depth + 1)
+            return v if isinstance(v, str) else Dynamic(dynamic=describe(call))
+        if func in ("builtins.bool",) and len(call.args) == 1:
+            v = self.evaluate(call.args[0], depth + 1)
+            return bool(v) if isinstance(v, (bool, int, str)) else Dynamic(dynamic=describe(call))
+        fn = self.functions.get(func or "")
+        if fn is not None and not call.args and not call.kwargs and len(fn.returns_exprs) == 1:
+            # A helper that returns a literal (`def approval_map(): return {...}`).
+            ret = fn.returns_exprs[0]
+            if not _mentions_parameter(ret):
+                return self.evaluate(ret, depth + 1)
+        return Dynamic(dynamic=describe(call))
+
+    def items(self, expr: Expr | None, _depth: int = 0) -> list[Item] | Dynamic:
+        """The elements of a list-like expression, following variables and later mutations.
+
+        `tools = [a]; if flag: tools.append(b)` -> [Item(a), Item(b, conditional=True)].
+        """
+        if expr is None:
+            return []
+        if _depth > _MAX_DEPTH:
+            return Dynamic(dynamic=describe(expr))
+        if isinstance(expr, Seq):
+            out: list[Item] = []
+            for item in expr.items:
+                if isinstance(item, Splat):
+                    inner = self.items(item.value, _depth + 1)
+                    if isinstance(inner, Dynamic):
+                        return inner
+                    out.extend(inner)
+                else:
+                    out.append(Item(item))
+            return out
+        if isinstance(expr, Concat):
+            left, right = self.items(expr.left, _depth + 1), self.items(expr.right, _depth + 1)
+            if isinstance(left, Dynamic):
+                return left
+            if isinstance(right, Dynamic):
+                return right
+            return [*left, *right]
+        if isinstance(expr, Call) and self.origin(expr.func) in ("builtins.list", "builtins.tuple") and len(expr.args) == 1:
+            return self.items(expr.args[0], _depth + 1)
+        if isinstance(expr, Ref):
+            symbol = self.canonical(expr.name)
+            assigns = self.assigns.get(symbol, [])
+            base = [a for a in assigns if a.op == "="]
+            if not base:
+                return Dynamic(dynamic=short_name(expr.name))
+            first = base[0]
+            out = self.items(first.value, _depth + 1)
+            if isinstance(out, Dynamic):
+                return out
+            out = [Item(i.expr, i.conditional or first.conditional) for i in out]
+            for later in base[1:]:  # reassigned: keep both, the later ones conditional
+                more = self.items(later.value, _depth + 1)
+                if isinstance(more, Dynamic):
+                    return more
+                out.extend(Item(i.expr, True) for i in more)
+            for a in assigns:
+                if a.op == "+=":
+                    more = self.items(a.value, _depth + 1)
+                    if isinstance(more, Dynamic):
+                        return more
+                    out.extend(Item(i.expr, i.conditional or a.conditional) for i in more)
+            for method, effect in self.effects_by_receiver.get(symbol, []):
+                call = effect.call
+                if method in ("append", "insert", "add") and call.args:
+                    out.append(Item(call.args[-1], effect.conditional))
+                elif method == "extend" and call.args:
+                    more = self.items(call.args[0], _depth + 1)
+                    if isinstance(more, Dynamic):
+                        return more
+                    out.extend(Item(i.expr, i.conditional or effect.conditional) for i in more)
+            return out
+        return Dynamic(dynamic=describe(expr))
+
+    def mutations(self, symbol: str, attr: str) -> list[tuple[str, Expr, bool]]:
+        """Changes made after construction to `symbol.attr`: (op, value, conditional).
+
+        op is "=" (assigned), "+=" / "extend" / "append" (added to).
+        """
+        target = f"{self.canonical(symbol)}.{attr}"
+        out: list[tuple[str, Expr, bool]] = []
+        for a in self.assigns.get(target, []):
+            out.append((a.op, a.value, a.conditional))
+        for method, effect in self.effects_by_receiver.get(target, []):
+            if method in ("append", "insert") and effect.call.args:
+                out.append(("append", effect.call.args[-1], effect.conditional))
+            elif method == "extend" and effect.call.args:
+                out.append(("extend", effect.call.args[0], effect.conditional))
+        return out
+
+    # -- iteration helpers for dialects -------------------------------------------------------------
+
+    def iter_functions(self) -> Iterable[FunctionFact]:
+        for m in self.modules.values():
+            yield from m.functions
+
+    def iter_classes(self) -> Iterable[ClassFact]:
+        for m in self.modules.values():
+            yield from m.classes
+
+    def iter_assigns(self) -> Iterable[AssignFact]:
+        for m in self.modules.values():
+            yield from m.assigns
+
+    def iter_effects(self) -> Iterable[EffectFact]:
+        for m in self.modules.values():
+            yield from m.effects
+
+    def iter_calls(self) -> Iterable[tuple[Call, bool, ModuleFacts]]:
+        """Every call found as an assignment value or a statement, with its conditional flag."""
+        for m in self.modules.values():
+            for a in m.assigns:
+                yield from ((c, a.conditional, m) for c in _calls_in(a.value))
+            for e in m.effects:
+                yield from ((c, e.conditional, m) for c in _calls_in(e.call))
+
+    def path_of(self, symbol: str) -> str:
+        m = self.module_of.get(symbol)
+        if m is None:
+            split = self._module_for(symbol)
+            m = self.modules.get(split[0]) if split else None
+        return m.path if m else ""
+
+    def class_bases(self, cls: ClassFact, _depth: int = 0) -> set[str]:
+        """Canonical names of all base classes, transitively through classes in the repository."""
+        out: set[str] = set()
+        for b in cls.bases:
+            name = self.origin(b)
+            if not name:
+                continue
+            out.add(name)
+            parent = self.classes.get(name)
+            if parent is not None and _depth < _MAX_DEPTH:
+                out |= self.class_bases(parent, _depth + 1)
+        return out
+
+
+def _calls_in(expr: Expr) -> Iterable[Call]:
+    if isinstance(expr, Call):
+        yield expr
+        yield from _calls_in(expr.func)
+        for a in expr.args:
+            yield from _calls_in(a)
+        for _, v in expr.kwargs:
+            yield from _calls_in(v)
+    elif isinstance(expr, Seq):
+        for a in expr.items:
+            yield from _calls_in(a)
+    elif isinstance(expr, Map):
+        for k, v in expr.items:
+            yield from _calls_in(k)
+            yield from _calls_in(v)
+    elif isinstance(expr, (Splat, Attr)):
+        yield from _calls_in(expr.value)
+    elif isinstance(expr, Concat):
+        yield from _calls_in(expr.left)
+        yield from _calls_in(expr.right)
+
+
+def _mentions_parameter(expr: Expr) -> bool:
+    if isinstance(expr, Dyn):
+        return expr.why == "parameter"
+    if isinstance(expr, Call):
+        return any(_mentions_parameter(a) for a in (expr.func, *expr.args, *(v for _, v in expr.kwargs)))
+    if isinstance(expr, Seq):
+        return any(_mentions_parameter(a) for a in expr.items)
+    if isinstance(expr, Map):
+        return any(_mentions_parameter(k) or _mentions_parameter(v) for k, v in expr.items)
+    if isinstance(expr, (Splat, Attr)):
+        return _mentions_parameter(expr.value)
+    if isinstance(expr, Concat):
+        return _mentions_parameter(expr.left) or _mentions_parameter(expr.right)
+    return False
+
+
+def short_name(name: str) -> str:
+    """A qualified name as a reader would write it: drop `<locals>` noise."""
+    return name.replace(".<locals>", "")
+
+
+def describe(expr: Expr) -> str:
+    """Compact source-like text of an expression, for `dynamic` values and messages."""
+    if isinstance(expr, Const):
+        return repr(expr.value)
+    if isinstance(expr, Ref):
+        return short_name(expr.name)
+    if isinstance(expr, Dyn):
+        return expr.src
+    if isinstance(expr, Call):
+        args = [describe(a) for a in expr.args] + [f"{k}={describe(v)}" for k, v in expr.kwargs]
+        text = f"{describe(expr.func)}({', '.join(args)})"
+        return text if len(text) <= 160 else text[:157] + "..."
+    if isinstance(expr, Seq):
+        return "[" + ", ".join(describe(a) for a in expr.items) + "]"
+    if isinstance(expr, Map):
+        return "{" + ", ".join(f"{describe(k)}: {describe(v)}" for k, v in expr.items) + "}"
+    if isinstance(expr, Attr):
+        return f"{describe(expr.value)}.{expr.attr}"
+    if isinstance(expr, Splat):
+        return f"*{describe(expr.value)}"
+    if isinstance(expr, Concat):
+        return f"{describe(expr.left)} + {describe(expr.right)}"
+    return "?"

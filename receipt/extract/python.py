@@ -1,0 +1,457 @@
+"""Python source -> ModuleFacts, with `ast` only: the analysed code is never imported or executed."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from receipt.extract.facts import (
+    AssignFact,
+    Attr,
+    Call,
+    ClassFact,
+    Concat,
+    Const,
+    Dyn,
+    EffectFact,
+    Expr,
+    FunctionFact,
+    Map,
+    ModuleFacts,
+    ParamFact,
+    Ref,
+    Seq,
+    Splat,
+)
+
+_BUILTINS = frozenset(dir(builtins))
+_SRC_LIMIT = 160
+
+
+def module_name_for(path: str) -> tuple[str, bool]:
+    """`pkg/sub/mod.py` -> ("pkg.sub.mod", False); `pkg/__init__.py` -> ("pkg", True)."""
+    parts = path[:-3].split("/") if path.endswith(".py") else path.split("/")
+    is_package = parts[-1] == "__init__"
+    if is_package:
+        parts = parts[:-1]
+    return ".".join(p for p in parts if p) or "__root__", is_package
+
+
+def _src(node: ast.AST) -> str:
+    try:
+        text = ast.unparse(node)
+    except Exception:  # noqa: BLE001 - unparse of odd nodes must not break extraction
+        text = type(node).__name__
+    text = " ".join(text.split())
+    return text if len(text) <= _SRC_LIMIT else text[: _SRC_LIMIT - 3] + "..."
+
+
+@dataclass
+class _Scope:
+    """Name resolution context: module level, or a function body (a factory)."""
+
+    module: str
+    module_names: set[str]
+    imports: dict[str, str]  # local name -> origin, module level
+    prefix: str  # symbol prefix for definitions in this scope
+    locals: set[str] = field(default_factory=set)
+    local_imports: dict[str, str] = field(default_factory=dict)
+    params: set[str] = field(default_factory=set)
+    conditional: bool = False
+    is_function: bool = False
+    class_symbol: str | None = None
+
+
+class _Extractor:
+    def __init__(self, path: str, tree: ast.Module):
+        self.module, is_package = module_name_for(path)
+        self.is_package = is_package
+        self.facts = ModuleFacts(path=path, module=self.module, is_package=is_package)
+        self.tree = tree
+
+    # -- imports --------------------------------------------------------------------------
+
+    def _absolute(self, node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        base = self.module.split(".")
+        # In a package's __init__, level 1 is the package itself; in a module, its parent.
+        drop = node.level - 1 if self.is_package else node.level
+        base = base[: len(base) - drop] if drop <= len(base) else []
+        if node.module:
+            base = [*base, node.module]
+        return ".".join(base)
+
+    def _import_bindings(self, node: ast.Import | ast.ImportFrom) -> Iterable[tuple[str, str]]:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    yield alias.asname, alias.name
+                else:
+                    top = alias.name.split(".")[0]
+                    yield top, top
+        else:
+            mod = self._absolute(node)
+            for alias in node.names:
+                if alias.name == "*":
+                    self.facts.star_imports.append(mod)
+                    continue
+                yield alias.asname or alias.name, f"{mod}.{alias.name}" if mod else alias.name
+
+    # -- module-level name collection ----------------------------------------------------
+
+    def _collect_names(self, body: list[ast.stmt], names: set[str], imports: dict[str, str], *, top: bool) -> None:
+        for stmt in body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                for local, origin in self._import_bindings(stmt) if top else _no_star(self, stmt):
+                    imports.setdefault(local, origin)
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(stmt.name)
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for t in targets:
+                    names.update(_target_names(t))
+            elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+                names.update(_target_names(stmt.target))
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                for item in stmt.items:
+                    if item.optional_vars is not None:
+                        names.update(_target_names(item.optional_vars))
+            if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)) or (
+                hasattr(ast, "TryStar") and isinstance(stmt, getattr(ast, "TryStar"))
+            ):
+                for sub in _child_bodies(stmt):
+                    self._collect_names(sub, names, imports, top=top)
+
+    # -- expressions -----------------------------------------------------------------------
+
+    def _name(self, name: str, scope: _Scope) -> Expr:
+        if scope.is_function:
+            if name in scope.params:
+                return Dyn(name, "parameter")
+            if name in scope.local_imports:
+                return Ref(scope.local_imports[name])
+            if name in scope.locals:
+                return Ref(f"{scope.prefix}.{name}")
+        if name in scope.imports:
+            return Ref(scope.imports[name])
+        if name in scope.module_names:
+            return Ref(f"{self.module}.{name}")
+        if name in _BUILTINS:
+            return Ref(f"builtins.{name}")
+        return Ref(f"{self.module}.{name}")  # maybe from a star import; the linker tries those
+
+    def expr(self, node: ast.AST | None, scope: _Scope) -> Expr:
+        if node is None:
+            return Const(None)
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (str, int, float, bool)) or node.value is None:
+                return Const(node.value)
+            return Dyn(_src(node), "constant")
+        if isinstance(node, ast.Name):
+            return self._name(node.id, scope)
+        if isinstance(node, ast.Attribute):
+            base = self.expr(node.value, scope)
+            if isinstance(base, Ref):
+                return Ref(f"{base.name}.{node.attr}")
+            if isinstance(base, Dyn):
+                return Dyn(_src(node), base.why)
+            return Attr(base, node.attr)
+        if isinstance(node, ast.Call):
+            return self.call(node, scope)
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            return Seq(tuple(self.expr(e, scope) for e in node.elts))
+        if isinstance(node, ast.Starred):
+            return Splat(self.expr(node.value, scope))
+        if isinstance(node, ast.Dict):
+            return Map(
+                tuple(
+                    (Const(None) if k is None else self.expr(k, scope), self.expr(v, scope))
+                    for k, v in zip(node.keys, node.values)
+                )
+            )
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return Concat(self.expr(node.left, scope), self.expr(node.right, scope))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+            if isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool):
+                return Const(-node.operand.value)
+        if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+            return Const("".join(str(v.value) for v in node.values))  # type: ignore[attr-defined]
+        if isinstance(node, ast.Await):
+            return self.expr(node.value, scope)
+        why = "expression"
+        if isinstance(node, ast.Subscript):
+            why = "subscript"
+        elif isinstance(node, ast.JoinedStr):
+            why = "f-string"
+        elif isinstance(node, ast.IfExp):
+            why = "conditional-expression"
+        elif isinstance(node, ast.Lambda):
+            why = "lambda"
+        return Dyn(_src(node), why)
+
+    def call(self, node: ast.Call, scope: _Scope) -> Call:
+        args: list[Expr] = []
+        star = False
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                star = True
+            args.append(self.expr(a, scope))
+        kwargs: list[tuple[str, Expr]] = []
+        for kw in node.keywords:
+            if kw.arg is None:
+                star = True
+                continue
+            kwargs.append((kw.arg, self.expr(kw.value, scope)))
+        return Call(self.expr(node.func, scope), tuple(args), tuple(kwargs), node.lineno, star)
+
+    # -- statements -----------------------------------------------------------------------
+
+    def body(self, stmts: list[ast.stmt], scope: _Scope) -> None:
+        for stmt in stmts:
+            self.stmt(stmt, scope)
+
+    def stmt(self, stmt: ast.stmt, scope: _Scope) -> None:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.function(stmt, scope)
+        elif isinstance(stmt, ast.ClassDef):
+            self.klass(stmt, scope)
+        elif isinstance(stmt, ast.Assign):
+            value = self.expr(stmt.value, scope)
+            for t in stmt.targets:
+                self.assign(t, value, stmt, scope, "=")
+        elif isinstance(stmt, ast.AnnAssign):
+            if stmt.value is not None:
+                self.assign(stmt.target, self.expr(stmt.value, scope), stmt, scope, "=")
+        elif isinstance(stmt, ast.AugAssign):
+            op = "+=" if isinstance(stmt.op, ast.Add) else "?="
+            value = self.expr(stmt.value, scope) if op == "+=" else Dyn(_src(stmt), "augmented-assignment")
+            self.assign(stmt.target, value, stmt, scope, op)
+        elif isinstance(stmt, ast.Expr):
+            value = stmt.value
+            if isinstance(value, ast.Await):
+                value = value.value
+            if isinstance(value, ast.Call):
+                self.facts.effects.append(EffectFact(self.call(value, scope), scope.conditional))
+        elif isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While)):
+            inner = _Scope(**{**scope.__dict__, "conditional": True})
+            for sub in _child_bodies(stmt):
+                self.body(sub, inner)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            self.body(stmt.body, scope)
+        elif isinstance(stmt, ast.Try) or (hasattr(ast, "TryStar") and isinstance(stmt, getattr(ast, "TryStar"))):
+            self.body(stmt.body, scope)
+            self.body(stmt.orelse, scope)
+            self.body(stmt.finalbody, scope)
+            inner = _Scope(**{**scope.__dict__, "conditional": True})
+            for h in stmt.handlers:  # type: ignore[attr-defined]
+                self.body(h.body, inner)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)) and not scope.is_function:
+            for local, origin in self._import_bindings(stmt):
+                self.facts.imports.setdefault(f"{self.module}.{local}", origin)
+
+    def assign(self, target: ast.AST, value: Expr, stmt: ast.stmt, scope: _Scope, op: str) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, Seq) and len(value.items) == len(target.elts):
+                for t, v in zip(target.elts, value.items):
+                    self.assign(t, v, stmt, scope, op)
+            return
+        ref = self.expr(target, scope)
+        if isinstance(ref, Ref):
+            self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op))
+
+    def _params(self, args: ast.arguments, scope: _Scope) -> list[ParamFact]:
+        out: list[ParamFact] = []
+        positional = [*args.posonlyargs, *args.args]
+        defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+        for i, (a, d) in enumerate(zip(positional, defaults)):
+            out.append(self._param(a, d, "posonly" if i < len(args.posonlyargs) else "pos", scope))
+        if args.vararg:
+            out.append(self._param(args.vararg, None, "varargs", scope, required=False))
+        for a, d in zip(args.kwonlyargs, args.kw_defaults):
+            out.append(self._param(a, d, "kwonly", scope))
+        if args.kwarg:
+            out.append(self._param(args.kwarg, None, "varkw", scope, required=False))
+        return out
+
+    def _param(self, a: ast.arg, default: ast.expr | None, kind: str, scope: _Scope, required: bool | None = None) -> ParamFact:
+        ann_ref = None
+        if a.annotation is not None:
+            head = a.annotation
+            while isinstance(head, ast.Subscript):
+                # Annotated[X, ...] keeps X; Optional[X]/RunContext[D] keep the outer name
+                head = head.value
+            e = self.expr(head, scope)
+            if isinstance(e, Ref):
+                ann_ref = e.name
+        return ParamFact(
+            name=a.arg,
+            annotation=_src(a.annotation) if a.annotation is not None else None,
+            annotation_ref=ann_ref,
+            default=_src(default) if default is not None else None,
+            default_expr=self.expr(default, scope) if default is not None else None,
+            required=(default is None) if required is None else required,
+            kind=kind,
+        )
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
+        symbol = f"{scope.prefix}.{node.name}"
+        decorators = [self.expr(d, scope) for d in node.decorator_list]
+        params = self._params(node.args, scope)
+        inner = _Scope(
+            module=scope.module,
+            module_names=scope.module_names,
+            imports=scope.imports,
+            prefix=f"{symbol}.<locals>",
+            params={p.name for p in params} | (scope.params if scope.is_function else set()),
+            conditional=True,
+            is_function=True,
+        )
+        if scope.is_function:  # closures see the enclosing function's names
+            inner.locals |= scope.locals
+            inner.local_imports.update(scope.local_imports)
+            inner.prefix = f"{symbol}.<locals>"
+        local_names: set[str] = set()
+        local_imports: dict[str, str] = {}
+        self._collect_names(node.body, local_names, local_imports, top=False)
+        declared_global = {n for s in ast.walk(node) if isinstance(s, (ast.Global, ast.Nonlocal)) for n in s.names}
+        inner.locals |= local_names - declared_global - inner.params
+        inner.local_imports.update(local_imports)
+
+        calls: list[Call] = []
+        raises: list[Expr] = []
+        returns: list[Expr] = []
+        for sub in _walk_own_body(node):
+            if isinstance(sub, ast.Call):
+                c = self.call(sub, inner)
+                if not isinstance(c.func, Dyn):
+                    calls.append(c)
+            elif isinstance(sub, ast.Raise) and sub.exc is not None:
+                raises.append(self.expr(sub.exc, inner))
+            elif isinstance(sub, ast.Return) and sub.value is not None:
+                returns.append(self.expr(sub.value, inner))
+        fn = FunctionFact(
+            symbol=symbol,
+            name=node.name,
+            line=node.lineno,
+            params=params,
+            returns=_src(node.returns) if node.returns is not None else None,
+            doc=ast.get_docstring(node),
+            decorators=decorators,
+            calls=calls,
+            raises=raises,
+            returns_exprs=returns,
+            conditional=scope.conditional,
+            is_async=isinstance(node, ast.AsyncFunctionDef),
+            owner_class=scope.class_symbol,
+        )
+        self.facts.functions.append(fn)
+        # Factories: what a function body registers is real surface, but conditional.
+        self.body(node.body, inner)
+
+    def klass(self, node: ast.ClassDef, scope: _Scope) -> None:
+        symbol = f"{scope.prefix}.{node.name}"
+        cls = ClassFact(
+            symbol=symbol,
+            name=node.name,
+            line=node.lineno,
+            bases=[self.expr(b, scope) for b in node.bases],
+            decorators=[self.expr(d, scope) for d in node.decorator_list],
+            doc=ast.get_docstring(node),
+            conditional=scope.conditional,
+        )
+        class_scope = _Scope(**{**scope.__dict__, "prefix": symbol, "class_symbol": symbol})
+        for stmt in node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.function(stmt, class_scope)
+                cls.methods.append(f"{symbol}.{stmt.name}")
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                if stmt.value is None:
+                    continue
+                value = self.expr(stmt.value, scope)
+                for t in targets:
+                    if isinstance(t, ast.Name):
+                        cls.attrs[t.id] = value
+                        cls.attr_lines[t.id] = stmt.lineno
+            elif isinstance(stmt, ast.ClassDef):
+                self.klass(stmt, class_scope)
+        self.facts.classes.append(cls)
+
+    def run(self) -> ModuleFacts:
+        names: set[str] = set()
+        imports: dict[str, str] = {}
+        self._collect_names(self.tree.body, names, imports, top=True)
+        scope = _Scope(module=self.module, module_names=names, imports=imports, prefix=self.module)
+        self.body(self.tree.body, scope)
+        self.facts.star_imports = sorted(set(self.facts.star_imports))
+        return self.facts
+
+
+def _no_star(ex: _Extractor, stmt: ast.Import | ast.ImportFrom) -> Iterable[tuple[str, str]]:
+    if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
+        return []
+    return list(ex._import_bindings(stmt))
+
+
+def _target_names(t: ast.AST) -> Iterable[str]:
+    if isinstance(t, ast.Name):
+        yield t.id
+    elif isinstance(t, (ast.Tuple, ast.List)):
+        for e in t.elts:
+            yield from _target_names(e)
+    elif isinstance(t, ast.Starred):
+        yield from _target_names(t.value)
+
+
+def _child_bodies(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    out = []
+    for attr in ("body", "orelse", "finalbody"):
+        b = getattr(stmt, attr, None)
+        if b:
+            out.append(b)
+    for h in getattr(stmt, "handlers", []) or []:
+        out.append(h.body)
+    return out
+
+
+def _walk_own_body(fn: ast.AST) -> Iterable[ast.AST]:
+    """Every node of a function body, without descending into nested functions or classes."""
+    stack = list(reversed(fn.body))  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            stack.append(child)
+
+
+def extract_python(path: str, source: str) -> ModuleFacts:
+    """Facts of one Python file. A syntax error gives facts with `error` set, never an exception."""
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as e:
+        module, is_package = module_name_for(path)
+        return ModuleFacts(
+            path=path,
+            module=module,
+            is_package=is_package,
+            error={"line": e.lineno, "reason": "syntax-error", "message": f"syntax error: {e.msg}"},
+        )
+    except (ValueError, RecursionError, MemoryError) as e:
+        module, is_package = module_name_for(path)
+        return ModuleFacts(
+            path=path, module=module, is_package=is_package,
+            error={"line": None, "reason": "unparseable", "message": f"cannot parse: {type(e).__name__}"},
+        )
+    try:
+        return _Extractor(path, tree).run()
+    except RecursionError:
+        module, is_package = module_name_for(path)
+        return ModuleFacts(
+            path=path, module=module, is_package=is_package,
+            error={"line": None, "reason": "too-deep", "message": "expression nesting too deep to analyse"},
+        )

@@ -1,0 +1,207 @@
+"""Reading revisions straight from git objects: no worktree, no checkout, works in bare repositories."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import git
+from git.exc import BadName, GitCommandError, InvalidGitRepositoryError, NoSuchPathError
+
+from receipt.errors import GitError
+from receipt.models import ExtractionIssue
+
+# What extraction reads. Everything else in the tree is ignored without a mention.
+SOURCE_SUFFIXES = (".py", ".corvid-abi.json")
+DEFAULT_MAX_FILE_BYTES = 1_000_000
+
+_MODE_SYMLINK = "120000"
+_MODE_SUBMODULE = "160000"
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str  # repo-relative posix path
+    blob: str  # git object id
+    size: int
+
+
+@dataclass
+class TreeListing:
+    files: list[SourceFile]
+    skipped: list[ExtractionIssue]
+
+
+def is_source(path: str) -> bool:
+    return path.endswith(SOURCE_SUFFIXES)
+
+
+def matches_any(path: str, patterns: Iterable[str]) -> bool:
+    """Glob match on posix paths; `**` spans folders, and a folder pattern covers what is below it."""
+    for pat in patterns:
+        pat = pat.strip("/")
+        if fnmatch.fnmatchcase(path, pat) or fnmatch.fnmatchcase(path, pat.replace("**/", "")):
+            return True
+        if path.startswith(pat + "/"):
+            return True
+    return False
+
+
+class GitRepo:
+    def __init__(self, path: str | os.PathLike[str]):
+        try:
+            self.repo = git.Repo(str(path), search_parent_directories=True)
+        except NoSuchPathError:
+            raise GitError(f"repository path does not exist: {path}") from None
+        except InvalidGitRepositoryError:
+            raise GitError(f"not a git repository: {path}") from None
+        self.git_dir = Path(self.repo.git_dir)
+
+    @property
+    def is_shallow(self) -> bool:
+        return (self.git_dir / "shallow").exists()
+
+    def resolve(self, rev: str) -> str:
+        """Full commit sha for any revision spelling (sha, branch, tag, HEAD~1, ...)."""
+        if not rev or rev.startswith("-"):
+            raise GitError(f"invalid revision {rev!r}")
+        try:
+            obj = self.repo.rev_parse(rev)
+            commit = obj.object if obj.type == "tag" else obj  # annotated tags point at commits
+            while commit.type == "tag":
+                commit = commit.object
+            if commit.type != "commit":
+                raise GitError(f"revision {rev!r} is a {commit.type}, not a commit")
+            commit.tree  # noqa: B018 - force the object to load: a shallow clone may lack it
+            return commit.hexsha
+        except (BadName, ValueError, GitCommandError, IndexError) as e:
+            raise self._missing(rev, e) from None
+
+    def _missing(self, rev: str, error: Exception) -> GitError:
+        looks_like_sha = len(rev) >= 7 and all(c in "0123456789abcdef" for c in rev.lower())
+        if looks_like_sha:
+            return GitError(
+                f"commit {rev} is not in this repository" + (" (shallow clone)" if self.is_shallow else ""),
+                hint=f"fix: git fetch --no-tags origin {rev}",
+            )
+        if self.is_shallow and ("~" in rev or "^" in rev):
+            return GitError(
+                f"revision {rev!r} is beyond the history of this shallow clone",
+                hint="fix: git fetch --deepen=50   (or: git fetch --unshallow)",
+            )
+        return GitError(f"unknown revision {rev!r}")
+
+    def merge_base(self, base: str, head: str) -> str:
+        try:
+            out = self.repo.git.merge_base(base, head).strip()
+        except GitCommandError:
+            hint = "fix: git fetch --no-tags --unshallow origin   (the merge base is missing from this clone)"
+            if self.is_shallow:
+                hint = f"fix: git fetch --no-tags --deepen=100 origin {base} {head}   (or: git fetch --unshallow)"
+            raise GitError(f"no merge base between {base[:12]} and {head[:12]}", hint=hint) from None
+        return out.splitlines()[0]
+
+    def is_ancestor(self, older: str, newer: str) -> bool:
+        try:
+            self.repo.git.merge_base("--is-ancestor", older, newer)
+            return True
+        except GitCommandError:
+            return False
+
+    def list_files(
+        self,
+        sha: str,
+        paths: Sequence[str] = (),
+        *,
+        exclude: Sequence[str] = (),
+        max_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        strict_paths: bool = False,
+        wanted: Callable[[str], bool] = is_source,
+    ) -> TreeListing:
+        """Source files at a commit, limited to `paths`; symlinks, submodules and huge files listed as skipped."""
+        clean = [p.strip("/") for p in paths if p.strip("/") not in ("", ".")]
+        args = ["-r", "-l", "-z", "--full-tree", sha]
+        if clean:
+            args += ["--", *clean]
+        try:
+            out = self.repo.git.ls_tree(*args)
+        except GitCommandError as e:
+            raise GitError(f"cannot list tree of {sha[:12]}: {_first_line(e)}") from None
+        files: list[SourceFile] = []
+        skipped: list[ExtractionIssue] = []
+        seen_prefixes: set[str] = set()
+        for record in out.split("\0"):
+            if not record:
+                continue
+            meta, _, path = record.partition("\t")
+            mode, otype, oid, size = meta.split(None, 3)
+            for p in clean:
+                if path == p or path.startswith(p + "/"):
+                    seen_prefixes.add(p)
+            if exclude and matches_any(path, exclude):
+                continue
+            if mode == _MODE_SUBMODULE:
+                skipped.append(_skip(path, "submodule", "submodule: its code lives in another repository and is not scanned"))
+                continue
+            if not wanted(path):
+                continue
+            if mode == _MODE_SYMLINK:
+                skipped.append(_skip(path, "symlink", "symlink: not followed (its target is scanned where it lives)"))
+                continue
+            if otype != "blob":
+                continue
+            n = int(size) if size.strip().isdigit() else 0
+            if n > max_bytes:
+                skipped.append(_skip(path, "too-large", f"file of {n} bytes exceeds the {max_bytes}-byte limit", kind="error"))
+                continue
+            files.append(SourceFile(path=path, blob=oid, size=n))
+        if strict_paths:
+            missing = [p for p in clean if p not in seen_prefixes]
+            if missing:
+                raise GitError(
+                    f"path not found at {sha[:12]}: {', '.join(missing)}",
+                    hint="PATH limits the scan to files and folders that exist at both revisions",
+                )
+        files.sort(key=lambda f: f.path)
+        skipped.sort(key=lambda s: s.path)
+        return TreeListing(files=files, skipped=skipped)
+
+    def read_blob(self, oid: str) -> bytes:
+        try:
+            return self.repo.odb.stream(bytes.fromhex(oid)).read()
+        except Exception as e:  # noqa: BLE001 - gitdb raises several unrelated types for missing objects
+            raise GitError(f"cannot read object {oid[:12]}: {_first_line(e)}", hint=f"fix: git fetch --no-tags origin {oid}") from None
+
+    def read_path(self, sha: str, path: str) -> bytes | None:
+        """A file's bytes at a commit, or None when it does not exist there."""
+        try:
+            out = self.repo.git.ls_tree("-z", "--full-tree", sha, "--", path)
+        except GitCommandError as e:
+            raise GitError(f"cannot list tree of {sha[:12]}: {_first_line(e)}") from None
+        for record in out.split("\0"):
+            if not record:
+                continue
+            meta, _, p = record.partition("\t")
+            mode, otype, oid = meta.split()[:3]
+            if p == path and otype == "blob" and mode != _MODE_SYMLINK:
+                return self.read_blob(oid)
+        return None
+
+    def close(self) -> None:
+        self.repo.close()
+
+
+def _skip(path: str, reason: str, message: str, kind: str = "skipped") -> ExtractionIssue:
+    return ExtractionIssue(path=path, kind=kind, reason=reason, message=message)  # type: ignore[arg-type]
+
+
+def _first_line(e: Exception) -> str:
+    text = str(getattr(e, "stderr", "") or e).strip()
+    for line in text.splitlines():
+        line = line.strip().removeprefix("stderr: ").strip("'").strip()
+        if line:
+            return line
+    return type(e).__name__

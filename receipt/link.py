@@ -1,0 +1,113 @@
+"""Link: dialect candidates -> one surface. Overlays, identity, reach by symbol, exported closure."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Iterable
+
+from receipt.dialects.base import Candidate, DialectResult
+from receipt.dialects.markers import apply_declared
+from receipt.extract.program import Program
+from receipt.models import Entry, ExtractionIssue
+
+
+def _apply_overlays(cands: list[Candidate]) -> list[Candidate]:
+    primary = [c for c in cands if not c.overlay]
+    by_symbol: dict[str, list[Candidate]] = {}
+    for c in primary:
+        for s in c.symbols:
+            by_symbol.setdefault(s, []).append(c)
+    out = list(primary)
+    for o in (c for c in cands if c.overlay):
+        targets = {id(t): t for s in sorted(o.symbols) for t in by_symbol.get(s, [])}
+        if not targets:
+            if o.entry.kind and o.declared.keys() - {"replayable", "deterministic"} or o.entry.dialect != "markers" or o.reach:
+                out.append(Candidate(o.entry, o.symbols, o.reach, False, o.declared))
+            continue
+        for t in targets.values():
+            apply_declared(t.entry, o.declared)
+            t.reach.extend(o.reach)
+    return out
+
+
+def _unique_keys(cands: list[Candidate]) -> None:
+    """Two different declarations with one key would shadow each other in the diff: qualify both."""
+    groups: dict[str, list[Candidate]] = {}
+    for c in cands:
+        groups.setdefault(c.entry.key, []).append(c)
+    for key, group in groups.items():
+        if len(group) > 1:
+            for c in group:
+                c.entry.key = f"{key}@{c.entry.path}:{c.entry.line}" if sum(
+                    1 for g in group if g.entry.path == c.entry.path
+                ) > 1 else f"{key}@{c.entry.path}"
+
+
+def _merge_same_symbol(cands: list[Candidate]) -> list[Candidate]:
+    """Two dialects describing the same object with the same key are one entry (first wins)."""
+    seen: dict[tuple[str, str], Candidate] = {}
+    out: list[Candidate] = []
+    for c in sorted(cands, key=lambda c: (c.entry.key, c.entry.path, c.entry.line, c.entry.dialect)):
+        dup = None
+        for s in c.symbols:
+            dup = seen.get((c.entry.key, s))
+            if dup:
+                break
+        if dup is not None:
+            dup.symbols |= c.symbols
+            dup.reach.extend(c.reach)
+            dup.entry.root = dup.entry.root or c.entry.root
+            continue
+        for s in c.symbols:
+            seen[(c.entry.key, s)] = c
+        out.append(c)
+    return out
+
+
+def link(program: Program, results: Iterable[DialectResult], exports: Iterable[str] = ()) -> tuple[list[Entry], list[ExtractionIssue]]:
+    cands: list[Candidate] = []
+    issues: list[ExtractionIssue] = []
+    for r in results:
+        cands.extend(r.candidates)
+        issues.extend(r.issues)
+    cands = _merge_same_symbol(_apply_overlays(cands))
+    _unique_keys(cands)
+
+    by_symbol: dict[str, list[str]] = {}
+    by_key: dict[str, Candidate] = {}
+    for c in cands:
+        by_key[c.entry.key] = c
+        for s in c.symbols:
+            by_symbol.setdefault(s, []).append(c.entry.key)
+
+    for c in cands:
+        keys: set[str] = set()
+        for r in c.reach:
+            if r.startswith("key:"):
+                if r[4:] in by_key:
+                    keys.add(r[4:])
+                continue
+            for k in by_symbol.get(r, ()) or by_symbol.get(program.canonical(r), ()):
+                keys.add(k)
+        keys.discard(c.entry.key)
+        c.entry.reaches = sorted(keys)
+
+    wanted = set(exports)
+    wanted_symbols = {program.canonical(w.replace(":", ".")) for w in wanted if ":" in w or "." in w}
+    queue: deque[str] = deque()
+    for c in cands:
+        c.entry.exported = False
+        if c.entry.root or c.entry.name in wanted or c.entry.key in wanted or (c.symbols & wanted_symbols):
+            c.entry.root = True
+            queue.append(c.entry.key)
+    while queue:
+        key = queue.popleft()
+        entry = by_key[key].entry
+        if entry.exported:
+            continue
+        entry.exported = True
+        queue.extend(k for k in entry.reaches if not by_key[k].entry.exported)
+
+    entries = sorted((c.entry for c in cands), key=lambda e: (e.kind, e.key))
+    issues.sort(key=lambda i: (i.path, i.line or 0, i.message))
+    return entries, issues

@@ -1,0 +1,205 @@
+"""The typed models every stage exchanges: surface entries, surfaces, changes, receipts.
+
+Data flows one way through these: extract/link produce a `Surface`, diff produces `Change`s,
+policy produces a `Verdict`, and `Receipt` is the canonical record that render and sign consume.
+Every model serialises to JSON with sorted, deterministic content (lists are sorted by the stage
+that builds them), so that identical inputs give byte-identical receipts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Kind = Literal["agent", "tool", "prompt"]
+Approval = Literal["never", "conditional", "always"]
+TrustTier = Literal["autonomous", "human_supervised", "human_required"]
+Severity = Literal["regression", "warning", "info"]
+FailOn = Literal["regression", "warning", "never"]
+
+APPROVAL_ORDER: dict[str, int] = {"never": 0, "conditional": 1, "always": 2}
+TRUST_ORDER: dict[str, int] = {"autonomous": 0, "human_supervised": 1, "human_required": 2}
+SEVERITY_ORDER: dict[str, int] = {"info": 0, "warning": 1, "regression": 2}
+TRUST_FROM_APPROVAL: dict[str, str] = {
+    "never": "autonomous",
+    "conditional": "human_supervised",
+    "always": "human_required",
+}
+
+SURFACE_SCHEMA = "behavior-receipt-surface/v1"
+RECEIPT_SCHEMA = "behavior-receipt/v1"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class Dynamic(_Model):
+    """A value that cannot be known without running the code (env, flag, parameter...).
+
+    Recorded with its source expression, never guessed.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    dynamic: str
+
+
+# An attribute value as extracted: a literal, or Dynamic when not statically knowable.
+BoolAttr = Union[bool, Dynamic]
+StrAttr = Union[str, Dynamic, None]
+
+
+class Param(_Model):
+    name: str
+    type: str | None = None  # annotation source text, normalised by ast.unparse
+    required: bool = True
+    default: str | None = None  # default's source text
+
+
+class Signature(_Model):
+    params: list[Param] = Field(default_factory=list)
+    returns: str | None = None
+
+
+class Entry(_Model):
+    """One agent, tool or prompt of the surface, with its *effective* attributes.
+
+    Defaults are the effective values when nothing is declared (design, "Surface model"), so
+    that spelling a default explicitly is never a change.
+    """
+
+    kind: Kind
+    name: str  # the name a caller sees (after mount/namespace prefixes)
+    scope: str = ""  # MCP server name or other namespace; "" when global
+    key: str = ""  # identity for diffing; set by `entry_key` when empty
+    path: str
+    line: int
+    dialect: str  # markers | mcp | fastmcp | openai-agents | pydantic-ai | langchain | ... | corvid
+    exported: bool = False
+    root: bool = False  # an export root (server tool, exported agent, config export)
+    conditional: bool = False  # registered under `if`, in a loop or inside a factory
+
+    dangerous: BoolAttr = False
+    approval: Union[Approval, Dynamic] = "never"
+    trust_tier: Union[TrustTier, Dynamic] = "autonomous"
+    trust_declared: bool = False  # trust_tier given explicitly rather than derived from approval
+    read_only: BoolAttr = False
+    idempotent: BoolAttr = False
+    open_world: BoolAttr = True
+    replayable: BoolAttr = False
+    deterministic: BoolAttr = False
+    model: StrAttr = None
+    instructions_sha256: str | None = None  # agents: sha256 of instructions / system prompt
+    description_sha256: str | None = None  # tools and prompts: sha256 of the description
+    signature: Signature | None = None
+    reaches: list[str] = Field(default_factory=list)  # keys of entries this one can call / hand off to
+    tags: list[str] = Field(default_factory=list)
+    # Dialect-specific attributes with their own catalogue entries (e.g. Corvid effects), sorted keys.
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+    def model_post_init(self, __context: Any) -> None:
+        if not self.key:
+            self.key = entry_key(self.kind, self.scope, self.name)
+
+
+def entry_key(kind: str, scope: str, name: str) -> str:
+    return f"{kind}:{scope}/{name}" if scope else f"{kind}:{name}"
+
+
+class ExtractionIssue(_Model):
+    """A file that could not be analysed (error) or was deliberately not read (skipped)."""
+
+    path: str
+    line: int | None = None
+    kind: Literal["error", "skipped", "unresolved"]
+    reason: str  # short machine-friendly reason: syntax-error, non-utf8, binary, too-large, symlink, submodule, ...
+    message: str
+
+
+class Surface(_Model):
+    schema_: Literal["behavior-receipt-surface/v1"] = Field(SURFACE_SCHEMA, alias="schema")
+    rev: str
+    sha: str
+    agents: list[Entry] = Field(default_factory=list)
+    tools: list[Entry] = Field(default_factory=list)
+    prompts: list[Entry] = Field(default_factory=list)
+    errors: list[ExtractionIssue] = Field(default_factory=list)
+    skipped: list[ExtractionIssue] = Field(default_factory=list)
+
+    def entries(self) -> list[Entry]:
+        return [*self.agents, *self.tools, *self.prompts]
+
+    def exported(self) -> dict[str, Entry]:
+        return {e.key: e for e in self.entries() if e.exported}
+
+
+class Subject(_Model):
+    kind: str  # agent | tool | prompt | file | config
+    name: str
+    scope: str | None = None  # MCP server / namespace, when the entry has one
+    path: str | None = None
+    line: int | None = None
+    key: str | None = None
+
+
+class Accepted(_Model):
+    reason: str
+    expires: str | None = None  # ISO date
+
+
+class Change(_Model):
+    id: str  # catalogue id, e.g. tool.approval_lowered
+    severity: Severity
+    subject: Subject
+    before: Any = None
+    after: Any = None
+    message: str
+    fingerprint: str
+    accepted: Accepted | None = None
+
+
+class RevInfo(_Model):
+    rev: str
+    sha: str
+    surface_sha256: str
+
+
+class Summary(_Model):
+    agents: int  # exported agents at head
+    tools: int  # exported tools at head
+    changes: int
+    regressions: int
+    warnings: int
+
+
+class Verdict(_Model):
+    ok: bool
+    fail_on: FailOn
+    flags: list[str] = Field(default_factory=list)
+
+
+class ToolInfo(_Model):
+    name: str = "behavior-receipt"
+    version: str
+
+
+class Receipt(_Model):
+    """The canonical receipt. Renderers and the signer consume only this."""
+
+    schema_: Literal["behavior-receipt/v1"] = Field(RECEIPT_SCHEMA, alias="schema")
+    tool: ToolInfo
+    base: RevInfo
+    head: RevInfo
+    compared: str = "base -> head"  # what was compared, e.g. "merge-base(main, feature) -> feature"
+    paths: list[str] = Field(default_factory=list)  # scan limits; [] = whole tree
+    summary: Summary
+    verdict: Verdict
+    changes: list[Change] = Field(default_factory=list)
+    errors: list[ExtractionIssue] = Field(default_factory=list)  # head-side extraction errors
+    skipped: list[ExtractionIssue] = Field(default_factory=list)  # head-side skipped files
+    surfaces: dict[str, Surface] | None = None  # {"base": ..., "head": ...}; JSON only on request
+
+    def to_json_dict(self, include_surfaces: bool = False) -> dict[str, Any]:
+        exclude = None if include_surfaces else {"surfaces"}
+        return self.model_dump(mode="json", by_alias=True, exclude=exclude)

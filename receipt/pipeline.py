@@ -1,0 +1,208 @@
+"""The pipeline, end to end: git -> extract -> link -> Surface; Surface x Surface -> diff -> policy -> Receipt.
+
+The only module that wires stages together. Each stage stays pure; I/O (git, cache, clock) is here.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from receipt import __version__
+from receipt.canonical import canonical_json, sha256_hex
+from receipt.config import CONFIG_FILES, Config, parse_config
+from receipt.diff import config_change, diff_surfaces, extraction_error_changes, summarize
+from receipt.dialects.registry import dialects
+from receipt.errors import ConfigError
+from receipt.extract import extract_file
+from receipt.extract.cache import FactsCache, default_cache_dir
+from receipt.extract.facts import ModuleFacts
+from receipt.extract.program import Program
+from receipt.gitsource import GitRepo
+from receipt.link import link
+from receipt.models import SEVERITY_ORDER, ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
+from receipt.policy import apply_policy
+
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+@dataclass
+class LoadedConfig:
+    config: Config
+    path: str | None  # where it was found (repo-relative), None for defaults
+    text: str | None
+
+
+def load_config(repo: GitRepo, sha: str, config_file: str | None = None) -> LoadedConfig:
+    """The receipt's configuration *as of `sha`* (the base revision for gating: a PR cannot relax its own gate).
+
+    An explicit `config_file` is looked up in the tree at `sha` first; a file outside the repository
+    is accepted only for local runs where the user named it.
+    """
+    if config_file:
+        rel = config_file.replace(os.sep, "/").removeprefix("./")
+        data = repo.read_path(sha, rel)
+        if data is None and Path(config_file).is_file():
+            data = Path(config_file).read_bytes()
+        if data is None:
+            raise ConfigError(f"configuration file not found: {config_file}")
+        text = _decode_config(data, config_file)
+        cfg = parse_config(text, Path(rel).name if Path(rel).name in CONFIG_FILES else ".receipt.toml")
+        return LoadedConfig(cfg or Config(), rel, text)
+    for name in CONFIG_FILES:
+        data = repo.read_path(sha, name)
+        if data is None:
+            continue
+        text = _decode_config(data, name)
+        cfg = parse_config(text, name)
+        if cfg is not None:
+            return LoadedConfig(cfg, name, text)
+    return LoadedConfig(Config(), None, None)
+
+
+def _decode_config(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"invalid configuration in {name}: not UTF-8") from None
+
+
+def _facts_for(repo: GitRepo, sha: str, paths: Sequence[str], config: Config, cache: FactsCache, strict: bool, progress: Progress) -> tuple[list[ModuleFacts], list[ExtractionIssue], list[ExtractionIssue]]:
+    listing = repo.list_files(
+        sha, paths or config.paths, exclude=config.exclude, max_bytes=config.max_file_bytes, strict_paths=strict and bool(paths)
+    )
+    facts: list[ModuleFacts] = []
+    errors = [s for s in listing.skipped if s.kind == "error"]
+    skipped = [s for s in listing.skipped if s.kind != "error"]
+    total = len(listing.files)
+    for i, f in enumerate(listing.files):
+        if total > 200 and i % 200 == 0:
+            progress(f"{sha[:12]}: {i}/{total} files")
+        cached = cache.get(f.blob, f.path)
+        if cached is None:
+            cached = extract_file(f.path, repo.read_blob(f.blob))
+            cache.put(f.blob, f.path, cached)
+        facts.append(cached)
+        if cached.error:
+            errors.append(
+                ExtractionIssue(path=f.path, line=cached.error.get("line"), kind="error", reason=cached.error["reason"], message=cached.error["message"])
+            )
+    return facts, errors, skipped
+
+
+def surface_from_facts(facts: Sequence[ModuleFacts], *, rev: str, sha: str, exports: Sequence[str] = ()) -> tuple[Surface, list[ExtractionIssue]]:
+    """Pure: per-file facts -> linked surface (and unresolved-registration issues)."""
+    program = Program([f for f in facts if not f.error])
+    results = [d.extract(program) for d in dialects()]
+    entries, issues = link(program, results, exports)
+    surface = Surface(
+        rev=rev,
+        sha=sha,
+        agents=[e for e in entries if e.kind == "agent"],
+        tools=[e for e in entries if e.kind == "tool"],
+        prompts=[e for e in entries if e.kind == "prompt"],
+    )
+    return surface, issues
+
+
+def build_surface(
+    repo: GitRepo,
+    rev: str,
+    *,
+    paths: Sequence[str] = (),
+    config: Config | None = None,
+    cache: FactsCache | None = None,
+    strict_paths: bool = True,
+    progress: Progress = _quiet,
+) -> Surface:
+    sha = repo.resolve(rev)
+    config = config or Config()
+    cache = cache or FactsCache(default_cache_dir(repo.git_dir))
+    facts, errors, skipped = _facts_for(repo, sha, paths, config, cache, strict_paths, progress)
+    surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports)
+    surface.errors = sorted(errors, key=lambda e: (e.path, e.line or 0))
+    # Registrations that look real but cannot be resolved are reported, not dropped.
+    surface.skipped = sorted([*skipped, *issues], key=lambda e: (e.path, e.line or 0, e.message))
+    return surface
+
+
+def surface_sha256(surface: Surface) -> str:
+    data = surface.model_dump(mode="json", by_alias=True, exclude={"rev"})
+    return sha256_hex(canonical_json(data))
+
+
+def _today() -> _dt.date:
+    override = os.environ.get("RECEIPT_TODAY")
+    if override:
+        try:
+            return _dt.date.fromisoformat(override)
+        except ValueError:
+            raise ConfigError(f"RECEIPT_TODAY must be an ISO date, got {override!r}") from None
+    return _dt.datetime.now(_dt.timezone.utc).date()
+
+
+def build_receipt(
+    repo: str | os.PathLike[str] | GitRepo,
+    base: str,
+    head: str,
+    *,
+    paths: Sequence[str] = (),
+    config_file: str | None = None,
+    fail_on: str | None = None,
+    merge_base: bool = False,
+    include_surfaces: bool = False,
+    today: _dt.date | None = None,
+    progress: Progress = _quiet,
+) -> Receipt:
+    """The receipt for base -> head (or merge-base(base, head) -> head: what a PR introduces)."""
+    git_repo = repo if isinstance(repo, GitRepo) else GitRepo(repo)
+    base_sha = git_repo.resolve(base)
+    head_sha = git_repo.resolve(head)
+    compared = f"{base} -> {head}"
+    if merge_base:
+        mb = git_repo.merge_base(base_sha, head_sha)
+        compared = f"merge-base({base}, {head}) = {mb[:12]} -> {head}"
+        base_rev, base_sha = mb, mb
+    else:
+        base_rev = base
+
+    # Trust roots come from the base: the PR under review cannot relax its own gate.
+    loaded = load_config(git_repo, base_sha, config_file)
+    head_config = load_config(git_repo, head_sha, config_file) if not config_file or loaded.path else loaded
+    cfg = loaded.config
+    cache = FactsCache(default_cache_dir(git_repo.git_dir))
+    base_surface = build_surface(git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=progress)
+    head_surface = build_surface(git_repo, head, paths=paths, config=cfg, cache=cache, progress=progress)
+    base_surface.sha, head_surface.sha = base_sha, head_sha
+
+    changes = diff_surfaces(base_surface, head_surface)
+    changes += extraction_error_changes(head_surface)
+    cfg_change = config_change(loaded.path or head_config.path or ".receipt.toml", loaded.text, head_config.text)
+    if cfg_change is not None:
+        changes.append(cfg_change)
+    # A file that fails to parse at head has not lost its tools: the extraction error says so once.
+    broken = {e.path for e in head_surface.errors}
+    changes = [c for c in changes if not (c.id.endswith(".removed") and c.subject.path in broken)]
+    changes, verdict = apply_policy(changes, cfg, fail_on, today or _today())  # type: ignore[arg-type]
+    changes.sort(key=lambda c: (-SEVERITY_ORDER[c.severity], c.subject.kind, c.subject.key or c.subject.name, c.id, c.fingerprint))
+    receipt = Receipt(
+        tool=ToolInfo(version=__version__),
+        base=RevInfo(rev=base_rev if not merge_base else f"merge-base({base}, {head})", sha=base_sha, surface_sha256=surface_sha256(base_surface)),
+        head=RevInfo(rev=head, sha=head_sha, surface_sha256=surface_sha256(head_surface)),
+        compared=compared,
+        paths=sorted(p.strip("/") for p in (paths or cfg.paths)),
+        summary=summarize(head_surface, changes),
+        verdict=verdict,
+        changes=changes,
+        errors=head_surface.errors,
+        skipped=head_surface.skipped,
+        surfaces={"base": base_surface, "head": head_surface},
+    )
+    return receipt
