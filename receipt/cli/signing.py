@@ -1,0 +1,123 @@
+"""`receipt keygen` and `receipt verify`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from receipt.cli.app import app, handles_errors
+from receipt.errors import UsageError
+from receipt.keys import (
+    DEFAULT_KEYRING_PATH,
+    Keyring,
+    generate_signing_key,
+    keyring_from_keys,
+    keyring_from_rev,
+    keyring_json,
+    load_keyring,
+    load_public_key,
+    write_key_pair,
+)
+from receipt.verify import Expectations, verify_bytes
+
+
+class TextOrJson(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command()
+@handles_errors
+def keygen(
+    out: str = typer.Option(
+        "receipt-signing-key",
+        "--out",
+        metavar="PREFIX",
+        help="Write PREFIX.key (private, PKCS#8 PEM, mode 0600), PREFIX.pub (PEM) and PREFIX.pub.hex.",
+    ),
+    force: bool = typer.Option(False, "--force", help="Overwrite existing key files."),
+    fmt: TextOrJson = typer.Option(TextOrJson.text, "--format", help="text or json (keyid, paths, keyring entry)."),
+) -> None:
+    """Create an ed25519 key pair for signing receipts, and print its keyid."""
+    key = generate_signing_key()
+    files = write_key_pair(key, out, force=force)
+    entry = json.loads(keyring_json([key.public_key]))["keys"][0]
+    if fmt is TextOrJson.json:
+        doc = {"keyid": key.keyid, "public": key.public_hex, "files": files.model_dump(), "keyring_entry": entry}
+        typer.echo(json.dumps(doc, indent=2, sort_keys=True))
+        return
+    typer.echo(f"keyid: {key.keyid}")
+    typer.echo(f"public key: {key.public_hex}")
+    typer.echo(f"private key: {files.private} (mode 0600; store it as the RECEIPT_SIGNING_KEY secret, never commit it)")
+    typer.echo(f"public key files: {files.public_pem}, {files.public_hex}")
+    typer.echo(f"trust it by adding this entry to the \"keys\" list of {DEFAULT_KEYRING_PATH} on the base branch:")
+    typer.echo("  " + json.dumps(entry, sort_keys=True))
+
+
+def _read_input(source: str) -> bytes:
+    if source == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(source).read_bytes()
+    except OSError as e:
+        raise UsageError(f"cannot read {source}: {e.strerror or type(e).__name__}") from None
+
+
+def _trusted(
+    keys: List[str], keyring: Optional[str], from_rev: Optional[str], keyring_path: Optional[str], repo: str
+) -> Keyring:
+    chosen = [flag for flag, given in (("--key", bool(keys)), ("--keyring", keyring), ("--keyring-from-rev", from_rev)) if given]
+    if len(chosen) != 1:
+        raise UsageError(
+            "give exactly one source of trusted keys: --key PUB, --keyring FILE or --keyring-from-rev REV"
+            + (f" (got {', '.join(chosen)})" if chosen else "")
+        )
+    if keyring_path is not None and not from_rev:
+        raise UsageError("--keyring-path only applies with --keyring-from-rev")
+    if keys:
+        return keyring_from_keys([load_public_key(k) for k in keys])
+    if keyring:
+        return load_keyring(keyring)
+    assert from_rev is not None
+    return keyring_from_rev(repo, from_rev, keyring_path or DEFAULT_KEYRING_PATH)
+
+
+@app.command()
+@handles_errors
+def verify(
+    file: str = typer.Argument("-", metavar="[FILE|-]", help="Markdown comment body or envelope JSON; - for stdin."),
+    key: List[str] = typer.Option(
+        [], "--key", metavar="PUB", help="Trusted public key: 64 hex, or a file with a PEM or hex public key. Repeatable."
+    ),
+    keyring: Optional[str] = typer.Option(None, "--keyring", metavar="FILE", help="Keyring JSON file of trusted keys."),
+    keyring_from_rev_: Optional[str] = typer.Option(
+        None, "--keyring-from-rev", metavar="REV", help="Read the keyring from git at REV (use the PR's base)."
+    ),
+    keyring_path: Optional[str] = typer.Option(
+        None, "--keyring-path", metavar="PATH", help=f"Keyring path inside REV [default: {DEFAULT_KEYRING_PATH}]."
+    ),
+    repo: str = typer.Option(".", "--repo", metavar="DIR", help="Git repository for --keyring-from-rev."),
+    expect_repository: Optional[str] = typer.Option(None, "--expect-repository", metavar="OWNER/NAME"),
+    expect_pr: Optional[int] = typer.Option(None, "--expect-pr", metavar="N"),
+    expect_head: Optional[str] = typer.Option(None, "--expect-head", metavar="SHA"),
+    expect_base: Optional[str] = typer.Option(None, "--expect-base", metavar="SHA"),
+    fmt: TextOrJson = typer.Option(TextOrJson.text, "--format", help="text: a summary; json: the verified payload."),
+) -> None:
+    """Verify a signed receipt: signature by a trusted key, unedited body, expected repository/PR/commits.
+
+    Exit 0 when every check passes, 1 naming the first check that failed, 2 on usage errors.
+    """
+    expect = Expectations.create(expect_repository, expect_pr, expect_base, expect_head)
+    trusted = _trusted(key, keyring, keyring_from_rev_, keyring_path, repo or os.getcwd())
+    result = verify_bytes(_read_input(file), trusted, expect)
+    if fmt is TextOrJson.json:
+        typer.echo(json.dumps(result.payload, indent=2, sort_keys=True, ensure_ascii=False))
+        return
+    for line in result.summary_lines():
+        typer.echo(line)
