@@ -1,0 +1,470 @@
+"""The change catalogue: every kind of change the diff can report, with its default severity.
+
+One `ChangeKind` per id, in the spirit of cargo-semver-checks lints: the id is stable (users
+override its severity and accept its fingerprints in config), the explanation is what
+`receipt explain ID` prints. Adding a kind is one `_kind(...)` entry below (plus the diff rule
+that emits it); nothing else enumerates the ids.
+"""
+
+from __future__ import annotations
+
+import difflib
+import textwrap
+
+from pydantic import BaseModel, ConfigDict
+
+from receipt.errors import UsageError
+from receipt.models import Severity
+
+
+class ChangeKind(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    default_severity: Severity
+    title: str
+    # One paragraph: what it means, why a reviewer should care, how to respond or accept it.
+    explanation: str
+
+
+_ACCEPT = (
+    "If the change is intended, keep it and, to stop it from failing the check, accept its "
+    "fingerprint under [tool.receipt] accept with a reason (and optionally an expiry date)."
+)
+
+
+def _kind(id: str, severity: Severity, title: str, explanation: str) -> ChangeKind:
+    return ChangeKind(id=id, default_severity=severity, title=title, explanation=" ".join(explanation.split()))
+
+
+_KINDS: tuple[ChangeKind, ...] = (
+    # --- surface membership -------------------------------------------------------------------
+    _kind(
+        "agent.added",
+        "info",
+        "Agent added to the exported surface",
+        "A new agent is now reachable by callers (an export root, or reached from one). The change "
+        "lists its initial attributes: trust tier, approval, model, what it can reach. It is a "
+        "regression when the agent itself is marked dangerous and requires no approval, and a "
+        "warning when that cannot be decided statically. Review the attributes as you would a new "
+        "public endpoint; if they are what you intend, nothing else is needed.",
+    ),
+    _kind(
+        "tool.added",
+        "info",
+        "Tool added to the exported surface",
+        "A new tool can now be called by an exported agent or an MCP client. The change lists its "
+        "initial safety attributes and signature. It is a regression when the tool is dangerous "
+        "(destructive) and needs no approval, because a model can then invoke it with no human in "
+        "the loop; a warning when dangerous or approval is dynamic. Otherwise, require approval "
+        "for it (or mark it read-only if it really only reads). " + _ACCEPT,
+    ),
+    _kind(
+        "prompt.added",
+        "info",
+        "Prompt added to the exported surface",
+        "A new prompt template is exposed (for example an MCP prompt). Prompts shape what a model "
+        "is told to do, so a reviewer should read it once; no action is needed if it is intended.",
+    ),
+    _kind(
+        "agent.removed",
+        "warning",
+        "Agent removed from the exported surface",
+        "An agent that callers could reach is gone, or is no longer exported. Callers and handoffs "
+        "that relied on it will break, and if it was renamed it appears as removed plus added. "
+        "Check that nothing depends on it, or keep a compatible alias. " + _ACCEPT,
+    ),
+    _kind(
+        "tool.removed",
+        "warning",
+        "Tool removed from the exported surface",
+        "A tool that clients or agents could call is gone or no longer exported. Clients with the "
+        "old tool list (MCP clients cache them) will fail when they call it, and a rename shows up "
+        "as removed plus added. Confirm no caller relies on it. " + _ACCEPT,
+    ),
+    _kind(
+        "prompt.removed",
+        "warning",
+        "Prompt removed from the exported surface",
+        "A prompt that clients could fetch is gone or no longer exported; clients that request it "
+        "by name will get an error. Confirm no client relies on it. " + _ACCEPT,
+    ),
+    # --- dangerous / approval / trust ------------------------------------------------------------
+    _kind(
+        "tool.dangerous_gained",
+        "regression",
+        "Tool became dangerous",
+        "The tool is now marked dangerous (destructive: it changes or deletes state that matters). "
+        "Every agent that reaches it can now cause that damage, so check that approval is required "
+        "where it should be and that the agents reaching it deserve that power. " + _ACCEPT,
+    ),
+    _kind(
+        "tool.dangerous_lost",
+        "info",
+        "Tool is no longer dangerous",
+        "The tool is no longer marked dangerous. That relaxes what reviewers and approval gates "
+        "will assume about it; confirm the tool really cannot destroy or change important state "
+        "any more, rather than the marker having been dropped.",
+    ),
+    _kind(
+        "agent.dangerous_gained",
+        "regression",
+        "Agent became dangerous",
+        "The agent itself is now marked dangerous (its dialect declares it can take destructive "
+        "actions). Check its trust tier and approval requirements before merging. " + _ACCEPT,
+    ),
+    _kind(
+        "agent.dangerous_lost",
+        "info",
+        "Agent is no longer dangerous",
+        "The agent is no longer marked dangerous. Confirm its actions really became harmless "
+        "rather than the marker having been dropped.",
+    ),
+    _kind(
+        "tool.approval_lowered",
+        "regression",
+        "Tool approval lowered",
+        "The tool now needs less human approval than before (always > conditional > never). A "
+        "model can now run it with less or no human review, which is the kind of change a receipt "
+        "exists to surface. Restore the approval requirement unless the tool really became safe "
+        "to run unattended. " + _ACCEPT,
+    ),
+    _kind(
+        "tool.approval_raised",
+        "info",
+        "Tool approval raised",
+        "The tool now needs more human approval than before (always > conditional > never). This "
+        "tightens safety; expect more approval prompts in the agent's runs.",
+    ),
+    _kind(
+        "agent.approval_lowered",
+        "regression",
+        "Agent approval lowered",
+        "The agent's approval requirement went down while its declared trust tier stayed the same, "
+        "so the declaration and the enforcement now disagree, or human review was removed. Check "
+        "which one is right. " + _ACCEPT,
+    ),
+    _kind(
+        "agent.approval_raised",
+        "info",
+        "Agent approval raised",
+        "The agent's approval requirement went up while its declared trust tier stayed the same. "
+        "This tightens safety; consider updating the declared trust tier to match.",
+    ),
+    _kind(
+        "agent.trust_tier_lowered",
+        "regression",
+        "Agent trust tier lowered",
+        "The agent now runs with less human oversight (human_required > human_supervised > "
+        "autonomous). Everything it can reach is now driven with less supervision. Restore the "
+        "tier unless the agent really can be trusted with more autonomy. " + _ACCEPT,
+    ),
+    _kind(
+        "agent.trust_tier_raised",
+        "info",
+        "Agent trust tier raised",
+        "The agent now runs with more human oversight (human_required > human_supervised > "
+        "autonomous). This tightens safety; no action needed.",
+    ),
+    _kind(
+        "tool.trust_tier_lowered",
+        "regression",
+        "Tool trust tier lowered",
+        "The tool's declared trust tier went down (human_required > human_supervised > autonomous) "
+        "while its approval setting stayed the same. Reported only for declared tiers, since a "
+        "derived tier merely mirrors approval. Restore the tier unless the lower one is "
+        "deliberate. " + _ACCEPT,
+    ),
+    _kind(
+        "tool.trust_tier_raised",
+        "info",
+        "Tool trust tier raised",
+        "The tool's declared trust tier went up while its approval setting stayed the same. This "
+        "tightens safety; consider whether approval should follow.",
+    ),
+    # --- behavioural hints -------------------------------------------------------------------------
+    _kind(
+        "tool.read_only_lost",
+        "warning",
+        "Tool is no longer read-only",
+        "The tool used to promise it only reads; now it may write. Clients and approval policies "
+        "often auto-approve read-only tools, so this can silently widen what runs without review. "
+        "Check whether it should now be dangerous or need approval. " + _ACCEPT,
+    ),
+    _kind(
+        "tool.read_only_gained",
+        "info",
+        "Tool became read-only",
+        "The tool now promises it only reads. Clients may start auto-approving it; make sure the "
+        "promise holds for every code path.",
+    ),
+    _kind(
+        "tool.open_world_gained",
+        "warning",
+        "Tool now reaches the open world",
+        "The tool now interacts with external, open-ended systems (the web, arbitrary hosts, other "
+        "people's data) instead of a closed domain. That widens what untrusted input can reach the "
+        "model and what data can leave. Check the new reach is intended. " + _ACCEPT,
+    ),
+    _kind(
+        "tool.open_world_lost",
+        "info",
+        "Tool no longer reaches the open world",
+        "The tool now declares it only touches a closed domain rather than external, open-ended "
+        "systems. This narrows what untrusted input can reach the model; confirm the declaration "
+        "is accurate, since clients may start trusting its output more.",
+    ),
+    _kind(
+        "tool.idempotent_lost",
+        "warning",
+        "Tool is no longer idempotent",
+        "Calling the tool twice with the same arguments may now have additional effects. Agents "
+        "retry tool calls, so retries may now duplicate side effects (two refunds, two emails). "
+        "Check retry behaviour or add an idempotency key. " + _ACCEPT,
+    ),
+    _kind(
+        "tool.idempotent_gained",
+        "info",
+        "Tool became idempotent",
+        "The tool now declares that repeated calls with the same arguments have no additional "
+        "effect. Retries become safe if the declaration holds.",
+    ),
+    _kind(
+        "agent.replayable_lost",
+        "warning",
+        "Agent is no longer replayable",
+        "Runs of the agent can no longer be replayed from their recorded inputs, which weakens "
+        "debugging, audits and incident review. Check whether this was intended. " + _ACCEPT,
+    ),
+    _kind(
+        "agent.replayable_gained",
+        "info",
+        "Agent became replayable",
+        "Runs of the agent can now be replayed from their recorded inputs, which helps debugging, "
+        "audits and incident review. No action is needed beyond checking that recordings are "
+        "actually kept.",
+    ),
+    _kind(
+        "agent.deterministic_lost",
+        "warning",
+        "Agent is no longer deterministic",
+        "The agent no longer promises the same output for the same input (for example temperature "
+        "or tool ordering changed). Tests and audits that relied on that will become flaky. "
+        + _ACCEPT,
+    ),
+    _kind(
+        "agent.deterministic_gained",
+        "info",
+        "Agent became deterministic",
+        "The agent now promises the same output for the same input, which makes its runs testable "
+        "and auditable. No action is needed beyond checking that the promise holds (fixed seed, "
+        "temperature zero, stable tool order).",
+    ),
+    _kind(
+        "tool.replayable_lost",
+        "warning",
+        "Tool is no longer replayable",
+        "Calls to the tool can no longer be replayed from recorded inputs, which weakens "
+        "debugging and audits of agent runs that use it. " + _ACCEPT,
+    ),
+    _kind(
+        "tool.replayable_gained",
+        "info",
+        "Tool became replayable",
+        "Calls to the tool can now be replayed from recorded inputs, which helps debugging and "
+        "audits of agent runs that use it. No action is needed beyond checking that recordings "
+        "are actually kept.",
+    ),
+    _kind(
+        "tool.deterministic_lost",
+        "warning",
+        "Tool is no longer deterministic",
+        "The tool no longer promises the same result for the same arguments; agent runs using it "
+        "become harder to reproduce and test. " + _ACCEPT,
+    ),
+    _kind(
+        "tool.deterministic_gained",
+        "info",
+        "Tool became deterministic",
+        "The tool now promises the same result for the same arguments, which makes agent runs "
+        "that use it easier to reproduce and test. No action is needed beyond checking that the "
+        "promise holds.",
+    ),
+    _kind(
+        "tool.became_conditional",
+        "info",
+        "Tool is now registered conditionally",
+        "The tool is now registered under a condition, in a loop or inside a factory, so whether it "
+        "exists at runtime depends on configuration the receipt cannot see. The receipt keeps "
+        "reporting it as exported; check in which deployments the condition holds.",
+    ),
+    _kind(
+        "tool.became_unconditional",
+        "warning",
+        "Tool is now registered unconditionally",
+        "The tool used to be registered only under a condition (a feature flag, an environment "
+        "check, a factory argument) and is now always registered. If that condition kept it off "
+        "in some deployments, it is now exposed there too. " + _ACCEPT,
+    ),
+    _kind(
+        "agent.became_conditional",
+        "info",
+        "Agent is now created conditionally",
+        "The agent is now created under a condition or inside a factory, so whether it exists at "
+        "runtime depends on configuration the receipt cannot see. The receipt keeps reporting it "
+        "as exported; check in which deployments the condition holds.",
+    ),
+    _kind(
+        "agent.became_unconditional",
+        "warning",
+        "Agent is now created unconditionally",
+        "The agent used to be created only under a condition and is now always created. If that "
+        "condition kept it off in some deployments, it is now exposed there too. " + _ACCEPT,
+    ),
+    # --- reach ---------------------------------------------------------------------------------------
+    _kind(
+        "agent.reach_added",
+        "info",
+        "Agent can reach a new tool or agent",
+        "The agent can now call a tool or hand off to an agent it could not reach before. Its "
+        "blast radius grew by whatever the target can do. It is a regression when the target is "
+        "dangerous and needs no approval (the agent can now trigger it with no human in the "
+        "loop), and a warning when that is dynamic. " + _ACCEPT,
+    ),
+    _kind(
+        "agent.reach_removed",
+        "info",
+        "Agent can no longer reach a tool or agent",
+        "The agent lost access to a tool or handoff target. This narrows what it can do; check "
+        "that the behaviour that relied on it is gone too.",
+    ),
+    _kind(
+        "tool.reach_added",
+        "info",
+        "Tool can reach a new tool or agent",
+        "The tool (for example an agent exposed as a tool) can now call a tool or agent it could "
+        "not reach before. It is a regression when the target is dangerous and needs no approval, "
+        "a warning when that is dynamic. " + _ACCEPT,
+    ),
+    _kind(
+        "tool.reach_removed",
+        "info",
+        "Tool can no longer reach a tool or agent",
+        "The tool (for example an agent exposed as a tool) lost access to a tool or agent it could "
+        "call before. This narrows what it can do; check that the behaviour that relied on it is "
+        "gone too.",
+    ),
+    # --- model, text, signature --------------------------------------------------------------------
+    _kind(
+        "agent.model_changed",
+        "warning",
+        "Agent model changed",
+        "The agent now runs on a different model. Models differ in how they follow instructions, "
+        "call tools and refuse; evaluations that passed on the old model say little about the new "
+        "one. Re-run the agent's evaluations before merging. " + _ACCEPT,
+    ),
+    _kind(
+        "agent.instructions_changed",
+        "info",
+        "Agent instructions changed",
+        "The agent's instructions (system prompt) changed; the receipt shows digests, the diff "
+        "shows the text. Instructions steer which tools the model calls and when, so read the "
+        "change with that in mind.",
+    ),
+    _kind(
+        "agent.description_changed",
+        "info",
+        "Agent description changed",
+        "The agent's description changed. Other agents read it to decide when to hand off, so it "
+        "can change routing; read the text change with that in mind.",
+    ),
+    _kind(
+        "tool.description_changed",
+        "info",
+        "Tool description changed",
+        "The tool's description changed. Models decide whether and how to call a tool from its "
+        "description, so this can change behaviour without any code change; read the new text "
+        "the way a model would.",
+    ),
+    _kind(
+        "prompt.description_changed",
+        "info",
+        "Prompt description changed",
+        "The prompt's description changed. Clients show it to users and models choose prompts by "
+        "it, so the wording can change which prompt gets used; the receipt shows digests, the "
+        "diff shows the text. Read the new text; no other action is needed.",
+    ),
+    _kind(
+        "tool.signature_changed",
+        "warning",
+        "Tool signature changed",
+        "Parameters of the tool were added, removed, made required or optional, or changed type "
+        "or default. The model sees the parameter schema; callers and prompts written for the old "
+        "schema may fail or, worse, pass values into different meanings. Check the callers and "
+        "the tool's description. " + _ACCEPT,
+    ),
+    _kind(
+        "prompt.signature_changed",
+        "warning",
+        "Prompt arguments changed",
+        "Arguments of the prompt were added, removed, made required or changed type. Clients that "
+        "fill in the old arguments may fail. " + _ACCEPT,
+    ),
+    # --- meta ----------------------------------------------------------------------------------------
+    _kind(
+        "attribute.dynamic",
+        "warning",
+        "Attribute is not statically known",
+        "A safety attribute is now computed at runtime (read from the environment, a flag, a "
+        "function parameter) or its runtime source changed, so the receipt cannot tell what it "
+        "will be and does not guess. Whoever controls that source controls the attribute. Prefer "
+        "a literal value; otherwise check the source expression shown in the change. " + _ACCEPT,
+    ),
+    _kind(
+        "surface.extraction_error",
+        "warning",
+        "File could not be analysed",
+        "A file at the head revision could not be read or parsed (syntax error, undecodable bytes, "
+        "too large), so any agents or tools it defines are missing from the surface and the "
+        "receipt may be incomplete. Fix the file, or exclude it in config if it holds no agent "
+        "code. " + _ACCEPT,
+    ),
+    _kind(
+        "config.changed",
+        "warning",
+        "Receipt configuration changed",
+        "The receipt's own configuration changed in this revision range. Gating uses the "
+        "configuration of the base revision, so the new settings (severity overrides, accepted "
+        "fingerprints, exclusions) only take effect after merge; review them like code, since "
+        "they can hide future findings. " + _ACCEPT,
+    ),
+)
+
+CATALOGUE: dict[str, ChangeKind] = {k.id: k for k in sorted(_KINDS, key=lambda k: k.id)}
+assert len(CATALOGUE) == len(_KINDS), "duplicate change id in the catalogue"
+
+
+def ids() -> list[str]:
+    return sorted(CATALOGUE)
+
+
+def suggest(id: str) -> str | None:
+    """The closest known id, for "did you mean" hints on typos."""
+    close = difflib.get_close_matches(id, ids(), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def get(id: str) -> ChangeKind:
+    try:
+        return CATALOGUE[id]
+    except KeyError:
+        hint = suggest(id)
+        mean = f" (did you mean {hint!r}?)" if hint else ""
+        raise UsageError(f"unknown change id {id!r}{mean}; known: {', '.join(ids())}") from None
+
+
+def explain(id: str) -> str:
+    """The text of `receipt explain ID`: id, default severity, title, then the wrapped explanation."""
+    kind = get(id)
+    body = textwrap.fill(kind.explanation, width=88, break_on_hyphens=False)
+    return f"{kind.id}\ndefault severity: {kind.default_severity}\n{kind.title}\n\n{body}\n"
