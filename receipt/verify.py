@@ -202,13 +202,15 @@ def parse_envelope(text: str, *, canonical: bool) -> Envelope:
     sigs = obj["signatures"]
     if not isinstance(sigs, list) or not sigs:
         raise VerificationFailed("envelope", "the envelope has no signatures")
+    # DSSE allows several; a receipt carries one, so that nothing can be added to a signed envelope
+    # and still verify (an extra signature would be a visible edit that changes nothing checked).
+    if len(sigs) != 1:
+        raise VerificationFailed("envelope", f"the envelope has {len(sigs)} signatures; a receipt carries exactly one")
     parsed: list[tuple[str, bytes]] = []
     for s in sigs:
         if not isinstance(s, dict) or set(s) != {"keyid", "sig"} or not isinstance(s["keyid"], str):
             raise VerificationFailed("envelope", "each signature must be an object with keyid and sig")
         parsed.append((s["keyid"], _strict_b64(s["sig"], "sig")))
-    if len({k for k, _ in parsed}) != len(parsed):
-        raise VerificationFailed("envelope", "two signatures share a keyid")
     if canonical and envelope_text(obj) != text:
         raise VerificationFailed("envelope", "the envelope is not in its canonical serialisation (it was edited)")
     return Envelope(payload=payload, payload_type=obj["payloadType"], signatures=tuple(parsed))
