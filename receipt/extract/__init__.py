@@ -38,9 +38,14 @@ def decode_python(path: str, data: bytes) -> str | ModuleFacts:
     if b"\0" in data[:_BINARY_SNIFF]:
         return _error(path, "binary", "binary content in a Python file")
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError:
+            encoding = "utf-8"  # undecodable first lines: decoding below says where
+            data.decode(encoding)
+            return _error(path, "bad-encoding", "unknown source encoding declaration")
         text = data.decode(encoding)
-    except (SyntaxError, LookupError):
+    except LookupError:
         return _error(path, "bad-encoding", "unknown source encoding declaration")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1

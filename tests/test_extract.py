@@ -1,0 +1,183 @@
+"""Per-file extraction, the linked program, and the facts cache."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from receipt.extract import EXTRACTOR_VERSION, extract_file
+from receipt.extract.cache import FactsCache
+from receipt.extract.facts import Call, Const, Dyn, Ref, facts_from_json, facts_to_json
+from receipt.extract.program import Item, Program
+from receipt.models import Dynamic
+
+
+def facts(path: str, src: str):
+    return extract_file(path, textwrap.dedent(src).encode())
+
+
+def program(files: dict[str, str]) -> Program:
+    return Program([facts(p, s) for p, s in files.items()])
+
+
+def test_names_are_qualified_through_imports_including_relative_ones() -> None:
+    f = facts(
+        "pkg/sub/mod.py",
+        """
+        import os.path
+        import json as j
+        from ..tools import refund as r
+        from . import sibling
+        x = r(os.path.join("a"), j.dumps(1), sibling.thing)
+        """,
+    )
+    call = f.assigns[0].value
+    assert isinstance(call, Call)
+    assert call.func == Ref("pkg.tools.refund")
+    assert call.args[0].func == Ref("os.path.join")  # type: ignore[union-attr]
+    assert call.args[1].func == Ref("json.dumps")  # type: ignore[union-attr]
+    assert call.args[2] == Ref("pkg.sub.sibling.thing")
+
+
+def test_package_init_relative_import() -> None:
+    f = facts("pkg/__init__.py", "from .tools import refund\n")
+    assert f.module == "pkg" and f.is_package
+    assert f.imports == {"pkg.refund": "pkg.tools.refund"}
+
+
+def test_parameters_and_unknowables_are_dynamic_with_source() -> None:
+    f = facts(
+        "m.py",
+        """
+        import os
+        def make(flag):
+            a = flag
+            b = os.environ["APPROVAL"]
+            c = f"x{flag}"
+        """,
+    )
+    values = {a.target: a.value for a in f.assigns}
+    assert values["m.make.<locals>.a"] == Dyn("flag", "parameter")
+    assert values["m.make.<locals>.b"] == Dyn("os.environ['APPROVAL']", "subscript")
+    assert isinstance(values["m.make.<locals>.c"], Dyn)
+    assert all(a.conditional for a in f.assigns)  # inside a factory
+
+
+def test_syntax_error_is_a_fact_not_an_exception() -> None:
+    f = facts("broken.py", "def f(:\n")
+    assert f.error and f.error["reason"] == "syntax-error" and f.error["line"] == 1
+
+
+def test_encodings_binary_and_non_utf8() -> None:
+    latin = "# -*- coding: latin-1 -*-\nname = 'caf\xe9'\n".encode("latin-1")
+    f = extract_file("latin.py", latin)
+    assert f.error is None and f.assigns[0].value == Const("café")
+    bad = extract_file("bad.py", b"x = '\xff\xfe'\n")
+    assert bad.error and bad.error["reason"] == "non-utf8"
+    binary = extract_file("bin.py", b"\x00\x01\x02")
+    assert binary.error and binary.error["reason"] == "binary"
+    bom = extract_file("bom.py", b"\xef\xbb\xbfx = 1\n")
+    assert bom.error is None
+
+
+def test_facts_round_trip_through_json() -> None:
+    f = facts(
+        "m.py",
+        """
+        from x import y
+        @y.tool(name="n", flags=[1, *z], opts={"a": 1, **w})
+        async def t(a: int, *args, b: str = "d", **kw) -> str:
+            '''doc'''
+            raise Boom()
+            return helper(a) + "x"
+        class C(Base):
+            name = "c"
+            def m(self): pass
+        items = [1]
+        items.append(2)
+        """,
+    )
+    j = facts_to_json(f)
+    assert facts_to_json(facts_from_json(json.loads(json.dumps(j)))) == j
+
+
+def test_program_follows_reexports_star_imports_and_aliases() -> None:
+    p = program(
+        {
+            "pkg/__init__.py": "from .impl import *\n",
+            "pkg/impl.py": "def refund(): pass\nalias = refund\n__all__ = ['refund']\n",
+            "app/use.py": "import pkg\nfrom pkg import alias as a\nx = pkg.refund\n",
+        }
+    )
+    assert p.canonical("pkg.refund") == "pkg.impl.refund"
+    assert p.canonical("app.use.a") == "pkg.impl.refund"
+    assert p.canonical("mcp.server.fastmcp.FastMCP") == "mcp.server.fastmcp.FastMCP"  # external
+
+
+def test_src_layout_modules_resolve_by_suffix() -> None:
+    p = program({"src/pkg/tools.py": "def refund(): pass\n", "src/pkg/agent.py": "from pkg.tools import refund\n"})
+    assert p.canonical("src.pkg.agent.refund") == "src.pkg.tools.refund"
+
+
+def test_evaluate_constants_helpers_enums_and_dynamic() -> None:
+    p = program(
+        {
+            "m.py": """
+            import os
+            from enum import Enum
+            READ_ONLY = True
+            ANN = {"readOnlyHint": READ_ONLY, "title": "T" + "x"}
+            class Names(str, Enum):
+                REFUND = "refund_order"
+            def approvals():
+                return {"refund_order": True, **ANN}
+            def takes(x):
+                return {"a": x}
+            ENV = os.environ.get("MODE")
+            """
+        }
+    )
+    assert p.evaluate(Ref("m.ANN")) == {"readOnlyHint": True, "title": "Tx"}
+    assert p.evaluate(Ref("m.Names.REFUND")) == "refund_order"
+    assert p.evaluate(Ref("m.Names.REFUND.value")) == "refund_order"
+    assert p.evaluate(Call(Ref("m.approvals"))) == {"refund_order": True, "readOnlyHint": True, "title": "Tx"}
+    assert isinstance(p.evaluate(Call(Ref("m.takes"), (Const(1),))), Dynamic)
+    env = p.evaluate(Ref("m.ENV"))
+    assert isinstance(env, Dynamic) and "os.environ.get" in env.dynamic
+
+
+def test_items_follow_appends_extends_and_flags() -> None:
+    p = program(
+        {
+            "m.py": """
+            import os
+            base = [a, b]
+            tools = [*base, c]
+            tools.extend([d])
+            tools += [e]
+            if os.environ.get("X"):
+                tools.append(f)
+            """
+        }
+    )
+    items = p.items(Ref("m.tools"))
+    assert [(i.expr.name.split(".")[-1], i.conditional) for i in items] == [  # type: ignore[union-attr]
+        ("a", False), ("b", False), ("c", False), ("e", False), ("d", False), ("f", True),
+    ]
+    assert isinstance(p.items(Dyn("get_tools()")), Dynamic)
+    assert Item(Ref("x")) == Item(Ref("x"), False)
+
+
+def test_cache_hits_rebuilds_corrupt_entries_and_never_shares_paths(tmp_path: Path) -> None:
+    cache = FactsCache(tmp_path)
+    f = facts("m.py", "x = 1\n")
+    cache.put("abc123", "m.py", f)
+    assert facts_to_json(cache.get("abc123", "m.py")) == facts_to_json(f)  # type: ignore[arg-type]
+    assert cache.get("abc123", "other.py") is None  # same blob at another path is another module
+    entry = next((tmp_path / EXTRACTOR_VERSION).rglob("*.json"))
+    entry.write_text("{not json")
+    assert cache.get("abc123", "m.py") is None
+    cache.put("abc123", "m.py", f)
+    assert cache.get("abc123", "m.py") is not None
+    assert not list(tmp_path.rglob(".tmp-*"))  # atomic writes leave no temp files

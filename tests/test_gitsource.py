@@ -1,0 +1,114 @@
+"""Reading revisions from git objects: real repositories, including bare and shallow clones."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from receipt.errors import GitError
+from receipt.gitsource import GitRepo, matches_any
+from tests.helpers import GitRepoBuilder
+
+
+def test_resolves_every_revision_spelling(git_repo: GitRepoBuilder) -> None:
+    first = git_repo.commit({"a.py": "x = 1\n"})
+    second = git_repo.commit({"a.py": "x = 2\n"})
+    git_repo.git("tag", "-a", "v1", "-m", "release", first)
+    git_repo.git("branch", "feature", second)
+    repo = GitRepo(git_repo.path)
+    assert repo.resolve("HEAD") == second
+    assert repo.resolve("HEAD~1") == first
+    assert repo.resolve("v1") == first  # annotated tag peeled to its commit
+    assert repo.resolve("feature") == second
+    assert repo.resolve(first[:10]) == first
+
+
+def test_unknown_revision_is_a_git_error_with_exit_3(git_repo: GitRepoBuilder) -> None:
+    git_repo.commit({"a.py": "x = 1\n"})
+    repo = GitRepo(git_repo.path)
+    with pytest.raises(GitError) as e:
+        repo.resolve("no-such-branch")
+    assert e.value.exit_code == 3
+    assert "unknown revision 'no-such-branch'" in str(e.value)
+    with pytest.raises(GitError) as e:
+        repo.resolve("deadbeefdeadbeefdeadbeefdeadbeefdeadbeef")
+    assert e.value.hint == "fix: git fetch --no-tags origin deadbeefdeadbeefdeadbeefdeadbeefdeadbeef"
+
+
+def test_not_a_repository(tmp_path: Path) -> None:
+    with pytest.raises(GitError, match="not a git repository"):
+        GitRepo(tmp_path)
+    with pytest.raises(GitError, match="does not exist"):
+        GitRepo(tmp_path / "missing")
+
+
+def test_reads_bare_repositories_without_a_worktree(git_repo: GitRepoBuilder, tmp_path: Path) -> None:
+    sha = git_repo.commit({"pkg/a.py": "x = 1\n"})
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(git_repo.path), str(bare)], check=True)
+    repo = GitRepo(bare)
+    listing = repo.list_files(repo.resolve("HEAD"))
+    assert [f.path for f in listing.files] == ["pkg/a.py"]
+    assert repo.read_blob(listing.files[0].blob) == b"x = 1\n"
+    assert repo.resolve("HEAD") == sha
+
+
+def test_shallow_clone_missing_history_says_how_to_fetch(git_repo: GitRepoBuilder, tmp_path: Path) -> None:
+    git_repo.commit({"a.py": "x = 1\n"})
+    git_repo.commit({"a.py": "x = 2\n"})
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth=1", f"file://{git_repo.path}", str(shallow)], check=True)
+    repo = GitRepo(shallow)
+    assert repo.is_shallow
+    with pytest.raises(GitError) as e:
+        repo.resolve("HEAD~1")
+    assert "shallow" in str(e.value)
+    assert e.value.hint and "git fetch --deepen" in e.value.hint
+
+
+def test_symlinks_submodules_and_huge_files_are_listed_not_read(git_repo: GitRepoBuilder, tmp_path: Path) -> None:
+    sub = GitRepoBuilder(tmp_path / "sub")
+    sub.commit({"s.py": "y = 1\n"})
+    git_repo.write({"real.py": "x = 1\n", "big.py": "x = 1\n" * 300_000, "notes.txt": "hello"})
+    os.symlink("real.py", git_repo.path / "link.py")
+    git_repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub.path), "vendor/sub")
+    sha = git_repo.commit({}, "with odd entries")
+    repo = GitRepo(git_repo.path)
+    listing = repo.list_files(sha)
+    assert [f.path for f in listing.files] == ["real.py"]
+    reasons = {s.path: (s.kind, s.reason) for s in listing.skipped}
+    assert reasons["link.py"] == ("skipped", "symlink")
+    assert reasons["vendor/sub"] == ("skipped", "submodule")
+    assert reasons["big.py"] == ("error", "too-large")  # a tool could hide in it: reported as an error
+    assert "notes.txt" not in reasons
+
+
+def test_paths_limit_the_scan_and_a_missing_path_is_an_error(git_repo: GitRepoBuilder) -> None:
+    sha = git_repo.commit({"src/agents/a.py": "x = 1\n", "src/other/b.py": "y = 1\n", "top.py": "z = 1\n"})
+    repo = GitRepo(git_repo.path)
+    assert [f.path for f in repo.list_files(sha, ["src/agents"]).files] == ["src/agents/a.py"]
+    assert [f.path for f in repo.list_files(sha, ["top.py", "src/other/"]).files] == ["src/other/b.py", "top.py"]
+    with pytest.raises(GitError, match="path not found at .*: src/missing"):
+        repo.list_files(sha, ["src/missing"], strict_paths=True)
+
+
+def test_exclude_globs() -> None:
+    assert matches_any("tests/unit/test_a.py", ["tests/**"])
+    assert matches_any("pkg/migrations/0001.py", ["**/migrations/**"])
+    assert matches_any("pkg/x_test.py", ["**/*_test.py"])
+    assert not matches_any("pkg/agent.py", ["tests/**", "**/*_test.py"])
+
+
+def test_merge_base_and_ancestry(git_repo: GitRepoBuilder) -> None:
+    root = git_repo.commit({"a.py": "x = 1\n"})
+    git_repo.git("checkout", "-q", "-b", "feature")
+    feature = git_repo.commit({"b.py": "y = 1\n"})
+    git_repo.git("checkout", "-q", "main")
+    main = git_repo.commit({"c.py": "z = 1\n"})
+    repo = GitRepo(git_repo.path)
+    assert repo.merge_base(main, feature) == root
+    assert repo.is_ancestor(root, feature)
+    assert not repo.is_ancestor(feature, main)
