@@ -1,0 +1,43 @@
+"""Render stage: pure functions from a `Receipt` to text (markdown, JSON, GitHub annotations).
+
+Renderers never read files other than their templates, never look at the clock, and escape every
+string that comes from analysed code, so identical receipts give byte-identical output.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from receipt.models import Receipt
+from receipt.render.escape import Md, md, visible
+from receipt.render.github import render_annotations
+from receipt.render.json_render import render_json
+from receipt.render.markdown import DEFAULT_MAX_CHARS, compact_value, load_template_text, render_markdown
+
+FORMATS = ("markdown", "json", "github")
+
+
+def render(receipt: Receipt, fmt: str, **options: Any) -> str:
+    """Dispatch on `--format`: markdown | json | github; options go to that renderer."""
+    if fmt == "markdown":
+        return render_markdown(receipt, **options)
+    if fmt == "json":
+        return render_json(receipt, **options)
+    if fmt == "github":
+        return render_annotations(receipt, **options)
+    raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+
+
+__all__ = [
+    "DEFAULT_MAX_CHARS",
+    "FORMATS",
+    "Md",
+    "compact_value",
+    "load_template_text",
+    "md",
+    "render",
+    "render_annotations",
+    "render_json",
+    "render_markdown",
+    "visible",
+]
