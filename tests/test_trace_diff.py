@@ -1,0 +1,295 @@
+"""`trace-diff` end to end on real git repositories, through the real CLI in subprocesses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import GitRepoBuilder, run_cli
+
+TOOLS_V1 = """
+from receipt.markers import agent, tool
+
+@tool(dangerous=True, approval="always")
+def refund_order(order_id: str, amount: float = 0.0):
+    '''Refund an order.'''
+
+@tool(read_only=True)
+def lookup_order(order_id: str):
+    '''Look an order up.'''
+
+def _internal_helper(x):
+    return x * 2
+
+@agent(model="gpt-5")
+def support(q):
+    lookup_order(q)
+    return refund_order(q)
+"""
+
+
+def changes_of(repo: GitRepoBuilder, base: str, head: str, *extra: str) -> tuple[int, dict]:
+    out = run_cli("trace-diff", base, head, "--repo", str(repo.path), "--format", "json", *extra)
+    assert out.returncode in (0, 1), out.stderr
+    return out.returncode, json.loads(out.stdout)
+
+
+def ids(receipt: dict) -> list[str]:
+    return sorted(c["id"] for c in receipt["changes"])
+
+
+@pytest.fixture
+def repo(git_repo: GitRepoBuilder) -> GitRepoBuilder:
+    git_repo.commit({"shop/tools.py": TOOLS_V1}, "v1")
+    return git_repo
+
+
+def test_approval_removed_is_a_regression_and_fails_the_run(repo: GitRepoBuilder) -> None:
+    repo.commit({"shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"')})
+    code, receipt = changes_of(repo, "HEAD~1", "HEAD")
+    assert code == 1
+    assert ids(receipt) == ["tool.approval_lowered"]
+    change = receipt["changes"][0]
+    assert change["severity"] == "regression"
+    assert change["subject"] == {**change["subject"], "kind": "tool", "name": "refund_order", "path": "shop/tools.py", "line": 5}
+    assert (change["before"], change["after"]) == ("always", "never")
+    assert receipt["verdict"] == {"ok": False, "fail_on": "regression", "flags": receipt["verdict"]["flags"]}
+    assert receipt["summary"]["regressions"] == 1
+
+
+def test_internal_refactor_and_file_split_report_nothing(repo: GitRepoBuilder) -> None:
+    # Move the tools to their own module, re-export them, rename an internal helper: no surface change.
+    tools_only, agent_part = TOOLS_V1.split("@agent")
+    repo.commit(
+        {
+            "shop/tools.py": tools_only.replace("_internal_helper", "_double"),
+            "shop/agents.py": "from receipt.markers import agent\nfrom shop.tools import lookup_order, refund_order\n\n@agent" + agent_part,
+        }
+    )
+    code, receipt = changes_of(repo, "HEAD~1", "HEAD")
+    assert code == 0
+    assert receipt["changes"] == []
+    assert receipt["summary"] == {"agents": 1, "tools": 2, "changes": 0, "regressions": 0, "warnings": 0}
+
+
+def test_new_dangerous_tool_without_approval_is_a_regression_not_info(repo: GitRepoBuilder) -> None:
+    repo.commit(
+        {
+            "shop/tools.py": TOOLS_V1
+            + "\n@tool(dangerous=True)\ndef wipe_account(user_id: str): ...\n",
+            "shop/extra.py": "from receipt.markers import agent\nfrom shop.tools import wipe_account\n\n@agent\ndef janitor():\n    wipe_account('x')\n",
+        }
+    )
+    code, receipt = changes_of(repo, "HEAD~1", "HEAD")
+    by_id = {c["id"]: c for c in receipt["changes"]}
+    assert by_id["tool.added"]["severity"] == "regression"
+    assert by_id["tool.added"]["after"]["dangerous"] is True
+    assert by_id["agent.added"]["severity"] == "info"
+    assert code == 1
+
+
+def test_unexported_tools_never_appear(repo: GitRepoBuilder) -> None:
+    # A marked tool no exported agent reaches is not part of the surface, whatever it does.
+    repo.commit({"shop/tools.py": TOOLS_V1 + "\n@tool(dangerous=True)\ndef orphan(): ...\n"})
+    code, receipt = changes_of(repo, "HEAD~1", "HEAD")
+    assert (code, receipt["changes"]) == (0, [])
+
+
+def test_model_reach_and_signature_changes(repo: GitRepoBuilder) -> None:
+    v2 = (
+        TOOLS_V1.replace('model="gpt-5"', 'model="gpt-5-mini"')
+        .replace("lookup_order(q)\n", "")
+        .replace("amount: float = 0.0", "amount: float, reason: str")
+    )
+    repo.commit({"shop/tools.py": v2})
+    code, receipt = changes_of(repo, "HEAD~1", "HEAD")
+    assert "agent.model_changed" in ids(receipt)
+    assert "agent.reach_removed" in ids(receipt)
+    assert "tool.signature_changed" in ids(receipt)
+    assert "tool.removed" in ids(receipt)  # lookup_order is no longer reachable, so no longer exported
+
+
+def test_syntax_error_reports_extraction_error_and_the_rest_still_works(repo: GitRepoBuilder) -> None:
+    repo.commit(
+        {
+            "shop/broken.py": "def oops(:\n",
+            "shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"'),
+        }
+    )
+    code, receipt = changes_of(repo, "HEAD~1", "HEAD")
+    assert ids(receipt) == ["surface.extraction_error", "tool.approval_lowered"]
+    err = next(c for c in receipt["changes"] if c["id"] == "surface.extraction_error")
+    assert err["subject"]["path"] == "shop/broken.py"
+
+
+def test_broken_file_at_head_does_not_claim_its_tools_were_removed(repo: GitRepoBuilder) -> None:
+    repo.commit({"shop/tools.py": TOOLS_V1 + "\ndef broken(:\n"})
+    code, receipt = changes_of(repo, "HEAD~1", "HEAD")
+    assert ids(receipt) == ["surface.extraction_error"]
+    assert code == 0  # a warning; the default gate is regression
+
+
+def test_non_utf8_python_at_head_is_an_error_not_silence(repo: GitRepoBuilder) -> None:
+    repo.commit({"shop/latin.py": b"name = '\xe9t\xe9'\n"})
+    code, receipt = changes_of(repo, "HEAD~1", "HEAD")
+    assert ids(receipt) == ["surface.extraction_error"]
+    assert "offset" in receipt["changes"][0]["message"] or receipt["errors"][0]["reason"] == "non-utf8"
+
+
+def test_fail_on_levels_and_exit_codes(repo: GitRepoBuilder) -> None:
+    repo.commit({"shop/tools.py": TOOLS_V1.replace('model="gpt-5"', 'model="gpt-5-mini"')})  # a warning
+    assert changes_of(repo, "HEAD~1", "HEAD")[0] == 0
+    assert changes_of(repo, "HEAD~1", "HEAD", "--fail-on", "warning")[0] == 1
+    assert changes_of(repo, "HEAD~1", "HEAD", "--fail-on", "never")[0] == 0
+    bad = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--fail-on", "sometimes")
+    assert bad.returncode == 2
+
+
+def test_gating_config_is_read_from_the_base_revision(repo: GitRepoBuilder) -> None:
+    repo.commit({".receipt.toml": 'fail_on = "regression"\n'}, "add config")
+    # The PR relaxes its own gate and lowers approval in the same change: the base config still rules.
+    repo.commit(
+        {
+            ".receipt.toml": 'fail_on = "never"\n',
+            "shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"'),
+        }
+    )
+    code, receipt = changes_of(repo, "HEAD~1", "HEAD")
+    assert code == 1
+    assert "config.changed" in ids(receipt)
+
+
+def test_json_contract_keys(repo: GitRepoBuilder) -> None:
+    repo.commit({"shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"')})
+    _, r = changes_of(repo, "HEAD~1", "HEAD", "--include-surfaces")
+    assert r["schema"] == "behavior-receipt/v1"
+    assert set(r["tool"]) >= {"name", "version"}
+    for side in ("base", "head"):
+        assert set(r[side]) >= {"rev", "sha", "surface_sha256"} and len(r[side]["sha"]) == 40
+    assert set(r["summary"]) >= {"agents", "tools", "changes", "regressions", "warnings"}
+    assert set(r["verdict"]) >= {"ok", "fail_on", "flags"}
+    for c in r["changes"]:
+        assert set(c) >= {"id", "severity", "subject", "before", "after", "message", "fingerprint"}
+        assert set(c["subject"]) >= {"kind", "name", "path", "line"}
+        assert len(c["fingerprint"]) == 12
+    assert set(r["surfaces"]) == {"base", "head"}
+
+
+def test_surface_command_json_contract(repo: GitRepoBuilder) -> None:
+    out = run_cli("surface", "HEAD", "--repo", str(repo.path), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    s = json.loads(out.stdout)
+    assert s["schema"] == "behavior-receipt-surface/v1"
+    assert set(s) >= {"rev", "sha", "agents", "tools", "prompts", "errors"}
+    for e in s["agents"] + s["tools"]:
+        assert set(e) >= {"name", "kind", "path", "line", "exported"}
+    assert [t["name"] for t in s["tools"]] == ["lookup_order", "refund_order"]
+    table = run_cli("surface", "HEAD", "--repo", str(repo.path))
+    assert "refund\\_order" in table.stdout and table.returncode == 0
+
+
+def test_bad_revisions_and_repos_exit_3_with_one_line(repo: GitRepoBuilder, tmp_path: Path) -> None:
+    out = run_cli("trace-diff", "nope", "HEAD", "--repo", str(repo.path))
+    assert out.returncode == 3
+    assert out.stderr.startswith("error: unknown revision 'nope'") and "Traceback" not in out.stderr
+    out = run_cli("trace-diff", "HEAD", "HEAD", "--repo", str(tmp_path / "nowhere"))
+    assert out.returncode == 3 and "Traceback" not in out.stderr
+    out = run_cli("trace-diff", "HEAD", "HEAD", "missing/dir", "--repo", str(repo.path))
+    assert out.returncode == 3 and "path not found" in out.stderr
+    assert out.stdout == ""  # never a false "no changes"
+
+
+def test_shallow_clone_missing_base_prints_the_fetch_command(repo: GitRepoBuilder, tmp_path: Path) -> None:
+    base = repo.git("rev-parse", "HEAD")
+    repo.commit({"shop/tools.py": TOOLS_V1 + "\n# more\n"})
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth=1", f"file://{repo.path}", str(shallow)], check=True)
+    out = run_cli("trace-diff", base, "HEAD", "--repo", str(shallow))
+    assert out.returncode == 3
+    assert f"git fetch --no-tags origin {base}" in out.stderr
+    assert out.stdout == ""
+
+
+def test_output_file_and_paths_argument(repo: GitRepoBuilder, tmp_path: Path) -> None:
+    repo.commit({"other/__init__.py": ""})
+    repo.commit(
+        {
+            "shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"'),
+            "other/agent.py": "from receipt.markers import agent\n@agent(model='x')\ndef other(): pass\n",
+        }
+    )
+    target = tmp_path / "out" / "receipt.md"
+    out = run_cli("trace-diff", "HEAD~1", "HEAD", "other", "--repo", str(repo.path), "--output", str(target))
+    assert out.returncode == 0, out.stderr  # the regression is outside the scanned path
+    assert out.stdout == ""
+    assert "agent\\.added" in target.read_text()  # ids are escaped like all text
+
+
+def test_receipt_is_byte_identical_under_any_hash_seed(repo: GitRepoBuilder) -> None:
+    repo.commit(
+        {
+            "shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"').replace('model="gpt-5"', "model=MODEL")
+            + "\nimport os\nMODEL = os.environ['M']\n",
+            "shop/more.py": "from receipt.markers import agent, tool\n"
+            + "".join(f"@tool(dangerous={i % 2 == 0})\ndef t{i}(a{i}: int): ...\n" for i in range(30))
+            + "@agent\ndef many():\n" + "".join(f"    t{i}(1)\n" for i in range(30)),
+        }
+    )
+    outputs = set()
+    for seed in ("0", "1", "42", "random"):
+        for fmt in ("markdown", "json"):
+            env = {"PYTHONHASHSEED": seed}
+            out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", fmt, env=env)
+            assert out.returncode == 1, out.stderr
+            outputs.add((fmt, out.stdout))
+    assert len(outputs) == 2  # one markdown, one json: identical across seeds
+    md = next(text for fmt, text in outputs if fmt == "markdown")
+    assert "\r" not in md and all(line == line.rstrip() for line in md.splitlines())
+    assert str(repo.path) not in md
+
+
+def test_cache_makes_the_second_run_reuse_facts(repo: GitRepoBuilder, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    env = {"RECEIPT_CACHE_DIR": str(cache)}
+    first = run_cli("trace-diff", "HEAD", "HEAD", "--repo", str(repo.path), "--format", "json", env=env)
+    entries = sorted(p.name for p in cache.rglob("*.json"))
+    assert entries, "cold run writes the cache"
+    second = run_cli("trace-diff", "HEAD", "HEAD", "--repo", str(repo.path), "--format", "json", env=env)
+    assert first.stdout == second.stdout
+    assert sorted(p.name for p in cache.rglob("*.json")) == entries
+
+
+def test_help_is_readable_and_trace_diff_alias_works(repo: GitRepoBuilder) -> None:
+    out = run_cli("--help")
+    assert out.returncode == 0 and "trace-diff" in out.stdout and "verify" in out.stdout
+    exe = Path(sys.executable).parent / "trace-diff"
+    if exe.exists():
+        alias = subprocess.run([str(exe), "HEAD", "HEAD", "--repo", str(repo.path), "--format", "json"], capture_output=True, text=True)
+        assert alias.returncode == 0, alias.stderr
+        assert json.loads(alias.stdout)["changes"] == []
+        helptext = subprocess.run([str(exe), "--help"], capture_output=True, text=True)
+        assert "BASE" in helptext.stdout and "HEAD" in helptext.stdout
+
+
+def test_explain_prints_the_catalogue_entry() -> None:
+    out = run_cli("explain", "tool.approval_lowered")
+    assert out.returncode == 0 and "regression" in out.stdout
+    assert run_cli("explain", "no.such_change").returncode == 2
+    listing = run_cli("explain")
+    assert "tool.dangerous_gained" in listing.stdout
+
+
+def test_no_traceback_on_unexpected_input(repo: GitRepoBuilder) -> None:
+    out = run_cli("trace-diff", "--", "-x", "HEAD", "--repo", str(repo.path))
+    assert "Traceback" not in out.stderr and out.returncode in (2, 3)
+
+
+def test_progress_is_quiet_when_stderr_is_not_a_terminal(repo: GitRepoBuilder) -> None:
+    out = run_cli("trace-diff", "HEAD", "HEAD", "--repo", str(repo.path))
+    assert out.stderr == ""
+    assert os.environ.get("CI") is None or out.returncode == 0
