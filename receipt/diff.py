@@ -1,0 +1,597 @@
+"""Surface x Surface -> [Change]: the typed differences a reviewer must see. Pure and deterministic.
+
+Only the exported surface is compared: an entry that is internal on both sides is invisible, so
+internal refactors produce no noise. Attributes are compared as *effective* values (dialects have
+already applied defaults), so spelling out a default is never a change.
+
+Dynamic values (not knowable statically) are never guessed:
+
+- literal -> dynamic, or dynamic -> a different dynamic source: `attribute.dynamic` (warning).
+- dynamic -> literal: the literal is *informative* when it sits at one end of the attribute's risk
+  order. At the safe end (dangerous=false, approval=always, ...) it is reported as the
+  improvement (e.g. `tool.approval_raised`): whatever the runtime value was, it is now at least as
+  safe. At the risky end (approval=never, ...) it is reported as the worsening at its default
+  severity (e.g. `tool.approval_lowered`): the code removed the possibility of the safe value, which
+  is the worst case a reviewer must assume. A middle value (approval=conditional,
+  trust=human_supervised) could be either direction, so it is `attribute.dynamic` again.
+
+To add a change kind: add its `ChangeKind` to `receipt.catalogue` and, if it compares something
+new, a rule to `ENTRY_RULES` (a function of base entry, head entry and the diff context).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from receipt.canonical import canonical_json, fingerprint
+from receipt.catalogue import CATALOGUE
+from receipt.models import (
+    SEVERITY_ORDER,
+    Change,
+    Dynamic,
+    Entry,
+    Severity,
+    Signature,
+    Subject,
+    Summary,
+    Surface,
+    entry_key,
+)
+
+_MAX_EXPR = 80  # dynamic source expressions are cut in messages (before/after keep them whole)
+
+# The attributes an added/removed entry is described by, per kind; attributes that mean nothing
+# for a kind (open_world on an agent) are left out so the receipt does not show misleading defaults.
+_DESCRIBED: dict[str, tuple[str, ...]] = {
+    "tool": (
+        "dangerous",
+        "approval",
+        "trust_tier",
+        "read_only",
+        "idempotent",
+        "open_world",
+        "replayable",
+        "deterministic",
+        "conditional",
+    ),
+    "agent": ("dangerous", "approval", "trust_tier", "replayable", "deterministic", "model", "conditional"),
+    "prompt": ("conditional",),
+}
+_HAS_SIGNATURE = ("tool", "prompt")
+
+
+# --------------------------------------------------------------------------------------------------
+# values
+
+
+def json_value(value: Any) -> Any:
+    """An attribute value as it appears in Change.before/after (Dynamic -> {"dynamic": src})."""
+    if isinstance(value, Dynamic):
+        return {"dynamic": value.dynamic}
+    if isinstance(value, Signature):
+        return {"params": [p.model_dump(mode="json") for p in value.params], "returns": value.returns}
+    return value
+
+
+def _fmt(value: Any) -> str:
+    """A value as plain text inside a message."""
+    if isinstance(value, Dynamic):
+        expr = " ".join(value.dynamic.split())
+        if len(expr) > _MAX_EXPR:
+            expr = expr[: _MAX_EXPR - 3] + "..."
+        return f"dynamic: {expr}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def _digest12(value: str | None) -> str | None:
+    return value[:12] if value else None
+
+
+def describe(entry: Entry) -> dict[str, Any]:
+    """The attributes shown for an added (after) or removed (before) entry."""
+    out: dict[str, Any] = {a: json_value(getattr(entry, a)) for a in _DESCRIBED[entry.kind]}
+    if entry.kind in _HAS_SIGNATURE:
+        out["signature"] = json_value(entry.signature) if entry.signature is not None else None
+    if entry.reaches:
+        out["reaches"] = sorted(set(entry.reaches))
+    if entry.extra:
+        out["extra"] = entry.extra
+    return out
+
+
+def unguarded_danger(entry: Entry) -> bool | None:
+    """Is the entry dangerous with no approval? None when dynamic values leave it undecidable."""
+    dangerous, approval = entry.dangerous, entry.approval
+    if dangerous is False:
+        return False
+    if isinstance(approval, str) and approval != "never":
+        return False
+    if dangerous is True and approval == "never":
+        return True
+    return None
+
+
+_DANGER_NOTE = {"regression": " (dangerous, no approval required)", "warning": " (dangerous or approval is dynamic)"}
+
+
+def _danger_severity(entry: Entry | None, default: Severity) -> Severity:
+    danger = unguarded_danger(entry) if entry is not None else False
+    if danger is True:
+        return "regression"
+    if danger is None:
+        return "warning" if SEVERITY_ORDER[default] < SEVERITY_ORDER["warning"] else default
+    return default
+
+
+# --------------------------------------------------------------------------------------------------
+# building changes
+
+
+def _clean(message: str) -> str:
+    return " ".join(message.split())
+
+
+def _key(entry: Entry) -> str:
+    # Entry sets its key on construction; model_copy(update=...) elsewhere can leave it empty.
+    return entry.key or entry_key(entry.kind, entry.scope, entry.name)
+
+
+def entry_subject(entry: Entry) -> Subject:
+    return Subject(
+        kind=entry.kind, name=entry.name, scope=entry.scope or None, path=entry.path, line=entry.line, key=_key(entry)
+    )
+
+
+def make_change(
+    id: str, subject: Subject, before: Any, after: Any, message: str, severity: Severity | None = None
+) -> Change:
+    """A Change with the catalogue's default severity (unless given) and its fingerprint.
+
+    The fingerprint covers id, subject key, before and after, never the line: moving code around
+    keeps acceptances valid.
+    """
+    kind = CATALOGUE[id]  # an unknown id is a programming error, not a user error
+    key = subject.key or f"{subject.kind}:{subject.path}"
+    return Change(
+        id=id,
+        severity=severity or kind.default_severity,
+        subject=subject,
+        before=before,
+        after=after,
+        message=_clean(message),
+        fingerprint=fingerprint(id, key, before, after),
+    )
+
+
+def entry_change(
+    id: str, entry: Entry, before: Any, after: Any, message: str, severity: Severity | None = None
+) -> Change:
+    return make_change(id, entry_subject(entry), before, after, message, severity)
+
+
+def _who(entry: Entry) -> str:
+    return f"{entry.kind} '{entry.name}'"
+
+
+# --------------------------------------------------------------------------------------------------
+# rules comparing one entry exported on both sides
+
+
+@dataclass(frozen=True)
+class DiffContext:
+    """What a rule may look at besides the two versions of its entry."""
+
+    base: Mapping[str, Entry]  # every base entry by key (exported or not)
+    head: Mapping[str, Entry]  # every head entry by key
+
+
+EntryRule = Callable[[Entry, Entry, DiffContext], Iterable[Change]]
+
+
+def _dynamic_change(entry: Entry, attr: str, before: Any, after: Any) -> Change:
+    if isinstance(after, Dynamic) and isinstance(before, Dynamic):
+        what = f"now comes from a different runtime source ({_fmt(before)} -> {_fmt(after)})"
+    elif isinstance(after, Dynamic):
+        what = f"is no longer statically known ({_fmt(before)} -> {_fmt(after)})"
+    else:
+        what = f"is now '{_fmt(after)}' but was not statically known ({_fmt(before)}), so the direction is unknown"
+    return entry_change(
+        "attribute.dynamic",
+        entry,
+        {attr: json_value(before)},
+        {attr: json_value(after)},
+        f"{_who(entry)} attribute '{attr}' {what}",
+    )
+
+
+@dataclass(frozen=True)
+class Ordered:
+    """An attribute with a risk order: rising risk is `worse`, falling risk is `better`."""
+
+    attr: str
+    kinds: tuple[str, ...]
+    risk: Mapping[Any, int]  # value -> rank, higher is riskier
+    worse: str  # id suffix, e.g. "approval_lowered"
+    better: str
+    worse_text: Callable[[Any], str]  # phrase given the new value
+    better_text: Callable[[Any], str]
+    # Extra condition; used to avoid double-reporting an attribute derived from another.
+    when: Callable[[Entry, Entry], bool] | None = None
+
+    def __call__(self, base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
+        if head.kind not in self.kinds or (self.when is not None and not self.when(base, head)):
+            return []
+        before, after = getattr(base, self.attr), getattr(head, self.attr)
+        if before == after:
+            return []
+        if isinstance(after, Dynamic):
+            return [_dynamic_change(head, self.attr, before, after)]
+        rank = self.risk[after]
+        if isinstance(before, Dynamic):
+            if rank == max(self.risk.values()):
+                worse = True
+            elif rank == min(self.risk.values()):
+                worse = False
+            else:
+                return [_dynamic_change(head, self.attr, before, after)]
+        else:
+            worse = rank > self.risk[before]
+        suffix, text = (self.worse, self.worse_text) if worse else (self.better, self.better_text)
+        message = f"{_who(head)} {text(after)} ({_fmt(before)} -> {_fmt(after)})"
+        return [entry_change(f"{head.kind}.{suffix}", head, json_value(before), json_value(after), message)]
+
+
+def _const(text: str) -> Callable[[Any], str]:
+    return lambda _value: text
+
+
+_BOOL_UNSAFE_TRUE = {False: 0, True: 1}
+_BOOL_UNSAFE_FALSE = {True: 0, False: 1}
+
+ORDERED_RULES: tuple[Ordered, ...] = (
+    Ordered(
+        "dangerous",
+        ("tool", "agent"),
+        _BOOL_UNSAFE_TRUE,
+        "dangerous_gained",
+        "dangerous_lost",
+        _const("is now marked dangerous"),
+        _const("is no longer marked dangerous"),
+    ),
+    # approval is primary for tools; for agents trust is, and approval is reported only when the
+    # trust tier stayed put (otherwise the trust change already says it).
+    Ordered(
+        "approval",
+        ("tool", "agent"),
+        {"always": 0, "conditional": 1, "never": 2},
+        "approval_lowered",
+        "approval_raised",
+        lambda v: "no longer requires approval" if v == "never" else "requires less approval",
+        lambda v: "now always requires approval" if v == "always" else "requires more approval",
+        when=lambda b, h: h.kind == "tool" or b.trust_tier == h.trust_tier,
+    ),
+    # A tool's derived trust tier only mirrors approval: report it when declared and approval
+    # did not change, else it would double-report.
+    Ordered(
+        "trust_tier",
+        ("agent", "tool"),
+        {"human_required": 0, "human_supervised": 1, "autonomous": 2},
+        "trust_tier_lowered",
+        "trust_tier_raised",
+        _const("trust tier lowered"),
+        _const("trust tier raised"),
+        when=lambda b, h: h.kind == "agent" or ((b.trust_declared or h.trust_declared) and b.approval == h.approval),
+    ),
+    Ordered(
+        "read_only",
+        ("tool",),
+        _BOOL_UNSAFE_FALSE,
+        "read_only_lost",
+        "read_only_gained",
+        _const("is no longer read-only"),
+        _const("is now read-only"),
+    ),
+    Ordered(
+        "open_world",
+        ("tool",),
+        _BOOL_UNSAFE_TRUE,
+        "open_world_gained",
+        "open_world_lost",
+        _const("now interacts with the open world"),
+        _const("no longer interacts with the open world"),
+    ),
+    Ordered(
+        "idempotent",
+        ("tool",),
+        _BOOL_UNSAFE_FALSE,
+        "idempotent_lost",
+        "idempotent_gained",
+        _const("is no longer idempotent"),
+        _const("is now idempotent"),
+    ),
+    Ordered(
+        "replayable",
+        ("agent", "tool"),
+        _BOOL_UNSAFE_FALSE,
+        "replayable_lost",
+        "replayable_gained",
+        _const("is no longer replayable"),
+        _const("is now replayable"),
+    ),
+    Ordered(
+        "deterministic",
+        ("agent", "tool"),
+        _BOOL_UNSAFE_FALSE,
+        "deterministic_lost",
+        "deterministic_gained",
+        _const("is no longer deterministic"),
+        _const("is now deterministic"),
+    ),
+    # Unconditional registration exposes the entry in deployments where a condition kept it off.
+    Ordered(
+        "conditional",
+        ("agent", "tool"),
+        _BOOL_UNSAFE_FALSE,
+        "became_unconditional",
+        "became_conditional",
+        _const("is now registered unconditionally"),
+        _const("is now registered conditionally"),
+    ),
+)
+
+
+def _model_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
+    if head.kind != "agent" or base.model == head.model:
+        return []
+    if isinstance(head.model, Dynamic):
+        return [_dynamic_change(head, "model", base.model, head.model)]
+    message = f"{_who(head)} model changed ({_fmt(base.model)} -> {_fmt(head.model)})"
+    return [entry_change("agent.model_changed", head, json_value(base.model), json_value(head.model), message)]
+
+
+def _digest_rule(attr: str, word: str, kinds: tuple[str, ...]) -> EntryRule:
+    def rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
+        before, after = _digest12(getattr(base, attr)), _digest12(getattr(head, attr))
+        if head.kind not in kinds or before == after:
+            return []
+        message = f"{_who(head)} {word} changed (sha256 {_fmt(before)} -> {_fmt(after)})"
+        return [entry_change(f"{head.kind}.{word}_changed", head, before, after, message)]
+
+    return rule
+
+
+def signature_differences(before: Signature | None, after: Signature | None) -> list[str]:
+    """Plain-text phrases for what changed between two signatures; [] when equivalent.
+
+    Parameter order is ignored: models and MCP clients pass arguments by name.
+    """
+    if before is None and after is None:
+        return []
+    if before is None:
+        return ["signature is now statically known"]
+    if after is None:
+        return ["signature is no longer statically known"]
+    old = {p.name: p for p in before.params}
+    new = {p.name: p for p in after.params}
+    out: list[str] = []
+    for p in after.params:
+        if p.name not in old:
+            out.append(f"param '{p.name}' added ({'required' if p.required else 'optional'})")
+            continue
+        q = old[p.name]
+        if p.required != q.required:
+            # The default comes and goes with required-ness: say it once, here.
+            if p.required:
+                note = f" (default {q.default} removed)" if q.default is not None else ""
+                out.append(f"param '{p.name}' now required{note}")
+            else:
+                note = f" (default {p.default})" if p.default is not None else ""
+                out.append(f"param '{p.name}' now optional{note}")
+        if p.type != q.type:
+            out.append(f"param '{p.name}' type changed ({q.type or 'untyped'} -> {p.type or 'untyped'})")
+        if p.default != q.default and p.required == q.required:
+            out.append(f"param '{p.name}' default changed ({_fmt(q.default)} -> {_fmt(p.default)})")
+    for q in before.params:
+        if q.name not in new:
+            out.append(f"param '{q.name}' removed")
+    if before.returns != after.returns:
+        out.append(f"return type changed ({before.returns or 'untyped'} -> {after.returns or 'untyped'})")
+    return out
+
+
+def _signature_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
+    if head.kind not in _HAS_SIGNATURE:
+        return []
+    diffs = signature_differences(base.signature, head.signature)
+    if not diffs:
+        return []
+    before = json_value(base.signature) if base.signature is not None else None
+    after = json_value(head.signature) if head.signature is not None else None
+    message = f"{_who(head)} signature changed: {'; '.join(diffs)}"
+    return [entry_change(f"{head.kind}.signature_changed", head, before, after, message)]
+
+
+def _target_name(key: str, side: Mapping[str, Entry]) -> str:
+    target = side.get(key)
+    return f"{target.kind} '{target.name}'" if target is not None else f"'{key}'"
+
+
+def _reach_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
+    if head.kind not in ("agent", "tool"):
+        return []
+    old, new = set(base.reaches), set(head.reaches)
+    out: list[Change] = []
+    for key in sorted(new - old):
+        target = ctx.head.get(key)
+        severity = _danger_severity(target, CATALOGUE[f"{head.kind}.reach_added"].default_severity)
+        message = f"{_who(head)} can now reach {_target_name(key, ctx.head)}{_DANGER_NOTE.get(severity, '')}"
+        out.append(entry_change(f"{head.kind}.reach_added", head, None, key, message, severity))
+    for key in sorted(old - new):
+        message = f"{_who(head)} can no longer reach {_target_name(key, ctx.base)}"
+        out.append(entry_change(f"{head.kind}.reach_removed", head, key, None, message))
+    return out
+
+
+ENTRY_RULES: list[EntryRule] = [
+    *ORDERED_RULES,
+    _model_rule,
+    _digest_rule("instructions_sha256", "instructions", ("agent",)),
+    _digest_rule("description_sha256", "description", ("agent", "tool", "prompt")),
+    _signature_rule,
+    _reach_rule,
+]
+
+
+# --------------------------------------------------------------------------------------------------
+# added / removed
+
+
+def _added(entry: Entry) -> list[Change]:
+    id = f"{entry.kind}.added"
+    severity = _danger_severity(entry, CATALOGUE[id].default_severity)
+    message = f"{_who(entry)} added to the exported surface{_DANGER_NOTE.get(severity, '')}"
+    out = [entry_change(id, entry, None, describe(entry), message, severity)]
+    for attr in _DESCRIBED[entry.kind]:
+        value = getattr(entry, attr)
+        if isinstance(value, Dynamic):
+            out.append(
+                entry_change(
+                    "attribute.dynamic",
+                    entry,
+                    None,
+                    {attr: json_value(value)},
+                    f"{_who(entry)} attribute '{attr}' is not statically known ({_fmt(value)})",
+                )
+            )
+    return out
+
+
+def _removed(entry: Entry) -> Change:
+    return entry_change(
+        f"{entry.kind}.removed", entry, describe(entry), None, f"{_who(entry)} removed from the exported surface"
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# the stage
+
+
+def _tiebreak(entry: Entry) -> tuple[str, int, bytes]:
+    return (entry.path, entry.line, canonical_json(entry.model_dump(mode="json")))
+
+
+def _index(entries: Iterable[Entry]) -> dict[str, Entry]:
+    """Entries by key; when two share a key, the first by (path, line, content) wins, whatever the input order."""
+    out: dict[str, Entry] = {}
+    for e in sorted(entries, key=lambda e: (_key(e), *_tiebreak(e))):
+        out.setdefault(_key(e), e)
+    return out
+
+
+def exported(surface: Surface) -> dict[str, Entry]:
+    return _index(e for e in surface.entries() if e.exported)
+
+
+def sort_key(change: Change) -> tuple[Any, ...]:
+    return (
+        -SEVERITY_ORDER[change.severity],
+        change.subject.kind,
+        change.subject.key or "",
+        change.id,
+        change.fingerprint,
+        canonical_json(change.model_dump(mode="json")),
+    )
+
+
+def sort_changes(changes: Iterable[Change]) -> list[Change]:
+    """Regressions first, then warnings, then info; within a severity by subject, id, fingerprint."""
+    return sorted(changes, key=sort_key)
+
+
+def diff_surfaces(base: Surface, head: Surface, rules: Sequence[EntryRule] | None = None) -> list[Change]:
+    """Every change to the exported surface from base to head, sorted (see `sort_changes`)."""
+    old, new = exported(base), exported(head)
+    ctx = DiffContext(base=_index(base.entries()), head=_index(head.entries()))
+    changes: list[Change] = []
+    for key in sorted(new.keys() - old.keys()):
+        changes.extend(_added(new[key]))
+    for key in sorted(old.keys() - new.keys()):
+        changes.append(_removed(old[key]))
+    for key in sorted(old.keys() & new.keys()):
+        for rule in ENTRY_RULES if rules is None else rules:
+            changes.extend(rule(old[key], new[key], ctx))
+    return sort_changes(changes)
+
+
+def extraction_error_changes(head: Surface) -> list[Change]:
+    """One `surface.extraction_error` per head file that could not be analysed.
+
+    The fingerprint covers path and reason, not the message or line, which shift as the file is
+    edited; one change per (path, reason), at its first line.
+    """
+    seen: dict[tuple[str, str], Change] = {}
+    for issue in sorted(head.errors, key=lambda i: (i.path, i.reason, i.line or 0, i.message)):
+        if (issue.path, issue.reason) in seen:
+            continue
+        subject = Subject(kind="file", name=issue.path, path=issue.path, line=issue.line, key=f"file:{issue.path}")
+        message = f"file '{issue.path}' could not be analysed ({issue.reason}): {issue.message}"
+        seen[(issue.path, issue.reason)] = make_change(
+            "surface.extraction_error", subject, None, {"reason": issue.reason}, message
+        )
+    return sort_changes(seen.values())
+
+
+def config_change(path: str, base_text: str | None, head_text: str | None) -> Change | None:
+    """`config.changed` when the receipt's own configuration differs between base and head.
+
+    Compared on the receipt's part of the file only (`[tool.receipt]` of a pyproject.toml, parsed,
+    so comments, formatting and unrelated pyproject edits are not a change); before/after are the
+    first 12 hex of its digest, or null when absent.
+    """
+    from receipt.config import config_digest  # config imports the catalogue, not diff: no cycle, but keep it lazy
+
+    before, after = config_digest(base_text, path), config_digest(head_text, path)
+    if before == after:
+        return None
+    subject = Subject(kind="config", name=path, path=path, line=None, key=f"config:{path}")
+    message = f"receipt configuration '{path}' changed ({_fmt(before)} -> {_fmt(after)})"
+    return make_change("config.changed", subject, before, after, message)
+
+
+def summarize(head: Surface, changes: Sequence[Change]) -> Summary:
+    entries = exported(head).values()
+    open_ = [c for c in changes if c.accepted is None]
+    return Summary(
+        agents=sum(1 for e in entries if e.kind == "agent"),
+        tools=sum(1 for e in entries if e.kind == "tool"),
+        changes=len(changes),
+        regressions=sum(1 for c in open_ if c.severity == "regression"),
+        warnings=sum(1 for c in open_ if c.severity == "warning"),
+    )
+
+
+__all__ = [
+    "DiffContext",
+    "ENTRY_RULES",
+    "EntryRule",
+    "ORDERED_RULES",
+    "Ordered",
+    "config_change",
+    "describe",
+    "diff_surfaces",
+    "entry_change",
+    "entry_subject",
+    "exported",
+    "extraction_error_changes",
+    "json_value",
+    "make_change",
+    "signature_differences",
+    "sort_changes",
+    "summarize",
+    "unguarded_danger",
+]
