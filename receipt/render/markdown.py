@@ -84,6 +84,11 @@ def _num(n: int) -> Md:
     return Md(f"{int(n):,}")
 
 
+def _plural_filter(n: int, one: str, many: str) -> Md:
+    # one/many are literals of the (trusted) template.
+    return Md(_plural(int(n), one, many))
+
+
 @lru_cache(maxsize=8)
 def _compile(template_text: str) -> jinja2.Template:
     env = jinja2.Environment(
@@ -96,6 +101,7 @@ def _compile(template_text: str) -> jinja2.Template:
     )
     env.filters["md"] = md
     env.filters["num"] = _num
+    env.filters["plural"] = _plural_filter
     env.filters["md_join"] = _md_join_filter
     return env.from_string(template_text)
 
