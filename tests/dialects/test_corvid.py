@@ -1,0 +1,112 @@
+"""Corvid ABI descriptors: agents, tools and prompts of a Corvid program, with Corvid-only attributes."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from receipt.dialects.corvid import parse_descriptor, type_text
+from receipt.models import Dynamic
+from tests.helpers import link_files, surface_of
+
+STRING = {"scalar": "String"}
+FLOAT = {"scalar": "Float"}
+
+DESCRIPTOR = {
+    "corvid_abi_version": 1,
+    "compiler_version": "0.9.0",
+    "source_path": "src/refunds.cor",
+    "generated_at": "2026-01-01T00:00:00Z",
+    "agents": [
+        {
+            "name": "refund_bot",
+            "symbol": "corvid_agent_refund_bot",
+            "source_span": {"start": 10, "end": 400},
+            "source_line": 12,
+            "params": [{"name": "ticket", "type": {"struct": "Ticket"}, "ownership": {"mode": "borrowed"}}],
+            "return_type": {"grounded": {"inner": {"struct": "Decision"}}},
+            "return_ownership": {"mode": "owned"},
+            "effects": {"trust_tier": "human_required", "reversibility": "reversible"},
+            "attributes": {"replayable": True, "deterministic": False, "dangerous": False, "pub_extern_c": True},
+            "budget": {"usd_per_call": 0.25},
+            "dispatch": {"kind": "route", "route_arms": [{"model": "gpt-5", "matcher": "default"}]},
+            "approval_contract": {
+                "required": True,
+                "labels": [{"label": "IssueRefund", "args": [], "reversibility": "reversible", "required_tier": "human_required"}],
+            },
+            "provenance": {"returns_grounded": True, "grounded_param_deps": ["ticket"]},
+        }
+    ],
+    "tools": [
+        {
+            "name": "issue_refund",
+            "symbol": "issue_refund",
+            "params": [{"name": "order_id", "type": STRING}, {"name": "amount", "type": FLOAT}],
+            "return_type": {"result": {"ok": STRING, "err": STRING}},
+            "effects": {"trust_tier": "human_required", "reversibility": "reversible", "data": "write"},
+            "dangerous": True,
+            "contract": {"domain_effects": [{"kind": "money", "target": "customer", "source_effect": "refund"}], "requires_approval": "IssueRefund"},
+        }
+    ],
+    "prompts": [
+        {"name": "summarize", "source_span": {"start": 1, "end": 5}, "params": [{"name": "text", "type": STRING}], "return_type": STRING, "effects": {}}
+    ],
+    "approval_sites": [
+        {
+            "label": "IssueRefund",
+            "declared_at": {"source_span": {"start": 200, "end": 240}},
+            "agent_context": "refund_bot",
+            "dangerous_targets": ["issue_refund"],
+            "effects": {},
+            "required_tier": "human_required",
+        }
+    ],
+}
+
+
+def files(doc: dict) -> dict[str, bytes]:
+    return {"build/refunds.corvid-abi.json": json.dumps(doc).encode()}
+
+
+def test_agents_tools_prompts_and_reach() -> None:
+    s = surface_of(files(DESCRIPTOR))
+    agent, tool, prompt = s["agent:refund_bot"], s["tool:issue_refund"], s["prompt:summarize"]
+    assert all(e.exported and e.dialect == "corvid" for e in (agent, tool, prompt))
+    assert agent.line == 12 and agent.path == "build/refunds.corvid-abi.json"
+    assert (agent.approval, agent.trust_tier, agent.trust_declared) == ("always", "human_required", True)
+    assert agent.replayable is True and agent.deterministic is False and agent.model == "gpt-5"
+    assert agent.reaches == ["tool:issue_refund"]
+    assert agent.extra["corvid.returns_grounded"] is True
+    assert agent.extra["corvid.budget_usd_per_call"] == 0.25
+    assert agent.extra["corvid.approval_labels"] == {"IssueRefund": {"required_tier": "human_required", "reversibility": "reversible"}}
+    assert agent.extra["corvid.ownership"] == {"param:ticket": "borrowed", "return": "owned"}
+    assert (tool.dangerous, tool.approval) == (True, "always")
+    assert tool.extra["corvid.domain_effects"] == ["money:customer"]
+    assert [p.name for p in tool.signature.params] == ["order_id", "amount"]  # type: ignore[union-attr]
+    assert tool.signature.returns == "Result<String, String>"  # type: ignore[union-attr]
+
+
+def test_type_text() -> None:
+    assert type_text({"list": {"element": {"option": {"inner": STRING}}}}) == "List<Option<String>>"
+    assert type_text({"resume_token": {"inner": FLOAT}}) == "ResumeToken<Float>"
+
+
+def test_unknown_trust_tier_is_dynamic_not_guessed() -> None:
+    doc = copy.deepcopy(DESCRIPTOR)
+    doc["agents"][0]["effects"]["trust_tier"] = "galaxy_brain"
+    agent = surface_of(files(doc))["agent:refund_bot"]
+    assert isinstance(agent.trust_tier, Dynamic)
+
+
+def test_malformed_descriptors_are_errors_not_crashes() -> None:
+    assert parse_descriptor("a.corvid-abi.json", b"{not json").error["reason"] == "invalid-json"  # type: ignore[index]
+    assert parse_descriptor("a.corvid-abi.json", b"[]").error["reason"] == "invalid-descriptor"  # type: ignore[index]
+    assert parse_descriptor("a.corvid-abi.json", b'{"corvid_abi_version": 99}').error["reason"] == "unsupported-version"  # type: ignore[index]
+    assert parse_descriptor("a.corvid-abi.json", b'{"corvid_abi_version": 1, "agents": [{"nope": 1}]}').error["reason"] == "invalid-descriptor"  # type: ignore[index]
+    assert parse_descriptor("a.corvid-abi.json", b"\xff\xfe").error["reason"] == "non-utf8"  # type: ignore[index]
+
+
+def test_descriptor_sits_beside_python_without_interference() -> None:
+    entries, issues = link_files({**files(DESCRIPTOR), "app/main.py": "x = 1\n"})
+    assert {e.key for e in entries} == {"agent:refund_bot", "tool:issue_refund", "prompt:summarize"}
+    assert issues == []
