@@ -109,13 +109,16 @@ class VerifiedReceipt(BaseModel):
     def summary_lines(self) -> list[str]:
         b = self.binding
         receipt = self.receipt
-        verdict = receipt.get("verdict") or {}
-        summary = receipt.get("summary") or {}
+        verdict = receipt.get("verdict") if isinstance(receipt.get("verdict"), dict) else {}
+        summary = receipt.get("summary") if isinstance(receipt.get("summary"), dict) else {}
         key = self.keyid + (f" ({_clean(self.key_name)})" if self.key_name else "")
-        changes = f"{summary.get('changes', '?')} changes, {summary.get('regressions', '?')} regressions, " f"{summary.get('warnings', '?')} warnings"
+        changes = (
+            f"{summary.get('changes', '?')} changes, {summary.get('regressions', '?')} regressions, "
+            f"{summary.get('warnings', '?')} warnings"
+        )
         elided = self.payload.get("changes_elided")
         if elided:
-            changes += f" (change list elided from the signed payload; changes_sha256 {self.payload.get('changes_sha256')})"
+            changes += f" (change list elided from the signed payload; changes_sha256 {_clean(str(self.payload.get('changes_sha256')))})"
         lines = [
             "verified: signature valid, " + ("body matches the signed digest" if self.embedded else "bare envelope (no markdown body)"),
             f"keyid:      {key} from {_clean(self.keyring_source)}",
