@@ -1,0 +1,490 @@
+"""PydanticAI: `Agent(...)`, `@agent.tool` / `@agent.tool_plain`, `Tool(...)`, `FunctionToolset`.
+
+What is recognised (by import origin, so aliases and `import pydantic_ai as pai` work):
+
+- Agents: `Agent(model, tools=[...], toolsets=[...], instructions=..., system_prompt=..., name=...)`
+  assigned to a variable (module level or inside a factory), or returned directly by a factory.
+  The agent's name is `name=` when it is a literal, else the variable name (else the factory's
+  name). A public module-level agent, or one returned by a public module-level factory
+  (conditional), is an export root.
+- Tools: `@agent.tool` (RunContext first parameter: always dropped), `@agent.tool_plain`,
+  `agent.tool_plain(fn)` as a call, `Tool(fn, name=, description=, takes_ctx=, requires_approval=,
+  prepare=)`, plain functions in `tools=[...]`, `FunctionToolset(tools=[...], requires_approval=)`,
+  `@toolset.tool` / `toolset.add_function(fn)` / `toolset.add_tool(Tool(...))`, toolsets in
+  `toolsets=[...]`. The decorator's receiver is resolved across modules (`from app.agents import
+  agent` then `@agent.tool`) to an assignment whose callee is `pydantic_ai.Agent`/`FunctionToolset`.
+- Approval: `requires_approval=True` -> always (tool, decorator or toolset default); `raise
+  ApprovalRequired` (pydantic_ai.exceptions) in the tool body -> conditional; a toolset wrapped by
+  `ApprovalRequiredToolset(ts)` / `ts.approval_required()` -> always, or conditional when an
+  `approval_required_func` decides per call. A wrapper applies to the registration through it, and
+  a tool registered several ways takes the *lowest* approval among them: the path a reviewer must
+  worry about is the one without a human.
+- Instructions digest: the literal `instructions=` / `system_prompt=` texts, plus, for every
+  `@agent.instructions` / `@agent.system_prompt` function (or a function passed as `instructions=`),
+  its docstring and the source text of its return expressions, in source order. A value read at run
+  time (env, parameter) makes the digest `dynamic:...`.
+- A `prepare=` function may hide a tool at run time: such a tool is `conditional`.
+
+Not recognised (reported or documented): toolsets that are not `FunctionToolset` (MCP servers,
+`DynamicToolset`, functions returning toolsets) -> an issue on the agent; `prefixed()`/`renamed()`
+toolsets keep the unprefixed names (an issue says so); agents stored on `self` in methods; tool
+names that are not literals fall back to the function name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from receipt.dialects.base import (
+    Candidate,
+    DialectResult,
+    approval_from,
+    decorator_call,
+    digest,
+    issue,
+    origin_matches,
+    signature_of,
+    trust_from,
+)
+from receipt.extract.facts import AssignFact, Attr, Call, Const, Expr, FunctionFact, Ref
+from receipt.extract.program import Program, describe
+from receipt.models import Dynamic, Entry
+
+NAME = "pydantic-ai"
+
+_AGENT = ("pydantic_ai.Agent", "pydantic_ai.agent.Agent")
+_TOOL = ("pydantic_ai.Tool", "pydantic_ai.tools.Tool")
+_FUNCTION_TOOLSET = ("pydantic_ai.FunctionToolset", "pydantic_ai.toolsets.FunctionToolset")
+_APPROVAL_TOOLSET = ("pydantic_ai.ApprovalRequiredToolset", "pydantic_ai.toolsets.ApprovalRequiredToolset")
+_APPROVAL_REQUIRED = ("pydantic_ai.ApprovalRequired", "pydantic_ai.exceptions.ApprovalRequired")
+_TOOL_DECORATORS = {"tool": True, "tool_plain": False}  # method -> takes RunContext first
+_PROMPT_DECORATORS = ("system_prompt", "instructions")
+# Toolset methods returning a wrapper around the same tools: value = registration is conditional.
+_PASSTHROUGH = {"filtered": True, "prepared": True, "prefixed": False, "renamed": False}
+# Decorators of other frameworks' tools: such a function is their tool, not a plain one of ours.
+_FOREIGN_TOOL_PACKAGES = ("receipt", "crewai", "smolagents", "agents", "google", "mcp", "fastmcp", "langchain", "langchain_core", "llama_index")
+
+_RANK = {"never": 0, "conditional": 1, "always": 2}
+
+
+def stricter(a: Any, b: Any) -> Any:
+    """Both gates apply: the stricter wins; unknown stays unknown unless the other is `always`."""
+    if a == "always" or b == "always":
+        return "always"
+    if isinstance(a, Dynamic):
+        return a
+    if isinstance(b, Dynamic):
+        return b
+    return a if _RANK[a] >= _RANK[b] else b
+
+
+def lowest(values: list[Any]) -> Any:
+    """Several ways to reach a tool: the most permissive one is the tool's effective approval."""
+    if any(v == "never" for v in values):
+        return "never"
+    dynamic = sorted((v for v in values if isinstance(v, Dynamic)), key=lambda d: d.dynamic)
+    if dynamic:
+        return dynamic[0]
+    return min(values, key=lambda v: _RANK[v])
+
+
+def model_value(program: Program, expr: Expr | None) -> str | Dynamic | None:
+    """A model id: a literal string, `Class:model-name` for a model object built from a literal name,
+    or Dynamic. Absent -> None (chosen at run time)."""
+    if expr is None:
+        return None
+    value = program.evaluate(expr)
+    if isinstance(value, str) or value is None:
+        return value
+    call = program.value_of(expr)
+    if isinstance(call, Call):
+        inner = call.arg(0, "model_name") or call.kw("model")
+        name = program.evaluate(inner) if inner is not None else None
+        origin = program.origin(call.func) or ""
+        if isinstance(name, str) and origin:
+            return f"{origin.rsplit('.', 1)[-1]}:{name}"
+    return value if isinstance(value, Dynamic) else Dynamic(dynamic=describe(expr))
+
+
+def function_text(fn: FunctionFact) -> str:
+    """Source-level text of a prompt function: its docstring and return expressions."""
+    parts = [fn.doc or ""] + [describe(r) for r in fn.returns_exprs]
+    return "\n".join(parts)
+
+
+def instructions_digest(parts: list[str | Dynamic]) -> str | None:
+    texts = [p for p in parts if not (isinstance(p, str) and not p.strip())]
+    if not texts:
+        return None
+    if len(texts) == 1:
+        return digest(texts[0])
+    joined = "\n\n".join(p if isinstance(p, str) else "<dynamic>" + p.dynamic for p in texts)
+    if any(isinstance(p, Dynamic) for p in texts):
+        return "dynamic:" + hashlib.sha256(joined.encode()).hexdigest()
+    return digest(joined)
+
+
+def is_public_module_level(symbol: str, program: Program) -> bool:
+    if "<locals>" in symbol:
+        return False
+    module, _, leaf = symbol.rpartition(".")
+    return not leaf.startswith("_") and module in program.modules
+
+
+def foreign_tool(program: Program, fn: FunctionFact) -> bool:
+    for dec in fn.decorators:
+        origin = program.origin(decorator_call(dec)[0]) or ""
+        if origin.split(".", 1)[0] in _FOREIGN_TOOL_PACKAGES and program.is_external(origin):
+            return True
+    return False
+
+
+@dataclass
+class _Tool:
+    entry: Entry
+    symbols: set[str]
+    approval: Any = "never"  # intrinsic: the declaration and the body
+    explicit_approval: bool = False
+    def_conditional: bool = False
+    registrations: list[tuple[bool, Any]] = field(default_factory=list)  # (conditional, gate)
+
+
+@dataclass
+class _Agent:
+    symbol: str
+    entry: Entry
+    call: Call
+    prompt_parts: list[tuple[str, int, str | Dynamic]] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+    reach: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Toolset:
+    symbol: str
+    call: Call
+    conditional: bool
+    default_approval: Any = None  # requires_approval= on the toolset, for tools without their own
+    tools: list[tuple[str, bool]] = field(default_factory=list)  # (tool id, conditional)
+    decorated: list[tuple[FunctionFact, Call | None]] = field(default_factory=list)
+    resolved: bool = False
+
+
+class _Extractor:
+    def __init__(self, program: Program):
+        self.p = program
+        self.result = DialectResult()
+        self.tools: dict[str, _Tool] = {}
+        self.agents: dict[str, _Agent] = {}
+        self.toolsets: dict[str, _Toolset] = {}
+
+    # -- discovery ------------------------------------------------------------------------------
+
+    def is_call_of(self, expr: Expr | None, names: tuple[str, ...]) -> bool:
+        return isinstance(expr, Call) and origin_matches(self.p.origin(expr.func), *names)
+
+    def find_objects(self) -> None:
+        for a in self.p.iter_assigns():
+            if a.op != "=":
+                continue
+            if self.is_call_of(a.value, _AGENT):
+                self.add_agent(a.target, a.value, a.line, a.conditional, name_hint=a.target.rsplit(".", 1)[-1])  # type: ignore[arg-type]
+            elif self.is_call_of(a.value, _FUNCTION_TOOLSET):
+                self.toolsets[a.target] = _Toolset(a.target, a.value, a.conditional)  # type: ignore[arg-type]
+            elif self.is_call_of(a.value, _TOOL):
+                self.tool_object(a.value, a.target, self.p.path_of(a.target), a.conditional)  # type: ignore[arg-type]
+        for fn in self.p.iter_functions():
+            for ret in fn.returns_exprs:
+                if self.is_call_of(ret, _AGENT):  # `def build(): return Agent(...)`
+                    sym = f"{fn.symbol}.<return>"
+                    self.add_agent(sym, ret, ret.line, True, name_hint=fn.name, path=self.p.path_of(fn.symbol))  # type: ignore[arg-type,union-attr]
+                    self.agents[sym].entry.root = is_public_module_level(fn.symbol, self.p) and fn.owner_class is None
+        # `def build(): agent = Agent(...); ...; return agent` -> a conditional root.
+        for fn in self.p.iter_functions():
+            if fn.owner_class is not None or not is_public_module_level(fn.symbol, self.p):
+                continue
+            for ret in fn.returns_exprs:
+                if isinstance(ret, Ref) and self.p.canonical(ret.name) in self.agents:
+                    self.agents[self.p.canonical(ret.name)].entry.root = True
+
+    def add_agent(self, symbol: str, call: Call, line: int, conditional: bool, name_hint: str, path: str | None = None) -> None:
+        name = self.p.evaluate(call.kw("name"))
+        entry = Entry(
+            kind="agent",
+            name=name if isinstance(name, str) and name else name_hint,
+            path=path if path is not None else self.p.path_of(symbol),
+            line=line,
+            dialect=NAME,
+            conditional=conditional,
+            root=is_public_module_level(symbol, self.p),
+            model=model_value(self.p, call.arg(0, "model")),
+        )
+        self.agents[symbol] = _Agent(symbol, entry, call)
+
+    # -- tools ----------------------------------------------------------------------------------
+
+    def function_tool(self, fn: FunctionFact, call: Call | None, takes_ctx: bool | None, conditional: bool) -> str:
+        """A tool declared on a function (decorator, plain function in a list, add_function)."""
+        if fn.symbol in self.tools:
+            return fn.symbol
+        kw = (lambda k: call.kw(k)) if call is not None else (lambda k: None)
+        name = self.p.evaluate(kw("name"))
+        if name is not None and not isinstance(name, str):
+            self.result.issues.append(issue(self.p.path_of(fn.symbol), fn.line, f"tool name of '{fn.name}' is not a literal; using the function name"))
+        description = self.p.evaluate(kw("description"))
+        entry = Entry(
+            kind="tool",
+            name=name if isinstance(name, str) and name else fn.name,
+            path=self.p.path_of(fn.symbol),
+            line=fn.line,
+            dialect=NAME,
+            signature=signature_of(fn, drop_first=bool(takes_ctx)),
+            description_sha256=digest(description if description is not None else fn.doc),
+        )
+        tool = _Tool(entry, {fn.symbol}, def_conditional=conditional or kw("prepare") is not None)
+        self.set_approval(tool, kw("requires_approval"), fn)
+        self.tools[fn.symbol] = tool
+        return fn.symbol
+
+    def set_approval(self, tool: _Tool, expr: Expr | None, fn: FunctionFact | None) -> None:
+        if expr is not None:
+            tool.explicit_approval = True
+            tool.approval = approval_from(self.p.evaluate(expr), self.p, expr)
+        if fn is not None and any(origin_matches(self.p.origin(r), *_APPROVAL_REQUIRED) for r in fn.raises):
+            tool.approval = stricter(tool.approval, "conditional")
+
+    def tool_object(self, call: Call, symbol: str, path: str, conditional: bool) -> str:
+        """`Tool(fn, name=..., requires_approval=...)`, assigned (symbol = the variable) or inline."""
+        if symbol in self.tools:
+            return symbol
+        func = call.arg(0, "function")
+        fn = self.p.lookup(func.name) if isinstance(func, Ref) else None
+        fn = fn if isinstance(fn, FunctionFact) else None
+        name = self.p.evaluate(call.kw("name"))
+        if not isinstance(name, str) or not name:
+            if name is not None:
+                self.result.issues.append(issue(path, call.line, "tool name is not a literal; using the function name"))
+            name = fn.name if fn else describe(func) if func is not None else "tool"
+        takes_ctx = self.p.evaluate(call.kw("takes_ctx"))
+        description = self.p.evaluate(call.kw("description"))
+        entry = Entry(
+            kind="tool",
+            name=name,
+            path=path,
+            line=call.line,
+            dialect=NAME,
+            signature=signature_of(fn, drop_first=takes_ctx is True) if fn else None,
+            description_sha256=digest(description if description is not None else (fn.doc if fn else None)),
+        )
+        tool = _Tool(entry, {symbol}, def_conditional=conditional or call.kw("prepare") is not None)
+        self.set_approval(tool, call.kw("requires_approval"), fn)
+        self.tools[symbol] = tool
+        return symbol
+
+    def item_tool(self, expr: Expr, path: str, where: str, line: int) -> str | None:
+        """One element of `tools=[...]`: a tool id, or None (reported) when it cannot be resolved."""
+        if isinstance(expr, Ref):
+            symbol = self.p.canonical(expr.name)
+            if symbol in self.tools:
+                return symbol
+            d = self.p.lookup(symbol)
+            if isinstance(d, FunctionFact):
+                if foreign_tool(self.p, d):
+                    return "foreign:" + symbol
+                return self.function_tool(d, None, None, d.conditional)
+            if isinstance(d, AssignFact) and self.is_call_of(d.value, _TOOL):
+                return self.tool_object(d.value, symbol, self.p.path_of(symbol), d.conditional)  # type: ignore[arg-type]
+            if not self.p.is_external(symbol) and d is not None:
+                return "foreign:" + symbol  # another dialect's tool object; the linker resolves it
+        if isinstance(expr, Call) and self.is_call_of(expr, _TOOL):
+            return self.tool_object(expr, f"{path}:{expr.line}:{describe(expr)}", path, False)
+        self.result.issues.append(issue(path, line, f"{where}: tool '{describe(expr)}' could not be resolved statically"))
+        return None
+
+    # -- toolsets -------------------------------------------------------------------------------
+
+    def toolset_tools(self, ts: _Toolset) -> list[tuple[str, bool]]:
+        if ts.resolved:
+            return ts.tools
+        ts.resolved = True
+        path = self.p.path_of(ts.symbol)
+        ts.default_approval = None
+        default = ts.call.kw("requires_approval")
+        if default is not None:
+            ts.default_approval = approval_from(self.p.evaluate(default), self.p, default)
+        items = self.p.items(ts.call.arg(0, "tools"))
+        if isinstance(items, Dynamic):
+            self.result.issues.append(issue(path, ts.call.line, f"toolset tools '{items.dynamic}' could not be resolved statically"))
+            items = []
+        for it in items:
+            tid = self.item_tool(it.expr, path, "toolset", ts.call.line)
+            if tid:
+                ts.tools.append((tid, it.conditional or ts.conditional))
+        for fn, call in ts.decorated:  # @toolset.tool
+            ts.tools.append((self.function_tool(fn, call, None, fn.conditional), fn.conditional))
+        for method, effect in self.p.effects_by_receiver.get(ts.symbol, []):
+            c = effect.call
+            target = c.arg(0, "func") if method in ("add_function", "tool", "tool_plain") else c.arg(0, "tool") if method == "add_tool" else None
+            if target is None:
+                continue
+            if method == "add_tool":
+                tid = self.item_tool(target, path, "toolset", c.line)
+            else:
+                d = self.p.lookup(target.name) if isinstance(target, Ref) else None
+                tid = self.function_tool(d, c, None, effect.conditional) if isinstance(d, FunctionFact) else self.item_tool(target, path, "toolset", c.line)
+            if tid:
+                ts.tools.append((tid, effect.conditional))
+        return ts.tools
+
+    def toolset_item(self, expr: Expr, path: str, line: int) -> list[tuple[str, bool, Any]]:
+        """Tools behind one element of `toolsets=[...]`: (tool id, conditional, approval gate)."""
+        if isinstance(expr, Ref):
+            symbol = self.p.canonical(expr.name)
+            if symbol in self.toolsets:
+                ts = self.toolsets[symbol]
+                return [(t, c, self.toolset_gate(ts, t)) for t, c in self.toolset_tools(ts)]
+            value = self.p.value_of(expr)
+            if isinstance(value, Call) and value is not expr:
+                return self.toolset_item(value, path, line)
+        if isinstance(expr, Call):
+            if self.is_call_of(expr, _FUNCTION_TOOLSET):
+                sym = f"{path}:{expr.line}:{describe(expr)}"
+                ts = self.toolsets.setdefault(sym, _Toolset(sym, expr, False))
+                return [(t, c, self.toolset_gate(ts, t)) for t, c in self.toolset_tools(ts)]
+            if self.is_call_of(expr, _APPROVAL_TOOLSET):
+                inner = expr.arg(0, "wrapped")
+                gate = self.approval_gate(expr.arg(1, "approval_required_func"))
+                return [(t, c, stricter(g, gate)) for t, c, g in self.toolset_item(inner, path, line)] if inner is not None else []
+            receiver, method = self.method_of(expr)
+            if receiver is not None and method == "approval_required":
+                gate = self.approval_gate(expr.arg(0, "approval_required_func"))
+                return [(t, c, stricter(g, gate)) for t, c, g in self.toolset_item(receiver, path, line)]
+            if receiver is not None and method in _PASSTHROUGH:
+                if not _PASSTHROUGH[method]:
+                    self.result.issues.append(issue(path, line, f"toolset '{describe(expr)}': tool names are shown without the {method} change"))
+                return [(t, c or _PASSTHROUGH[method], g) for t, c, g in self.toolset_item(receiver, path, line)]
+        self.result.issues.append(issue(path, line, f"toolset '{describe(expr)}' could not be resolved statically"))
+        return []
+
+    def toolset_gate(self, ts: _Toolset, tool_id: str) -> Any:
+        tool = self.tools.get(tool_id)
+        if ts.default_approval is None or tool is None or tool.explicit_approval:
+            return "never"
+        return ts.default_approval
+
+    def approval_gate(self, func: Expr | None) -> Any:
+        """`approval_required_func`: absent -> every call (always); a function -> per call."""
+        if func is None or (isinstance(func, Const) and func.value is None):
+            return "always"
+        return "conditional"
+
+    def method_of(self, call: Call) -> tuple[Expr | None, str | None]:
+        """`x.m(...)` -> (x, "m") for a reference or an attribute of another call."""
+        if isinstance(call.func, Ref) and "." in call.func.name:
+            receiver, method = call.func.name.rsplit(".", 1)
+            return Ref(receiver), method
+        if isinstance(call.func, Attr):
+            return call.func.value, call.func.attr
+        return None, None
+
+    # -- agents ---------------------------------------------------------------------------------
+
+    def register(self, agent: _Agent, tool_id: str, conditional: bool, gate: Any = "never") -> None:
+        if tool_id.startswith("foreign:"):
+            agent.reach.append(tool_id[len("foreign:"):])
+            return
+        agent.tools.append(tool_id)
+        self.tools[tool_id].registrations.append((conditional or agent.entry.conditional, gate))
+
+    def agent_tools(self, agent: _Agent) -> None:
+        path, line = agent.entry.path, agent.entry.line
+        items = self.p.items(agent.call.kw("tools"))
+        if isinstance(items, Dynamic):
+            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': tools '{items.dynamic}' could not be resolved statically"))
+            items = []
+        for it in items:
+            tid = self.item_tool(it.expr, path, f"agent '{agent.entry.name}'", line)
+            if tid:
+                self.register(agent, tid, it.conditional)
+        toolsets = self.p.items(agent.call.kw("toolsets"))
+        if isinstance(toolsets, Dynamic):
+            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': toolsets '{toolsets.dynamic}' could not be resolved statically"))
+            toolsets = []
+        for it in toolsets:
+            for tid, conditional, gate in self.toolset_item(it.expr, path, line):
+                self.register(agent, tid, conditional or it.conditional, gate)
+        for method, effect in self.p.effects_by_receiver.get(agent.symbol, []):
+            if method in _TOOL_DECORATORS and effect.call.args:
+                target = effect.call.args[0]
+                d = self.p.lookup(target.name) if isinstance(target, Ref) else None
+                if isinstance(d, FunctionFact):
+                    self.register(agent, self.function_tool(d, effect.call, _TOOL_DECORATORS[method], effect.conditional), effect.conditional)
+
+    def decorated(self) -> None:
+        """`@agent.tool`, `@agent.tool_plain`, `@agent.system_prompt`, `@agent.instructions`."""
+        for fn in self.p.iter_functions():
+            for dec in fn.decorators:
+                func, call = decorator_call(dec)
+                if not isinstance(func, Ref) or "." not in func.name:
+                    continue
+                receiver, method = func.name.rsplit(".", 1)
+                target = self.p.canonical(receiver)
+                if target in self.toolsets and method in _TOOL_DECORATORS:
+                    self.toolsets[target].decorated.append((fn, call))
+                    continue
+                agent = self.agents.get(target)
+                if agent is None:
+                    continue
+                if method in _TOOL_DECORATORS:
+                    tid = self.function_tool(fn, call, _TOOL_DECORATORS[method], fn.conditional)
+                    self.register(agent, tid, fn.conditional)
+                elif method in _PROMPT_DECORATORS:
+                    agent.prompt_parts.append((self.p.path_of(fn.symbol), fn.line, function_text(fn)))
+
+    def instructions(self, agent: _Agent) -> str | None:
+        parts: list[str | Dynamic] = []
+        for kw in ("instructions", "system_prompt"):
+            expr = agent.call.kw(kw)
+            if expr is None:
+                continue
+            items = self.p.items(expr) if not isinstance(self.p.evaluate(expr), str) else None
+            exprs = [expr] if items is None or isinstance(items, Dynamic) else [i.expr for i in items]
+            for e in exprs:
+                target = self.p.lookup(e.name) if isinstance(e, Ref) else None
+                if isinstance(target, FunctionFact):
+                    parts.append(function_text(target))
+                    continue
+                value = self.p.evaluate(e)
+                if isinstance(value, (str, Dynamic)):
+                    parts.append(value)
+                elif value is not None:
+                    parts.append(Dynamic(dynamic=describe(e)))
+        parts.extend(text for _, _, text in sorted(agent.prompt_parts, key=lambda t: (t[0], t[1])))
+        return instructions_digest(parts)
+
+    # -- result ---------------------------------------------------------------------------------
+
+    def run(self) -> DialectResult:
+        self.find_objects()
+        self.decorated()
+        for agent in self.agents.values():
+            self.agent_tools(agent)
+        for agent in sorted(self.agents.values(), key=lambda a: a.symbol):
+            agent.entry.instructions_sha256 = self.instructions(agent)
+            reach = sorted({*agent.tools, *agent.reach})
+            self.result.candidates.append(Candidate(agent.entry, {agent.symbol}, reach))
+        for tid in sorted(self.tools):
+            tool = self.tools[tid]
+            gates = [stricter(tool.approval, gate) for _, gate in tool.registrations]
+            tool.entry.approval = lowest(gates) if gates else tool.approval
+            tool.entry.trust_tier = trust_from(tool.entry.approval)  # type: ignore[assignment]
+            registered_only_conditionally = bool(tool.registrations) and all(c for c, _ in tool.registrations)
+            tool.entry.conditional = tool.def_conditional or registered_only_conditionally
+            self.result.candidates.append(Candidate(tool.entry, tool.symbols))
+        return self.result
+
+
+def extract(program: Program) -> DialectResult:
+    return _Extractor(program).run()
