@@ -1,0 +1,399 @@
+"""`receipt ci`: the GitHub Action's entry point. Reads the Actions environment, computes the receipt
+for what the PR introduces, signs it, keeps one PR comment up to date, writes the job summary,
+outputs and annotations, and exits by policy.
+
+Options come from flags or the matching `RECEIPT_*` variables (action.yml sets those), then from
+the configuration at the base revision, then defaults:
+
+    flag            variable               config            default
+    PATH...         RECEIPT_PATHS          paths             whole tree
+    --config        RECEIPT_CONFIG         -                 .receipt.toml / pyproject.toml
+    --fail-on       RECEIPT_FAIL_ON        fail_on           regression
+    --comment       RECEIPT_COMMENT        comment.mode      update
+    --receipt-key   RECEIPT_COMMENT_KEY    comment.key       default
+    --sign-key      RECEIPT_SIGN_KEY_FILE  -                 (RECEIPT_SIGNING_KEY holds the key itself)
+    --output-dir    RECEIPT_OUTPUT_DIR     -                 $RUNNER_TEMP/behavior-receipt/<receipt key>
+
+Order of writes, so that nothing is lost: receipt files first, then the PR comment, then the job
+summary (always, with a note when the comment could not be written), outputs, annotations.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, List, Mapping, Optional
+
+import typer
+
+from receipt.cli.app import app, handles_errors
+from receipt.errors import EXIT_FINDINGS, EXIT_OK, GitError, ReceiptError, UsageError
+from receipt.github import actions_env as ae
+
+if TYPE_CHECKING:  # the GitHub client (httpx) loads only when `receipt ci` runs, not for every command
+    from receipt.github.comments import Marker
+
+FAIL_ON = ("regression", "warning", "never")
+TITLE = "behavior-receipt"
+UNSIGNED_NOTE = (
+    "This receipt is not signed: no signing key was configured "
+    "(set the action's `signing-key` input, or RECEIPT_SIGNING_KEY)."
+)
+CHECKOUT_HINT = "fix: check the repository out first: actions/checkout with `fetch-depth: 0`"
+
+
+def _env_value(env: Mapping[str, str], name: str) -> Optional[str]:
+    value = env.get(name, "").strip()
+    return value or None
+
+
+def split_paths(raw: Optional[str]) -> list[str]:
+    """RECEIPT_PATHS: one path per line, or (on one line) separated by spaces or commas."""
+    if not raw:
+        return []
+    lines = [ln.strip() for ln in raw.splitlines() if ln.strip()]
+    if len(lines) == 1:
+        lines = [p for p in lines[0].replace(",", " ").split() if p]
+    return lines
+
+
+@dataclass
+class Settings:
+    paths: list[str]
+    config_file: Optional[str]
+    fail_on: Optional[str]  # None: the base config's fail_on
+    comment_mode: Optional[str]  # None: the base config's comment.mode
+    receipt_key: Optional[str]  # None: the base config's comment.key
+    sign_key_file: Optional[str]
+    output_dir: Optional[Path]
+    repo: Path
+
+
+def resolve_settings(
+    env: Mapping[str, str],
+    *,
+    paths: list[str],
+    config: Optional[str],
+    fail_on: Optional[str],
+    comment: Optional[str],
+    receipt_key: Optional[str],
+    sign_key: Optional[str],
+    output_dir: Optional[Path],
+    repo: Optional[Path],
+) -> Settings:
+    """Flags win over RECEIPT_* variables; both are validated before any work is done."""
+    from receipt.github.comments import validate_key, validate_mode
+
+    s = Settings(
+        paths=paths or split_paths(env.get("RECEIPT_PATHS")),
+        config_file=config or _env_value(env, "RECEIPT_CONFIG"),
+        fail_on=fail_on or _env_value(env, "RECEIPT_FAIL_ON"),
+        comment_mode=comment or _env_value(env, "RECEIPT_COMMENT"),
+        receipt_key=receipt_key if receipt_key is not None else _env_value(env, "RECEIPT_COMMENT_KEY"),
+        sign_key_file=sign_key or _env_value(env, "RECEIPT_SIGN_KEY_FILE"),
+        output_dir=output_dir or (Path(env["RECEIPT_OUTPUT_DIR"]) if _env_value(env, "RECEIPT_OUTPUT_DIR") else None),
+        repo=repo or Path(_env_value(env, "GITHUB_WORKSPACE") or os.getcwd()),
+    )
+    if s.fail_on is not None and s.fail_on not in FAIL_ON:
+        raise UsageError(f"invalid fail-on {s.fail_on!r}: use one of {', '.join(FAIL_ON)}")
+    if s.comment_mode is not None:
+        validate_mode(s.comment_mode)
+    if s.receipt_key is not None:
+        validate_key(s.receipt_key)
+    return s
+
+
+# -- git checks with GitHub-specific fixes ------------------------------------------------------------
+
+
+def _open_repo(path: Path):  # -> GitRepo (late import: gitpython is slow to import)
+    from receipt.gitsource import GitRepo
+
+    try:
+        return GitRepo(path)
+    except GitError as e:
+        raise GitError(str(e), hint=CHECKOUT_HINT) from None
+
+
+def _has_commit(git_repo, sha: str) -> bool:
+    try:
+        git_repo.resolve(sha)
+        return True
+    except GitError:
+        return False
+
+
+def require_commits(git_repo, shas: list[str]) -> None:
+    """Exit 3 with the one `git fetch` command that brings every missing commit in."""
+    missing = [s for s in dict.fromkeys(shas) if s and not _has_commit(git_repo, s)]
+    if not missing:
+        return
+    unshallow = " --unshallow" if git_repo.is_shallow else ""
+    what = "commit" if len(missing) == 1 else "commits"
+    raise GitError(
+        f"{what} {', '.join(m[:12] for m in missing)} not in this clone"
+        + (" (shallow clone)" if git_repo.is_shallow else ""),
+        hint=f"fix: git fetch --no-tags{unshallow} origin {' '.join(missing)}"
+        "   (or use actions/checkout with fetch-depth: 0)",
+    )
+
+
+def make_is_newer(git_repo, this_head: str, pr_head: Callable[[], str]) -> Callable[[str], bool]:
+    """Is a posted receipt's head newer than ours? (Then we must not overwrite it.)
+
+    - the same head: no;
+    - both known to git: yes iff ours is an ancestor of theirs (theirs descends from ours);
+    - theirs unknown here (a run for a later push usually is: our clone predates it): yes iff it is
+      the PR's current head according to GitHub. Otherwise (a force-pushed-away head) we overwrite.
+    """
+    cache: dict[str, str] = {}
+
+    def current_head() -> str:
+        if "head" not in cache:
+            from receipt.github.api import GitHubError
+
+            try:
+                cache["head"] = pr_head()
+            except GitHubError:
+                cache["head"] = ""  # cannot tell: overwrite (documented)
+        return cache["head"]
+
+    def is_newer(their_head: str) -> bool:
+        if their_head == this_head:
+            return False
+        if _has_commit(git_repo, their_head):
+            return git_repo.is_ancestor(this_head, their_head)
+        current = current_head()
+        return bool(current) and current != this_head and current.startswith(their_head)
+
+    return is_newer
+
+
+# -- output helpers --------------------------------------------------------------------------------------
+
+
+def _say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def _cap_notices(annotations: str, reserved: int, max_per_level: int = 10) -> str:
+    """Keep the step within GitHub's 10 notices when we already printed `reserved` of our own."""
+    if reserved <= 0:
+        return annotations
+    lines = annotations.splitlines()
+    notices = [i for i, ln in enumerate(lines) if ln.startswith("::notice ")]
+    excess = len(notices) + reserved - max_per_level
+    if excess <= 0:
+        return annotations
+    # Drop change notices from the end, keeping the last one if it is the "N more changes" summary.
+    summary = notices[-1] if lines[notices[-1]].startswith("::notice title=") else None
+    droppable = [i for i in notices if i != summary]
+    drop = set(droppable[len(droppable) - excess :]) if excess <= len(droppable) else set(droppable)
+    return "".join(ln + "\n" for i, ln in enumerate(lines) if i not in drop)
+
+
+def _write_receipt_files(out_dir: Path, body: str, json_text: str) -> tuple[Path, str]:
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        md_path = out_dir / "receipt.md"
+        data = body.encode("utf-8")
+        md_path.write_bytes(data)
+        (out_dir / "receipt.json").write_bytes(json_text.encode("utf-8"))
+    except OSError as e:
+        raise UsageError(f"cannot write the receipt to {out_dir}: {e.strerror}") from None
+    return md_path, hashlib.sha256(data).hexdigest()
+
+
+@app.command("ci")
+@handles_errors
+def ci(
+    paths: Optional[List[str]] = typer.Argument(None, help="Limit the scan to these paths (or RECEIPT_PATHS)."),
+    repo: Optional[Path] = typer.Option(None, "--repo", help="Git work tree (default: GITHUB_WORKSPACE, else cwd)."),
+    config: Optional[str] = typer.Option(None, "--config", help="Config file, read from the base revision (or RECEIPT_CONFIG)."),
+    fail_on: Optional[str] = typer.Option(None, "--fail-on", help="regression|warning|never (or RECEIPT_FAIL_ON; default: config, else regression)."),
+    comment: Optional[str] = typer.Option(None, "--comment", help="update|new|hide-and-new|off (or RECEIPT_COMMENT; default: config, else update)."),
+    receipt_key: Optional[str] = typer.Option(None, "--receipt-key", help="One comment per PR and key, [A-Za-z0-9._-]{1,64} (or RECEIPT_COMMENT_KEY)."),
+    sign_key: Optional[str] = typer.Option(None, "--sign-key", help="Ed25519 private key file (or RECEIPT_SIGN_KEY_FILE; the key itself: RECEIPT_SIGNING_KEY)."),
+    output_dir: Optional[Path] = typer.Option(None, "--output-dir", help="Where receipt.md and receipt.json go (or RECEIPT_OUTPUT_DIR)."),
+) -> None:
+    """Run inside GitHub Actions: receipt for the PR (or push), PR comment, job summary, outputs.
+
+    Exit 0 ok, 1 findings at or above fail-on, 2 usage or configuration error, 3 git error (with
+    the exact `git fetch` command that fixes it). A token that cannot write (fork PRs) is not an
+    error: the receipt goes to the job summary with a notice.
+    """
+    from receipt.github.comments import DEFAULT_KEY, make_marker, validate_key, validate_mode
+
+    env = os.environ
+    settings = resolve_settings(
+        env,
+        paths=list(paths or []),
+        config=config,
+        fail_on=fail_on,
+        comment=comment,
+        receipt_key=receipt_key,
+        sign_key=sign_key,
+        output_dir=output_dir,
+        repo=repo,
+    )
+    actions = ae.ActionsEnv.from_env(env)
+    event = ae.load_event(actions.event_path)
+    revs = ae.revisions_from_event(actions.event_name, event, actions.repository)
+    repository = actions.repository or revs.repository
+    if revs.kind == "pull_request" and "/" not in repository:
+        raise UsageError("GITHUB_REPOSITORY is not set (owner/name)")
+
+    if not revs.base or not revs.head:  # a push that created or deleted a branch
+        note = "No receipt: this push created or deleted a branch, so there is no before -> after to compare."
+        ae.append_summary(actions.step_summary, f"## Behavior receipt\n\n{note}\n")
+        ae.write_outputs(actions.output, {"verdict": "skipped", "changes": "0", "regressions": "0", "warnings": "0"})
+        _say(ae.command("notice", note, title=TITLE))
+        raise typer.Exit(EXIT_OK)
+
+    from receipt.keys import SIGNING_KEY_ENV, maybe_load_signing_key
+    from receipt.pipeline import build_receipt, load_config
+
+    git_repo = _open_repo(settings.repo)
+    require_commits(git_repo, [revs.base, revs.head])
+    is_pr = revs.kind == "pull_request"
+    compared_base = git_repo.merge_base(revs.base, revs.head) if is_pr else revs.base
+    cfg = load_config(git_repo, compared_base, settings.config_file).config  # gating config: the base's
+
+    mode = settings.comment_mode or cfg.comment.mode
+    key_name = settings.receipt_key or cfg.comment.key or DEFAULT_KEY
+    validate_mode(mode)
+    validate_key(key_name)
+    if is_pr and mode != "off" and not env.get("GITHUB_TOKEN"):
+        raise UsageError("GITHUB_TOKEN is not set; it is needed to post the PR comment (or use --comment off)")
+    signing_key = maybe_load_signing_key(settings.sign_key_file, env.get(SIGNING_KEY_ENV))
+
+    receipt = build_receipt(
+        settings.repo,
+        revs.base,
+        revs.head,
+        paths=settings.paths,
+        config_file=settings.config_file,
+        fail_on=settings.fail_on,
+        merge_base=is_pr,
+    )
+
+    marker = make_marker(key_name, revs.head, revs.base)
+    body = render_body(receipt, marker, signing_key, repository, revs)
+    from receipt.render import render_annotations, render_json
+
+    out_dir = settings.output_dir or ae.default_output_dir(actions, key_name)
+    md_path, md_sha = _write_receipt_files(out_dir, body, render_json(receipt))
+
+    comment_id = comment_url = ""
+    comment_action = "none"
+    summary_note = ""
+    own_notices: list[str] = []
+    try:
+        if is_pr and mode != "off":
+            comment_action, comment_id, comment_url, summary_note, lines = publish(
+                env, repository, revs, body, marker, mode, git_repo, md_path
+            )
+            own_notices = [ln for ln in lines if ln.startswith("::notice")]
+            for ln in lines:
+                _say(ln)
+        elif is_pr:
+            comment_action = "off"
+    finally:
+        summary = body if not summary_note else f"> [!NOTE]\n> {summary_note}\n\n{body}"
+        ae.append_summary(actions.step_summary, summary)
+
+    verdict = "pass" if receipt.verdict.ok else "fail"
+    ae.write_outputs(
+        actions.output,
+        {
+            "verdict": verdict,
+            "changes": str(receipt.summary.changes),
+            "regressions": str(receipt.summary.regressions),
+            "warnings": str(receipt.summary.warnings),
+            "receipt-path": str(md_path),
+            "receipt-sha256": md_sha,
+            "comment-id": comment_id,
+            "comment-url": comment_url,
+            "comment-action": comment_action,
+        },
+    )
+    annotations = _cap_notices(render_annotations(receipt, max_per_level=10), len(own_notices))
+    if annotations:
+        sys.stdout.write(annotations)
+    signed = "signed" if signing_key is not None else "unsigned"
+    _say(
+        f"behavior-receipt: {verdict}: {receipt.summary.changes} changes, {receipt.summary.regressions} regressions, "
+        f"{receipt.summary.warnings} warnings ({signed}); comment: {comment_action}; receipt: {md_path}"
+    )
+    raise typer.Exit(EXIT_OK if receipt.verdict.ok else EXIT_FINDINGS)
+
+
+def render_body(receipt, marker: Marker, signing_key, repository: str, revs: ae.EventRevisions) -> str:
+    """The comment body: marker first, then the receipt; signed when a key is configured."""
+    if signing_key is not None:
+        from receipt.sign import Binding, render_signed
+
+        # Bound to what the PR shows (its base and head), so a verifier can check against the PR page.
+        binding = Binding(repository=repository, pr=revs.pr, base_sha=revs.base, head_sha=revs.head)
+        return render_signed(receipt, signing_key, binding, header_comment=marker.render())
+    from receipt.render import render_markdown
+
+    return render_markdown(receipt, header_comment=marker.render(), footer_note=UNSIGNED_NOTE)
+
+
+def publish(
+    env: Mapping[str, str],
+    repository: str,
+    revs: ae.EventRevisions,
+    body: str,
+    marker: Marker,
+    mode: str,
+    git_repo,
+    md_path: Path,
+) -> tuple[str, str, str, str, list[str]]:
+    """Post per `mode`. Returns (action, comment id, url, job-summary note, workflow-command lines).
+
+    Never raises for GitHub trouble: a read-only token or an API failure leaves the receipt in the
+    job summary and at md_path, and the run exits by policy only.
+    """
+    from receipt.github.api import GitHubClient, GitHubError, ReadOnlyToken
+    from receipt.github.comments import sync_comment
+
+    assert revs.pr is not None
+    lines: list[str] = []
+    try:
+        with GitHubClient.from_env(env, log=lambda msg: lines.append(f"behavior-receipt: {msg}")) as client:
+            is_newer = make_is_newer(git_repo, revs.head, lambda: client.pull_request_head(repository, revs.pr or 0))
+            result = sync_comment(client, repository, revs.pr, body, marker, mode, is_newer=is_newer)
+    except ReadOnlyToken:
+        note = (
+            "The token cannot write to this pull request (a fork PR, or the workflow lacks "
+            "`pull-requests: write`), so the receipt is in this job summary instead of a PR comment."
+        )
+        lines.append(ae.command("notice", note, title=TITLE))
+        return "read-only", "", "", note, lines
+    except (GitHubError, ReceiptError) as e:
+        note = f"The PR comment could not be written ({e}); the receipt is in this job summary and at {md_path.name}."
+        lines.append(ae.command("warning", note, title=TITLE))
+        return "failed", "", "", note, lines
+    c = result.comment
+    if result.action == "stale":
+        lines.append(
+            ae.command(
+                "notice",
+                f"The PR already shows the receipt for a newer head ({result.newer_head[:12]}); not overwritten by this run's "
+                f"({revs.head[:12]}).",
+                title=TITLE,
+            )
+        )
+    if result.ignored_foreign:
+        lines.append(f"behavior-receipt: ignored {result.ignored_foreign} comment(s) by other users that carry the receipt marker")
+    if result.deleted:
+        lines.append(f"behavior-receipt: removed {len(result.deleted)} duplicate receipt comment(s) left by a race")
+    if result.minimized:
+        lines.append(f"behavior-receipt: minimized {len(result.minimized)} previous receipt comment(s)")
+    return result.action, str(c.id) if c else "", c.html_url if c else "", "", lines
