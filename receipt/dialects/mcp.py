@@ -1,0 +1,873 @@
+"""MCP servers: the official MCP Python SDK (this module) and, through the shared core below, the
+standalone `fastmcp` package (`receipt.dialects.fastmcp`).
+
+Recognised, by import origin only (a local class that happens to be called `FastMCP` is not a server):
+
+- SDK servers: `FastMCP` (`mcp.server.fastmcp`, `mcp.server`), v2 `MCPServer` (`mcp.server.mcpserver`,
+  `mcp.server`), low-level `Server` (`mcp.server.lowlevel`, `mcp.server`); `fastmcp.FastMCP`; and
+  repository subclasses of any of them.
+- Tools and prompts: `@server.tool` / `@server.tool()` / `@server.tool("name", ...)`, `@server.prompt...`,
+  `server.tool(fn, ...)`, `server.add_tool(fn, ...)`, `server.add_tool(Tool.from_function(fn, ...))`,
+  `server.add_prompt(Prompt.from_function(fn, ...))`, `FastMCP(tools=[...])`.
+- Low-level servers: `@server.list_tools()` / `@server.list_prompts()` handlers and v2
+  `Server(..., on_list_tools=handler)`: the entries are the `types.Tool(...)` / `types.Prompt(...)` items
+  (or `{"name": ...}` dicts) of the handler's return values, followed through variables, module
+  constants, `append`/`extend`, and `ListToolsResult(tools=...)`.
+- Receivers resolved across modules (`from .server import mcp`), through aliases, and through a
+  registration function's parameter (`def register(mcp: FastMCP): @mcp.tool() ...` + `register(server)`).
+- fastmcp composition: `mount` / `import_server` with `prefix=`, `namespace=`, the second positional
+  argument, or the pre-2.9 `mount("prefix", server)` order. A server that is only mounted is exported
+  through its parents (names `prefix_tool`, scope = the root server's name); it keeps its own
+  exported names too when it is also served (`sub.run()`, `sub.http_app()`, ...).
+- Resources and resource templates are deliberately ignored: they are data, not actions.
+
+Safety attributes are the MCP tool-annotation hints with the spec's defaults applied (readOnlyHint
+false, destructiveHint true, idempotentHint false, openWorldHint true); destructive and idempotent only
+mean something for a tool that is not read-only, so a read-only tool is never dangerous and always
+idempotent. Hints may be spelled camelCase (`readOnlyHint`, SDK v1 field names, v2 aliases) or
+snake_case (`read_only_hint`, SDK v2 field names), in `ToolAnnotations(...)`, a dict, a module constant
+or a helper function. MCP has no approval concept: approval stays `never` unless a native marker
+overlays it.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable
+
+from receipt.dialects.base import (
+    Candidate,
+    DialectResult,
+    as_bool,
+    decorator_call,
+    digest,
+    issue,
+    signature_of,
+)
+from receipt.extract.facts import (
+    AssignFact,
+    Attr,
+    Call,
+    Concat,
+    Const,
+    Dyn,
+    Expr,
+    FunctionFact,
+    Map,
+    ModuleFacts,
+    Ref,
+    Seq,
+    Splat,
+)
+from receipt.extract.program import Item, Program, describe
+from receipt.models import Dynamic, Entry, ExtractionIssue, Param, Signature
+
+NAME = "mcp"
+
+_SDK_HIGH = ("FastMCP", "MCPServer")
+_SDK_LOW = ("Server",)
+_HINTS = {
+    "readOnlyHint": "read_only",
+    "read_only_hint": "read_only",
+    "destructiveHint": "destructive",
+    "destructive_hint": "destructive",
+    "idempotentHint": "idempotent",
+    "idempotent_hint": "idempotent",
+    "openWorldHint": "open_world",
+    "open_world_hint": "open_world",
+}
+_HINT_NAMES = ("read_only", "destructive", "idempotent", "open_world")
+_SERVE = frozenset({"run", "run_async", "run_stdio_async", "run_http_async", "run_sse_async",
+                    "run_streamable_http_async", "http_app", "sse_app", "streamable_http_app"})
+_MAX_DEPTH = 8
+
+
+# --- recognising framework names ------------------------------------------------------------------
+
+
+def _leaf(origin: str | None) -> str:
+    return (origin or "").rsplit(".", 1)[-1]
+
+
+def _server_class(origin: str | None) -> tuple[str, bool] | None:
+    """(flavor, low-level?) when `origin` is an MCP server class."""
+    if not origin:
+        return None
+    leaf = _leaf(origin)
+    if origin.startswith("mcp.server.") or origin in ("mcp.FastMCP", "mcp.MCPServer"):
+        if leaf in _SDK_HIGH:
+            return "mcp", False
+        if leaf in _SDK_LOW and origin.startswith("mcp.server."):
+            return "mcp", True
+    if (origin.startswith("fastmcp.") or origin == "fastmcp") and leaf == "FastMCP":
+        return "fastmcp", False
+    return None
+
+
+def _framework(origin: str | None, *leaves: str) -> bool:
+    """A name from the MCP SDK or fastmcp with one of these leaf names (`mcp.types.Tool`)."""
+    return bool(origin) and origin.split(".", 1)[0] in ("mcp", "fastmcp") and _leaf(origin) in leaves  # type: ignore[union-attr]
+
+
+# --- analysis model -------------------------------------------------------------------------------
+
+
+@dataclass
+class Server:
+    symbol: str
+    flavor: str  # "mcp" | "fastmcp"
+    lowlevel: bool
+    name: str  # the scope of its entries
+    conditional: bool
+    call: Call
+    path: str
+    include_tags: frozenset[str] | None = None
+    exclude_tags: frozenset[str] = frozenset()
+
+
+@dataclass
+class Registration:
+    """One tool/prompt on one server, before mount prefixes are applied."""
+
+    server: str
+    entry: Entry
+    symbols: set[str] = field(default_factory=set)
+    enabled: bool = True
+
+
+@dataclass
+class Mount:
+    parent: str
+    child: str
+    prefix: str | Dynamic | None
+    conditional: bool
+
+
+@dataclass(frozen=True)
+class View:
+    """How a server's components reach callers: through which root server, under which prefixes."""
+
+    root: str
+    prefixes: tuple[str, ...]
+    conditional: bool
+    chain: tuple[str, ...]  # servers from the root down to the registering one (for tag filters)
+
+
+@dataclass
+class Analysis:
+    servers: dict[str, Server] = field(default_factory=dict)
+    registrations: list[Registration] = field(default_factory=list)
+    mounts: list[Mount] = field(default_factory=list)
+    served: set[str] = field(default_factory=set)
+    issues: list[tuple[str, ExtractionIssue]] = field(default_factory=list)  # (flavor, issue)
+
+
+_CACHE: "weakref.WeakKeyDictionary[Program, Analysis]" = weakref.WeakKeyDictionary()
+
+
+def analyse(program: Program) -> Analysis:
+    """All MCP servers of the program and what is registered on them (computed once per program)."""
+    cached = _CACHE.get(program)
+    if cached is None:
+        cached = _CACHE[program] = _Analyser(program).run()
+    return cached
+
+
+# --- the analyser ---------------------------------------------------------------------------------
+
+
+class _Analyser:
+    def __init__(self, program: Program):
+        self.p = program
+        self.a = Analysis()
+        self._call_paths: dict[int, str] | None = None
+
+    # -- servers
+
+    def _server_kind(self, call: Call) -> tuple[str, bool] | None:
+        origin = self.p.origin(call.func)
+        kind = _server_class(origin)
+        if kind is None and origin in self.p.classes:
+            for base in sorted(self.p.class_bases(self.p.classes[origin])):
+                kind = _server_class(base)
+                if kind:
+                    break
+        return kind
+
+    def find_servers(self) -> None:
+        for m in self.p.modules.values():
+            for a in m.assigns:
+                if a.op != "=" or not isinstance(a.value, Call):
+                    continue
+                kind = self._server_kind(a.value)
+                if kind is None or a.target in self.a.servers:
+                    continue
+                flavor, low = kind
+                call = a.value
+                name = self.p.evaluate(call.arg(0, "name"))
+                if not isinstance(name, str) or not name:
+                    # Dynamic or defaulted (the frameworks then invent one): the variable names it.
+                    name = a.target.rsplit(".", 1)[-1]
+                server = Server(a.target, flavor, low, name, a.conditional or "<locals>" in a.target, call, m.path)
+                if flavor == "fastmcp":
+                    server.include_tags = self._tag_set(call.kw("include_tags"))
+                    server.exclude_tags = self._tag_set(call.kw("exclude_tags")) or frozenset()
+                self.a.servers[a.target] = server
+
+    def _tag_set(self, expr: Expr | None) -> frozenset[str] | None:
+        if expr is None:
+            return None
+        value = self.p.evaluate(expr)
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return frozenset(value)
+        return None  # unknowable filters: do not guess that they hide anything
+
+    # -- receivers
+
+    def server_of(self, expr: Expr | None) -> str | None:
+        """The server an expression denotes: a variable (across modules) or a factory's return."""
+        if isinstance(expr, Ref):
+            symbol = self.p.canonical(expr.name)
+            if symbol in self.a.servers:
+                return symbol
+            return None
+        if isinstance(expr, Call):
+            fn = self.p.functions.get(self.p.origin(expr.func) or "")
+            if fn is not None:
+                for r in fn.returns_exprs:
+                    s = self.server_of(r)
+                    if s:
+                        return s
+        return None
+
+    def receivers(self, expr: Expr, owner: str | None, path: str, line: int) -> list[tuple[str, bool]]:
+        """Servers the receiver of `.tool`/`.mount`/... denotes, each with an extra conditional flag."""
+        s = self.server_of(expr)
+        if s:
+            return [(s, False)]
+        if isinstance(expr, Dyn) and expr.why == "parameter" and owner and "." not in expr.src:
+            return self.param_servers(owner, expr.src, path, line, 0)
+        return []
+
+    def _owner_with_param(self, symbol: str, pname: str) -> FunctionFact | None:
+        """The function (this one or an enclosing one) that declares parameter `pname`."""
+        while symbol:
+            fn = self.p.functions.get(symbol)
+            if fn is not None and any(p.name == pname for p in fn.params):
+                return fn
+            if ".<locals>." not in symbol:
+                return None
+            symbol = symbol.rsplit(".<locals>.", 1)[0]
+        return None
+
+    def param_servers(self, owner: str, pname: str, path: str, line: int, depth: int) -> list[tuple[str, bool]]:
+        """A registration function's parameter: the servers its call sites pass."""
+        fn = self._owner_with_param(owner, pname)
+        if fn is None or depth > _MAX_DEPTH:
+            return []
+        positional = [p.name for p in fn.params if p.kind in ("pos", "posonly")]
+        index = positional.index(pname) if pname in positional else 10_000
+        found: dict[str, bool] = {}
+        for call, cond, _m in self.p.iter_calls():
+            if self.p.origin(call.func) != fn.symbol:
+                continue
+            s = self.server_of(call.arg(index, pname))
+            if s:
+                found[s] = found.get(s, True) and cond
+        for g in self.p.iter_functions():
+            for call in g.calls:
+                if self.p.origin(call.func) != fn.symbol:
+                    continue
+                arg = call.arg(index, pname)
+                if isinstance(arg, Dyn) and arg.why == "parameter" and "." not in arg.src:
+                    for s, cond in self.param_servers(g.symbol, arg.src, path, line, depth + 1):
+                        found[s] = found.get(s, True) and cond
+        if not found and depth == 0:
+            param = next(p for p in fn.params if p.name == pname)
+            if _server_class(param.annotation_ref):
+                self.warn(_server_class(param.annotation_ref)[0], path, line,  # type: ignore[index]
+                          f"registration on parameter '{pname}' of {fn.name}(): no call site passes a known MCP server")
+        return sorted(found.items())
+
+    def warn(self, flavor: str, path: str, line: int | None, message: str) -> None:
+        self.a.issues.append((flavor, issue(path, line, message)))
+
+    # -- registrations
+
+    def run(self) -> Analysis:
+        self.find_servers()
+        if not self.a.servers:
+            return self.a
+        for fn in self.p.iter_functions():
+            for dec in fn.decorators:
+                self.decorator(fn, dec)
+        for m in self.p.modules.values():
+            for call, cond in _statement_calls(m):
+                self.call(call, cond, None, m.path)
+        for m in self.p.modules.values():
+            for e in m.effects:
+                func = e.call.func
+                target = func.func if isinstance(func, Call) else func
+                if isinstance(target, Dyn) and target.why == "parameter":
+                    owner = _owner_by_line(m, target.src.split(".")[0], e.call.line)
+                    if owner is not None:
+                        self.call(e.call, e.conditional, owner, m.path)
+        for server in list(self.a.servers.values()):
+            self.constructor_tools(server)
+            if server.lowlevel:
+                self.handler_kwargs(server)
+        return self.a
+
+    def handler_kwargs(self, server: Server) -> None:
+        """SDK v2 low-level servers take their handlers as `Server(..., on_list_tools=handler)`."""
+        for kw, kind in (("on_list_tools", "tool"), ("on_list_prompts", "prompt")):
+            expr = server.call.kw(kw)
+            if expr is None:
+                continue
+            fn = self.p.lookup(expr.name) if isinstance(expr, Ref) else None
+            if isinstance(fn, FunctionFact):
+                self.lowlevel_handler(server, fn, kind, False)
+            else:
+                self.warn(server.flavor, server.path, server.call.line,
+                          f"{kw} handler of MCP server '{server.name}' is not statically known: {describe(expr)}")
+
+    def decorator(self, fn: FunctionFact, dec: Expr) -> None:
+        func, call = decorator_call(dec)
+        receiver, method = _split_method(func)
+        if receiver is None or method not in ("tool", "prompt", "list_tools", "list_prompts"):
+            return
+        path = self.p.path_of(fn.symbol)
+        # Decorators are evaluated in the enclosing scope: a parameter there is the receiver.
+        owner = fn.symbol.rsplit(".<locals>.", 1)[0] if ".<locals>." in fn.symbol else None
+        for symbol, cond in self.receivers(receiver, owner, path, fn.line):
+            server = self.a.servers[symbol]
+            if method in ("list_tools", "list_prompts"):
+                if server.lowlevel:
+                    self.lowlevel_handler(server, fn, "tool" if method == "list_tools" else "prompt", cond)
+                continue
+            if server.lowlevel:
+                continue
+            args: tuple[Expr, ...] = call.args if call else ()
+            kwargs = dict(call.kwargs) if call else {}
+            if call is not None and call.star:
+                self.warn(server.flavor, path, call.line or fn.line,
+                          f"@{method}(...) on {fn.name}: arguments not statically known (*args/**kwargs); "
+                          "its hints are recorded as dynamic")
+            name_expr = kwargs.get("name", args[0] if args and not isinstance(args[0], Splat) else None)
+            self.register(server, method, fn, name_expr, kwargs, cond or fn.conditional, path, fn.line,
+                          dynamic_all=describe(call) if call is not None and call.star else None)
+
+    def call(self, call: Call, cond: bool, owner: str | None, path: str) -> None:
+        """A statement-level (or assigned) call: `mcp.tool(fn)`, `mcp.tool()(fn)`, `add_tool`, `mount`, ..."""
+        func = call.func
+        inner: Call | None = None
+        if isinstance(func, Call):  # mcp.tool(name=...)(fn)
+            inner, func = func, func.func
+        receiver, method = _split_method(func)
+        if receiver is None or method is None:
+            return
+        if method not in ("tool", "prompt", "add_tool", "add_prompt", "mount", "import_server") and method not in _SERVE:
+            return
+        if inner is None and method in ("tool", "prompt") and not call.args:
+            return  # `mcp.tool(name=...)` alone is a decorator factory, used elsewhere
+        for symbol, extra in self.receivers(receiver, owner, path, call.line):
+            server = self.a.servers[symbol]
+            conditional = cond or extra
+            if method in _SERVE:
+                self.a.served.add(symbol)
+            elif method in ("mount", "import_server"):
+                self.mount(server, call, conditional, path)
+            elif not server.lowlevel:
+                kind = "prompt" if method in ("prompt", "add_prompt") else "tool"
+                if inner is not None:
+                    target = call.args[0] if call.args else None
+                    self.register_expr(server, kind, target, inner.args, dict(inner.kwargs), conditional, path, call.line, inner)
+                else:
+                    target, rest = (call.args[0], call.args[1:]) if call.args else (None, ())
+                    self.register_expr(server, kind, target, rest, dict(call.kwargs), conditional, path, call.line, call)
+
+    def register_expr(self, server: Server, kind: str, target: Expr | None, args: tuple[Expr, ...],
+                      kwargs: dict[str, Expr], cond: bool, path: str, line: int, call: Call | None) -> None:
+        """`target` is a function, or `Tool.from_function(fn, ...)` (directly or via a variable)."""
+        value = target
+        if isinstance(target, Ref) and isinstance(self.p.lookup(target.name), AssignFact):
+            value = self.p.value_of(target)  # `t = Tool.from_function(fn, ...)` then `mcp.add_tool(t)`
+        if isinstance(value, Call) and _framework(self.p.origin(value.func), "from_function"):
+            kwargs = {**dict(value.kwargs), **kwargs}
+            target, args = (value.args[0] if value.args else value.kw("fn")), value.args[1:]
+            call = value
+        fn = self.p.lookup(target.name) if isinstance(target, Ref) else None
+        name_expr = kwargs.get("name", args[0] if args else None)
+        dynamic_all = describe(call) if call is not None and call.star else None
+        if dynamic_all:
+            self.warn(server.flavor, path, line, f"{dynamic_all}: arguments not statically known; hints recorded as dynamic")
+        if isinstance(fn, FunctionFact):
+            self.register(server, kind, fn, name_expr, kwargs, cond or fn.conditional, self.p.path_of(fn.symbol), fn.line,
+                          dynamic_all=dynamic_all, extra_symbols={self.p.canonical(target.name)} if isinstance(target, Ref) else set())
+            return
+        name = self.p.evaluate(name_expr) if name_expr is not None else None
+        if isinstance(name, str):
+            # A callable we cannot see (a method, a partial, a lambda): its name is still known.
+            entry = self.entry(server, kind, name, None, None, kwargs, cond, path, line, dynamic_all)
+            self.add(server, entry, set(), kwargs)
+            return
+        self.warn(server.flavor, path, line, f"{kind} registered on MCP server '{server.name}' with a callable that cannot be "
+                  f"resolved statically: {describe(target) if target is not None else '?'}")
+
+    def register(self, server: Server, kind: str, fn: FunctionFact, name_expr: Expr | None, kwargs: dict[str, Expr],
+                 cond: bool, path: str, line: int, dynamic_all: str | None = None,
+                 extra_symbols: set[str] | None = None) -> None:
+        name: Any = fn.name
+        if name_expr is not None:
+            name = self.p.evaluate(name_expr)
+            if not isinstance(name, str):
+                self.warn(server.flavor, path, line, f"{kind} name of {fn.name} is not statically known "
+                          f"({describe(name_expr)}); using the function name")
+                name = fn.name
+        entry = self.entry(server, kind, name, fn, fn.doc, kwargs, cond, path, line, dynamic_all)
+        self.add(server, entry, {fn.symbol} | (extra_symbols or set()), kwargs)
+
+    def entry(self, server: Server, kind: str, name: str, fn: FunctionFact | None, doc: str | None,
+              kwargs: dict[str, Expr], cond: bool, path: str, line: int, dynamic_all: str | None) -> Entry:
+        description = self.p.evaluate(kwargs["description"]) if "description" in kwargs else None
+        if description is None:
+            description = doc
+        signature = None
+        if fn is not None:
+            excluded = self.p.evaluate(kwargs["exclude_args"]) if "exclude_args" in kwargs else []
+            signature = signature_of(fn, drop_names=excluded if isinstance(excluded, list) else ())
+        entry = Entry(kind=kind, name=name, scope=server.name, path=path, line=line, dialect=server.flavor,  # type: ignore[arg-type]
+                      root=True, conditional=cond or server.conditional, signature=signature,
+                      description_sha256=digest(description))
+        if kind == "tool":
+            hints = Dynamic(dynamic=dynamic_all) if dynamic_all and "annotations" not in kwargs else self.hints(kwargs.get("annotations"))
+            apply_hints(entry, hints)
+        if "tags" in kwargs:
+            tags = self.p.evaluate(kwargs["tags"])
+            if isinstance(tags, list) and all(isinstance(t, str) for t in tags):
+                entry.tags = sorted(set(tags))
+            elif tags is not None:
+                self.warn(server.flavor, path, line, f"tags of {kind} '{name}' are not statically known: {describe(kwargs['tags'])}")
+        return entry
+
+    def add(self, server: Server, entry: Entry, symbols: set[str], kwargs: dict[str, Expr]) -> None:
+        enabled = True
+        if "enabled" in kwargs:
+            value = self.p.evaluate(kwargs["enabled"])
+            if value is False:
+                enabled = False
+            elif isinstance(value, Dynamic):
+                entry.conditional = True  # maybe enabled: keep it exported, but say it depends
+        self.a.registrations.append(Registration(server.symbol, entry, symbols, enabled))
+
+    def constructor_tools(self, server: Server) -> None:
+        """`FastMCP(tools=[fn, Tool.from_function(fn, ...)])` / `MCPServer(tools=[...])`."""
+        expr = server.call.kw("tools")
+        if expr is None or server.lowlevel:
+            return
+        items = self.p.items(expr)
+        if isinstance(items, Dynamic):
+            self.warn(server.flavor, server.path, server.call.line, f"tools of MCP server '{server.name}' are not statically known: {items.dynamic}")
+            return
+        for item in items:
+            self.register_expr(server, "tool", item.expr, (), {}, item.conditional, server.path, server.call.line, None)
+
+    # -- mounts
+
+    def mount(self, parent: Server, call: Call, cond: bool, path: str) -> None:
+        args = list(call.args)
+        first = self.p.evaluate(args[0]) if args else None
+        if isinstance(first, str) and len(args) > 1:  # pre-2.9: mount("prefix", server)
+            args[0], args[1] = args[1], args[0]
+        child_expr = call.kw("server") or (args[0] if args else None)
+        prefix_expr = call.kw("prefix") or call.kw("namespace") or (args[1] if len(args) > 1 else None)
+        child = self.server_of(child_expr)
+        if child is None:
+            self.warn(parent.flavor, path, call.line, f"server mounted into '{parent.name}' is not statically known: "
+                      f"{describe(child_expr) if child_expr is not None else '?'}; its tools are not in the surface")
+            return
+        prefix: Any = self.p.evaluate(prefix_expr) if prefix_expr is not None else None
+        if prefix is not None and not isinstance(prefix, (str, Dynamic)):
+            prefix = Dynamic(dynamic=describe(prefix_expr))  # type: ignore[arg-type]
+        if isinstance(prefix, Dynamic):
+            self.warn(parent.flavor, path, call.line, f"mount prefix in '{parent.name}' is not statically known: {prefix.dynamic}")
+        self.a.mounts.append(Mount(parent.symbol, child, prefix or None, cond))
+
+    # -- hints
+
+    def hints(self, expr: Expr | None, depth: int = 0) -> dict[str, Any] | Dynamic:
+        """Declared raw hints {read_only, destructive, idempotent, open_world} (absent = not declared)."""
+        if expr is None:
+            return {}
+        if depth > _MAX_DEPTH:
+            return Dynamic(dynamic=describe(expr))
+        expr = self.p.value_of(expr) or expr
+        if isinstance(expr, Const) and expr.value is None:
+            return {}
+        if isinstance(expr, Call):
+            origin = self.p.origin(expr.func)
+            if _framework(origin, "ToolAnnotations") or origin == "builtins.dict":
+                out = self._hint_items(expr.kwargs)
+                if expr.star or expr.args:
+                    for h in _HINT_NAMES:
+                        out.setdefault(h, Dynamic(dynamic=describe(expr)))
+                return out
+            fn = self.p.functions.get(origin or "")
+            if fn is not None and len(fn.returns_exprs) == 1 and not expr.star:
+                return self.hints(substitute(fn.returns_exprs[0], bind(fn, expr)), depth + 1)
+        if isinstance(expr, Map):
+            out: dict[str, Any] = {}
+            for k, v in expr.items:
+                if isinstance(k, Const) and k.value is None:  # **spread
+                    inner = self.hints(v, depth + 1)
+                    if isinstance(inner, Dynamic):
+                        return inner
+                    out.update(inner)
+                elif isinstance(k, Const) and isinstance(k.value, str):
+                    if k.value in _HINTS:
+                        out[_HINTS[k.value]] = self.p.evaluate(v)
+                else:
+                    return Dynamic(dynamic=describe(expr))
+            return out
+        value = self.p.evaluate(expr)
+        if isinstance(value, dict):
+            return {_HINTS[k]: v for k, v in value.items() if k in _HINTS}
+        return value if isinstance(value, Dynamic) else Dynamic(dynamic=describe(expr))
+
+    def _hint_items(self, kwargs: Iterable[tuple[str, Expr]]) -> dict[str, Any]:
+        return {_HINTS[k]: self.p.evaluate(v) for k, v in kwargs if k in _HINTS}
+
+    # -- low-level servers
+
+    def lowlevel_handler(self, server: Server, fn: FunctionFact, kind: str, cond: bool) -> None:
+        path = self.p.path_of(fn.symbol)
+        found: list[Item] = []
+        for ret in fn.returns_exprs:
+            items = self._listed(ret, kind)
+            if isinstance(items, Dynamic):
+                self.warn(server.flavor, path, fn.line, f"{kind}s listed by {fn.name}() on MCP server '{server.name}' are not "
+                          f"statically known: {items.dynamic}")
+                continue
+            found.extend(items)
+        if not fn.returns_exprs:
+            self.warn(server.flavor, path, fn.line, f"{fn.name}() lists the {kind}s of MCP server '{server.name}' but returns nothing we can read")
+        for item in found:
+            self.lowlevel_item(server, item, kind, cond or item.conditional, path, fn)
+
+    def _listed(self, expr: Expr, kind: str, depth: int = 0) -> list[Item] | Dynamic:
+        """Items of a list handler's return value: a list, `ListToolsResult(tools=...)`, `{"tools": [...]}`."""
+        key = "tools" if kind == "tool" else "prompts"
+        value = self.p.value_of(expr) if isinstance(expr, Ref) else expr
+        if depth < _MAX_DEPTH:
+            if isinstance(value, Call) and _framework(self.p.origin(value.func), "ListToolsResult", "ListPromptsResult"):
+                inner = value.kw(key)
+                return self._listed(inner, kind, depth + 1) if inner is not None else Dynamic(dynamic=describe(value))
+            if isinstance(value, Map):
+                for k, v in value.items:
+                    if isinstance(k, Const) and k.value == key:
+                        return self._listed(v, kind, depth + 1)
+        return self.p.items(expr)
+
+    def lowlevel_item(self, server: Server, item: Item, kind: str, cond: bool, path: str, handler: FunctionFact) -> None:
+        expr = item.expr
+        for _ in range(_MAX_DEPTH):
+            if isinstance(expr, Ref):
+                expr = self.p.value_of(expr) or expr
+            if isinstance(expr, Call) and not _framework(self.p.origin(expr.func), "Tool", "Prompt"):
+                fn = self.p.functions.get(self.p.origin(expr.func) or "")
+                if fn is not None and len(fn.returns_exprs) == 1 and not expr.star:
+                    expr = substitute(fn.returns_exprs[0], bind(fn, expr))  # a helper building the Tool
+                    continue
+            break
+        fields: dict[str, Expr] | None = None
+        line = handler.line
+        if isinstance(expr, Call) and _framework(self.p.origin(expr.func), "Tool" if kind == "tool" else "Prompt") and not expr.star:
+            fields = dict(expr.kwargs)
+            line = expr.line or line
+        elif isinstance(expr, Map):
+            fields = {k.value: v for k, v in expr.items if isinstance(k, Const) and isinstance(k.value, str)}
+        if fields is None:
+            self.warn(server.flavor, path, line, f"a {kind} listed by {handler.name}() on MCP server '{server.name}' is not "
+                      f"statically known: {describe(item.expr)}")
+            return
+        name = self.p.evaluate(fields.get("name"))
+        if not isinstance(name, str):
+            self.warn(server.flavor, path, line, f"a {kind} name listed by {handler.name}() on MCP server '{server.name}' is not "
+                      f"statically known: {describe(fields['name']) if 'name' in fields else 'missing'}")
+            return
+        item_path = self.path_of_call(expr) or path
+        if kind == "tool":
+            schema = fields.get("inputSchema", fields.get("input_schema"))
+            signature = schema_signature(self.p.evaluate(schema)) if schema is not None else None
+        else:
+            signature = prompt_signature(self.p, fields.get("arguments"))
+        entry = Entry(kind=kind, name=name, scope=server.name, path=item_path, line=line, dialect=server.flavor,  # type: ignore[arg-type]
+                      root=True, conditional=cond or server.conditional, signature=signature,
+                      description_sha256=digest(self.p.evaluate(fields.get("description"))))
+        if kind == "tool":
+            apply_hints(entry, self.hints(fields.get("annotations")))
+        self.a.registrations.append(Registration(server.symbol, entry, set(), True))
+
+    def path_of_call(self, expr: Expr) -> str | None:
+        """The file a `Tool(...)` call is written in (it may be a constant in another module)."""
+        if self._call_paths is None:
+            self._call_paths = {}
+            for m in self.p.modules.values():
+                roots: list[Expr] = [a.value for a in m.assigns] + [e.call for e in m.effects]
+                for f in m.functions:
+                    roots.extend(f.returns_exprs)
+                for r in roots:
+                    for sub in _walk(r):
+                        self._call_paths.setdefault(id(sub), m.path)
+        return self._call_paths.get(id(expr))
+
+
+# --- helpers (pure) -------------------------------------------------------------------------------
+
+
+def _split_method(func: Expr) -> tuple[Expr | None, str | None]:
+    """`Ref("pkg.mod.mcp.tool")` -> (Ref("pkg.mod.mcp"), "tool"); `Dyn("mcp.tool")` -> (Dyn("mcp"), "tool")."""
+    if isinstance(func, Ref) and "." in func.name:
+        receiver, method = func.name.rsplit(".", 1)
+        return Ref(receiver), method
+    if isinstance(func, Dyn) and func.why == "parameter" and "." in func.src:
+        receiver, method = func.src.rsplit(".", 1)
+        return Dyn(receiver, "parameter"), method
+    if isinstance(func, Attr):
+        return func.value, func.attr
+    return None, None
+
+
+def _statement_calls(m: ModuleFacts) -> Iterable[tuple[Call, bool]]:
+    """Calls in assignments and statement expressions, outermost first (so `mcp.tool()(fn)` is seen whole)."""
+    for a in m.assigns:
+        if isinstance(a.value, Call):
+            yield a.value, a.conditional
+    for e in m.effects:
+        yield e.call, e.conditional
+
+
+def _owner_by_line(m: ModuleFacts, pname: str, line: int) -> str | None:
+    """The function of this module declaring parameter `pname` that most closely precedes `line`.
+
+    Facts do not record which function a statement-level call belongs to; the nearest preceding
+    definition with that parameter is the one whose body holds it (nested definitions inherit it).
+    """
+    best: FunctionFact | None = None
+    for f in m.functions:
+        if f.line <= line and any(p.name == pname for p in f.params) and (best is None or f.line > best.line):
+            best = f
+    return best.symbol if best else None
+
+
+def _walk(expr: Expr) -> Iterable[Expr]:
+    yield expr
+    if isinstance(expr, Call):
+        yield from _walk(expr.func)
+        for a in expr.args:
+            yield from _walk(a)
+        for _, v in expr.kwargs:
+            yield from _walk(v)
+    elif isinstance(expr, Seq):
+        for a in expr.items:
+            yield from _walk(a)
+    elif isinstance(expr, Map):
+        for k, v in expr.items:
+            yield from _walk(k)
+            yield from _walk(v)
+    elif isinstance(expr, (Splat, Attr)):
+        yield from _walk(expr.value)
+    elif isinstance(expr, Concat):
+        yield from _walk(expr.left)
+        yield from _walk(expr.right)
+
+
+def bind(fn: FunctionFact, call: Call) -> dict[str, Expr]:
+    """Parameter name -> argument expression for a call of a repository helper."""
+    out: dict[str, Expr] = {}
+    positional = [p for p in fn.params if p.kind in ("pos", "posonly")]
+    for p, a in zip(positional, call.args):
+        if not isinstance(a, Splat):
+            out[p.name] = a
+    for k, v in call.kwargs:
+        out[k] = v
+    for p in fn.params:
+        if p.name not in out and p.default_expr is not None:
+            out[p.name] = p.default_expr
+    return out
+
+
+def substitute(expr: Expr, bindings: dict[str, Expr]) -> Expr:
+    """Replace a helper's parameters by the caller's arguments (`def ann(ro): return ToolAnnotations(readOnlyHint=ro)`)."""
+    if not bindings:
+        return expr
+    if isinstance(expr, Dyn):
+        return bindings.get(expr.src, expr) if expr.why == "parameter" else expr
+    if isinstance(expr, Call):
+        return replace(expr, func=substitute(expr.func, bindings), args=tuple(substitute(a, bindings) for a in expr.args),
+                       kwargs=tuple((k, substitute(v, bindings)) for k, v in expr.kwargs))
+    if isinstance(expr, Seq):
+        return Seq(tuple(substitute(a, bindings) for a in expr.items))
+    if isinstance(expr, Map):
+        return Map(tuple((substitute(k, bindings), substitute(v, bindings)) for k, v in expr.items))
+    if isinstance(expr, Splat):
+        return Splat(substitute(expr.value, bindings))
+    if isinstance(expr, Attr):
+        return Attr(substitute(expr.value, bindings), expr.attr)
+    if isinstance(expr, Concat):
+        return Concat(substitute(expr.left, bindings), substitute(expr.right, bindings))
+    return expr
+
+
+def effective_hints(hints: dict[str, Any] | Dynamic) -> dict[str, Any]:
+    """MCP spec semantics: the Entry attributes a set of declared hints means.
+
+    destructiveHint and idempotentHint only mean something when readOnlyHint is false: a read-only
+    tool changes nothing, so it is never destructive and trivially idempotent.
+    """
+    if isinstance(hints, Dynamic):
+        return {"read_only": hints, "dangerous": hints, "idempotent": hints, "open_world": hints}
+    ro = as_bool(hints.get("read_only"), False)
+    destructive = as_bool(hints.get("destructive"), True)
+    idempotent = as_bool(hints.get("idempotent"), False)
+    open_world = as_bool(hints.get("open_world"), True)
+    if ro is True:
+        dangerous, idem = False, True
+    elif ro is False:
+        dangerous, idem = destructive, idempotent
+    else:
+        dangerous = False if destructive is False else _either(ro, destructive, "destructiveHint")
+        idem = True if idempotent is True else _either(ro, idempotent, "idempotentHint")
+    return {"read_only": ro, "dangerous": dangerous, "idempotent": idem, "open_world": open_world}
+
+
+def _either(ro: Dynamic, other: Any, label: str) -> Dynamic:
+    if isinstance(other, Dynamic):
+        return Dynamic(dynamic=f"readOnlyHint={ro.dynamic}; {label}={other.dynamic}")
+    return ro
+
+
+def apply_hints(entry: Entry, hints: dict[str, Any] | Dynamic) -> None:
+    for k, v in effective_hints(hints).items():
+        setattr(entry, k, v)
+
+
+def _json_type(schema: Any) -> str | None:
+    if not isinstance(schema, dict):
+        return None
+    t = schema.get("type")
+    if isinstance(t, str):
+        return t
+    if isinstance(t, list) and all(isinstance(x, str) for x in t):
+        return " | ".join(t)
+    if "$ref" in schema and isinstance(schema["$ref"], str):
+        return schema["$ref"].rsplit("/", 1)[-1]
+    return None
+
+
+def schema_signature(schema: Any) -> Signature | None:
+    """A low-level tool's signature from its literal JSON input schema (None when not literal)."""
+    if not isinstance(schema, dict):
+        return None
+    props = schema.get("properties") or {}
+    required = schema.get("required") or []
+    if not isinstance(props, dict) or not isinstance(required, list):
+        return None
+    params = []
+    for name, sub in props.items():
+        default = sub.get("default") if isinstance(sub, dict) else None
+        params.append(Param(name=str(name), type=_json_type(sub), required=name in required,
+                            default=None if default is None or isinstance(default, Dynamic) else repr(default)))
+    return Signature(params=params)
+
+
+def prompt_signature(program: Program, expr: Expr | None) -> Signature | None:
+    """A low-level prompt's signature from `arguments=[PromptArgument(name=..., required=...)]`."""
+    if expr is None:
+        return Signature()
+    items = program.items(expr)
+    if isinstance(items, Dynamic):
+        return None
+    params = []
+    for item in items:
+        arg = program.value_of(item.expr) if isinstance(item.expr, Ref) else item.expr
+        if isinstance(arg, Call):
+            fields = dict(arg.kwargs)
+        elif isinstance(arg, Map):
+            fields = {k.value: v for k, v in arg.items if isinstance(k, Const) and isinstance(k.value, str)}
+        else:
+            return None
+        name = program.evaluate(fields.get("name"))
+        if not isinstance(name, str):
+            return None
+        params.append(Param(name=name, required=program.evaluate(fields.get("required")) is True))
+    return Signature(params=params)
+
+
+# --- views and candidates -------------------------------------------------------------------------
+
+
+def _views(analysis: Analysis) -> dict[str, list[View]]:
+    by_child: dict[str, list[Mount]] = {}
+    for m in analysis.mounts:
+        by_child.setdefault(m.child, []).append(m)
+    memo: dict[str, list[View]] = {}
+
+    def views(symbol: str, stack: frozenset[str]) -> list[View]:
+        if symbol in memo:
+            return memo[symbol]
+        out: list[View] = []
+        mounts = by_child.get(symbol, [])
+        if not mounts or symbol in analysis.served:
+            out.append(View(symbol, (), False, (symbol,)))
+        for m in mounts:
+            if m.parent in stack or m.parent == symbol:
+                continue  # a mount cycle adds nothing a caller could reach
+            prefix = m.prefix if m.prefix is None or isinstance(m.prefix, str) else "{" + m.prefix.dynamic + "}"
+            for v in views(m.parent, stack | {symbol}):
+                out.append(View(v.root, v.prefixes + ((prefix,) if prefix else ()), v.conditional or m.conditional, v.chain + (symbol,)))
+        if not stack:
+            memo[symbol] = out
+        return out
+
+    return {s: views(s, frozenset()) for s in sorted(analysis.servers)}
+
+
+def _passes_filters(analysis: Analysis, view: View, tags: list[str]) -> bool:
+    for symbol in view.chain:
+        server = analysis.servers[symbol]
+        if server.include_tags is not None and not server.include_tags & set(tags):
+            return False
+        if server.exclude_tags & set(tags):
+            return False
+    return True
+
+
+def extract_flavor(program: Program, flavor: str) -> DialectResult:
+    """Candidates for the servers of one flavor ("mcp" = the SDK, "fastmcp" = the standalone package)."""
+    analysis = analyse(program)
+    result = DialectResult(issues=[i for f, i in analysis.issues if f == flavor])
+    views = _views(analysis) if analysis.servers else {}
+    for reg in analysis.registrations:
+        if analysis.servers[reg.server].flavor != flavor:
+            continue
+        for view in views.get(reg.server, []):
+            root = analysis.servers[view.root]
+            name = "_".join((*view.prefixes, reg.entry.name))
+            entry = reg.entry.model_copy(deep=True, update={
+                "name": name,
+                "scope": root.name,
+                "key": "",
+                "conditional": reg.entry.conditional or view.conditional,
+                "root": reg.enabled and _passes_filters(analysis, view, reg.entry.tags),
+            })
+            entry.model_post_init(None)  # recompute the key for the caller-visible name
+            result.candidates.append(Candidate(entry, set(reg.symbols)))
+    result.candidates.sort(key=lambda c: (c.entry.key, c.entry.path, c.entry.line))
+    result.issues.sort(key=lambda i: (i.path, i.line or 0, i.message))
+    return result
+
+
+def extract(program: Program) -> DialectResult:
+    return extract_flavor(program, "mcp")
