@@ -132,6 +132,10 @@ class Program:
                     target = candidate
                     break
             if target is None:
+                if not (name == mod or name.startswith(mod + ".")):
+                    # Found only through the suffix index (`agents` -> `app.agents`) and not defined
+                    # there: an external package that shares a directory's name, not that module.
+                    return name
                 return f"{symbol}.{tail}" if tail else symbol
         full = f"{target}.{tail}" if tail else target
         if full == name:

@@ -205,7 +205,15 @@ class _Extractor:
                 star = True
                 continue
             kwargs.append((kw.arg, self.expr(kw.value, scope)))
-        return Call(self.expr(node.func, scope), tuple(args), tuple(kwargs), node.lineno, star)
+        return Call(self._callee(node.func, scope), tuple(args), tuple(kwargs), node.lineno, star)
+
+    def _callee(self, func: ast.AST, scope: _Scope) -> Expr:
+        """A call's callee; a generic class parametrised by a type (`Agent[Ctx](...)`) is that class."""
+        if isinstance(func, ast.Subscript) and _looks_like_type(func.slice):
+            base = self.expr(func.value, scope)
+            if isinstance(base, Ref):
+                return base
+        return self.expr(func, scope)
 
     # -- statements -----------------------------------------------------------------------
 
@@ -394,6 +402,31 @@ def _no_star(ex: _Extractor, stmt: ast.Import | ast.ImportFrom) -> Iterable[tupl
     if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
         return []
     return list(ex._import_bindings(stmt))
+
+
+_TYPE_NAMES = frozenset({"Any", "None", "bool", "bytes", "dict", "float", "int", "list", "object", "set", "str", "tuple", "type"})
+
+
+def _looks_like_type(node: ast.AST) -> bool:
+    """`Ctx`, `mod.Ctx`, `dict[str, Any]`, `A | None`: a type argument, not an index (`handlers[i]`)."""
+    if isinstance(node, ast.Name):
+        return node.id in _TYPE_NAMES or _class_like(node.id)
+    if isinstance(node, ast.Attribute):
+        return _class_like(node.attr)
+    if isinstance(node, ast.Subscript):
+        return _looks_like_type(node.value)
+    if isinstance(node, ast.Tuple):
+        return bool(node.elts) and all(_looks_like_type(e) for e in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _looks_like_type(node.left) and _looks_like_type(node.right)
+    if isinstance(node, ast.Constant):
+        return node.value is None
+    return False
+
+
+def _class_like(name: str) -> bool:
+    # CapWords (or a one-letter TypeVar); an ALL_CAPS constant is more likely a dict key
+    return name[:1].isupper() and (len(name) == 1 or not name.isupper())
 
 
 def _target_names(t: ast.AST) -> Iterable[str]:
