@@ -182,6 +182,7 @@ class _Analyser:
         self.p = program
         self.a = Analysis()
         self._call_paths: dict[int, str] | None = None
+        self._sites: dict[str, list[tuple[Call, bool, str | None]]] | None = None
 
     # -- servers
 
@@ -269,26 +270,35 @@ class _Analyser:
         positional = [p.name for p in fn.params if p.kind in ("pos", "posonly")]
         index = positional.index(pname) if pname in positional else 10_000
         found: dict[str, bool] = {}
-        for call, cond, _m in self.p.iter_calls():
-            if self.p.origin(call.func) != fn.symbol:
-                continue
-            s = self.server_of(call.arg(index, pname))
+        for call, cond, caller in self.call_sites().get(fn.symbol, []):
+            arg = call.arg(index, pname)
+            s = self.server_of(arg)
             if s:
                 found[s] = found.get(s, True) and cond
-        for g in self.p.iter_functions():
-            for call in g.calls:
-                if self.p.origin(call.func) != fn.symbol:
-                    continue
-                arg = call.arg(index, pname)
-                if isinstance(arg, Dyn) and arg.why == "parameter" and "." not in arg.src:
-                    for s, cond in self.param_servers(g.symbol, arg.src, path, line, depth + 1):
-                        found[s] = found.get(s, True) and cond
+            elif caller and isinstance(arg, Dyn) and arg.why == "parameter" and "." not in arg.src:
+                for s, c in self.param_servers(caller, arg.src, path, line, depth + 1):
+                    found[s] = found.get(s, True) and c
         if not found and depth == 0:
             param = next(p for p in fn.params if p.name == pname)
             if _server_class(param.annotation_ref):
                 self.warn(_server_class(param.annotation_ref)[0], path, line,  # type: ignore[index]
                           f"registration on parameter '{pname}' of {fn.name}(): no call site passes a known MCP server")
         return sorted(found.items())
+
+    def call_sites(self) -> dict[str, list[tuple[Call, bool, str | None]]]:
+        """Callee symbol -> (call, conditional, calling function) for calls of repository functions."""
+        if self._sites is None:
+            self._sites = {}
+            for call, cond, _m in self.p.iter_calls():
+                origin = self.p.origin(call.func)
+                if origin in self.p.functions:
+                    self._sites.setdefault(origin, []).append((call, cond, None))
+            for g in self.p.iter_functions():
+                for call in g.calls:
+                    origin = self.p.origin(call.func)
+                    if origin in self.p.functions:
+                        self._sites.setdefault(origin, []).append((call, True, g.symbol))
+        return self._sites
 
     def warn(self, flavor: str, path: str, line: int | None, message: str) -> None:
         self.a.issues.append((flavor, issue(path, line, message)))
@@ -297,8 +307,6 @@ class _Analyser:
 
     def run(self) -> Analysis:
         self.find_servers()
-        if not self.a.servers:
-            return self.a
         for fn in self.p.iter_functions():
             for dec in fn.decorators:
                 self.decorator(fn, dec)
@@ -350,12 +358,14 @@ class _Analyser:
                 continue
             args: tuple[Expr, ...] = call.args if call else ()
             kwargs = dict(call.kwargs) if call else {}
+            # Through a registration function's parameter, the call site decides (the nesting does not).
+            conditional = cond if isinstance(receiver, Dyn) else cond or fn.conditional
             if call is not None and call.star:
                 self.warn(server.flavor, path, call.line or fn.line,
                           f"@{method}(...) on {fn.name}: arguments not statically known (*args/**kwargs); "
                           "its hints are recorded as dynamic")
             name_expr = kwargs.get("name", args[0] if args and not isinstance(args[0], Splat) else None)
-            self.register(server, method, fn, name_expr, kwargs, cond or fn.conditional, path, fn.line,
+            self.register(server, method, fn, name_expr, kwargs, conditional, path, fn.line,
                           dynamic_all=describe(call) if call is not None and call.star else None)
 
     def call(self, call: Call, cond: bool, owner: str | None, path: str) -> None:
@@ -373,7 +383,8 @@ class _Analyser:
             return  # `mcp.tool(name=...)` alone is a decorator factory, used elsewhere
         for symbol, extra in self.receivers(receiver, owner, path, call.line):
             server = self.a.servers[symbol]
-            conditional = cond or extra
+            # Through a registration function's parameter, the call site decides (the nesting does not).
+            conditional = extra if isinstance(receiver, Dyn) else cond or extra
             if method in _SERVE:
                 self.a.served.add(symbol)
             elif method in ("mount", "import_server"):
@@ -403,7 +414,7 @@ class _Analyser:
         if dynamic_all:
             self.warn(server.flavor, path, line, f"{dynamic_all}: arguments not statically known; hints recorded as dynamic")
         if isinstance(fn, FunctionFact):
-            self.register(server, kind, fn, name_expr, kwargs, cond or fn.conditional, self.p.path_of(fn.symbol), fn.line,
+            self.register(server, kind, fn, name_expr, kwargs, cond, self.p.path_of(fn.symbol), fn.line,
                           dynamic_all=dynamic_all, extra_symbols={self.p.canonical(target.name)} if isinstance(target, Ref) else set())
             return
         name = self.p.evaluate(name_expr) if name_expr is not None else None
