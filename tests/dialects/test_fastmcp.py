@@ -1,0 +1,344 @@
+"""Standalone `fastmcp` dialect: bare decorators, tags, dict annotations, enabled, mounts and imports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from receipt.models import Dynamic, Entry
+from tests.helpers import exported, link_files, surface_of
+
+
+def comparable(entries: dict[str, Entry]) -> dict[str, dict[str, Any]]:
+    return {k: e.model_dump(exclude={"path", "line"}) for k, e in entries.items()}
+
+
+def test_decorator_forms() -> None:
+    src = """
+        from fastmcp import FastMCP, Context
+
+        mcp = FastMCP("shop")
+
+        @mcp.tool
+        def refund(order_id: str, ctx: Context) -> str:
+            '''Refund an order.'''
+
+        @mcp.tool("lookup_order")
+        def lookup(order_id: str) -> str: ...
+
+        @mcp.tool(name="cancel_order", description="Cancel.", tags={"orders", "admin"},
+                  annotations={"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True})
+        def cancel(order_id: str) -> str: ...
+
+        @mcp.prompt
+        def apology(customer: str) -> str: ...
+    """
+    entries = exported({"s.py": src})
+    assert set(entries) == {"tool:shop/refund", "tool:shop/lookup_order", "tool:shop/cancel_order", "prompt:shop/apology"}
+    refund = entries["tool:shop/refund"]
+    assert refund.dialect == "fastmcp" and refund.root and refund.dangerous is True
+    assert [p.name for p in refund.signature.params] == ["order_id"]  # fastmcp.Context is injected
+    cancel = entries["tool:shop/cancel_order"]
+    assert cancel.tags == ["admin", "orders"]  # sorted, whatever the set literal's order
+    assert cancel.dangerous is False and cancel.idempotent is True and cancel.read_only is False
+
+
+def test_call_forms_and_tool_objects() -> None:
+    src = """
+        from fastmcp import FastMCP
+        from fastmcp.tools import Tool
+
+        def refund(order_id: str) -> str: ...
+        def lookup(order_id: str) -> str: ...
+        def audit(order_id: str) -> str: ...
+        def ping() -> str: ...
+
+        mcp = FastMCP("shop", tools=[ping])
+        mcp.tool(refund, name="refund_order")
+        mcp.add_tool(Tool.from_function(lookup, name="lookup_order", annotations={"readOnlyHint": True}))
+        audit_tool = Tool.from_function(audit, tags={"ops"})
+        mcp.add_tool(audit_tool)
+    """
+    entries = exported({"s.py": src})
+    assert set(entries) == {"tool:shop/refund_order", "tool:shop/lookup_order", "tool:shop/audit", "tool:shop/ping"}
+    assert entries["tool:shop/lookup_order"].read_only is True
+    assert entries["tool:shop/audit"].tags == ["ops"]
+
+
+def test_disabled_tools_are_not_exported_and_dynamic_enabled_is_conditional() -> None:
+    src = """
+        import os
+        from fastmcp import FastMCP
+        mcp = FastMCP("shop")
+
+        @mcp.tool(enabled=False)
+        def wipe() -> None: ...
+
+        @mcp.tool(enabled=os.environ.get("BETA") == "1")
+        def beta() -> None: ...
+    """
+    entries = surface_of({"s.py": src})
+    assert not entries["tool:shop/wipe"].exported
+    assert entries["tool:shop/beta"].exported and entries["tool:shop/beta"].conditional
+
+
+def test_server_tag_filters() -> None:
+    src = """
+        from fastmcp import FastMCP
+        mcp = FastMCP("shop", exclude_tags={"internal"})
+
+        @mcp.tool(tags={"internal"})
+        def debug() -> None: ...
+
+        @mcp.tool(tags={"public"})
+        def lookup() -> None: ...
+    """
+    entries = surface_of({"s.py": src})
+    assert not entries["tool:shop/debug"].exported and entries["tool:shop/lookup"].exported
+
+
+def test_exclude_args_are_not_in_the_signature() -> None:
+    src = """
+        from fastmcp import FastMCP
+        mcp = FastMCP("shop")
+
+        @mcp.tool(exclude_args=["user_id"])
+        def refund(order_id: str, user_id: str = "") -> str: ...
+    """
+    assert [p.name for p in exported({"s.py": src})["tool:shop/refund"].signature.params] == ["order_id"]
+
+
+def test_dict_annotations_match_tool_annotations() -> None:
+    def entry(ann: str) -> Entry:
+        src = f"""
+            from fastmcp import FastMCP
+            from mcp.types import ToolAnnotations
+            mcp = FastMCP("shop")
+
+            @mcp.tool(annotations={ann})
+            def refund(order_id: str) -> str: ...
+        """
+        return exported({"s.py": src})["tool:shop/refund"]
+
+    base = comparable({"x": entry('{"readOnlyHint": True}')})
+    assert comparable({"x": entry("ToolAnnotations(readOnlyHint=True)")}) == base
+    assert comparable({"x": entry('{"readOnlyHint": True, "destructiveHint": True}')}) == base
+    assert comparable({"x": entry("None")}) == comparable({"x": entry('{"readOnlyHint": False}')})
+
+
+@pytest.mark.parametrize(
+    "mount",
+    [
+        'main.mount(weather, prefix="weather")',
+        'main.mount(weather, namespace="weather")',
+        'main.mount(weather, "weather")',
+        'main.mount("weather", weather)',  # fastmcp < 2.9
+    ],
+)
+def test_mount_prefixes_tool_names_on_the_parent(mount: str) -> None:
+    src = f"""
+        from fastmcp import FastMCP
+
+        weather = FastMCP("Weather")
+
+        @weather.tool
+        def get_forecast(city: str) -> str: ...
+
+        @weather.prompt
+        def summary(city: str) -> str: ...
+
+        main = FastMCP("Main")
+
+        @main.tool
+        def hello() -> str: ...
+
+        {mount}
+    """
+    entries = exported({"s.py": src})
+    # The mounted server is reached through its parent only: its own names are not exported.
+    assert set(entries) == {"tool:Main/hello", "tool:Main/weather_get_forecast", "prompt:Main/weather_summary"}
+    assert entries["tool:Main/weather_get_forecast"].name == "weather_get_forecast"
+    assert entries["tool:Main/weather_get_forecast"].path == "s.py" and entries["tool:Main/weather_get_forecast"].line == 7
+
+
+def test_mount_without_prefix_nested_mounts_and_import_server() -> None:
+    src = """
+        import asyncio
+        from fastmcp import FastMCP
+
+        leaf = FastMCP("Leaf")
+
+        @leaf.tool
+        def ping() -> str: ...
+
+        mid = FastMCP("Mid")
+        mid.mount(leaf, prefix="leaf")
+
+        main = FastMCP("Main")
+        main.mount(mid)
+
+        other = FastMCP("Other")
+
+        @other.tool
+        def pong() -> str: ...
+
+        async def setup() -> None:
+            await main.import_server(other, prefix="o")
+
+        asyncio.run(setup())
+    """
+    entries = exported({"s.py": src})
+    assert set(entries) == {"tool:Main/leaf_ping", "tool:Main/o_pong"}
+    assert not entries["tool:Main/leaf_ping"].conditional
+    assert entries["tool:Main/o_pong"].conditional  # imported inside a function
+
+
+def test_a_mounted_server_that_is_also_served_keeps_its_own_names() -> None:
+    src = """
+        from fastmcp import FastMCP
+        sub = FastMCP("Sub")
+
+        @sub.tool
+        def ping() -> str: ...
+
+        main = FastMCP("Main")
+        main.mount(sub, prefix="s")
+
+        if __name__ == "__main__":
+            sub.run()
+    """
+    assert set(exported({"s.py": src})) == {"tool:Main/s_ping", "tool:Sub/ping"}
+
+
+def test_mounting_a_server_from_another_module_and_a_factory() -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/weather.py": """
+            from fastmcp import FastMCP
+            weather = FastMCP("Weather")
+
+            @weather.tool
+            def forecast(city: str) -> str: ...
+        """,
+        "app/calendar.py": """
+            from fastmcp import FastMCP
+
+            def make_calendar() -> FastMCP:
+                cal = FastMCP("Calendar")
+
+                @cal.tool
+                def events() -> list: ...
+
+                return cal
+        """,
+        "app/main.py": """
+            from fastmcp import FastMCP
+            from app.weather import weather
+            from app.calendar import make_calendar
+
+            main = FastMCP("Main")
+            main.mount(weather, prefix="w")
+            main.mount(make_calendar(), prefix="c")
+        """,
+    }
+    entries = exported(files)
+    assert set(entries) == {"tool:Main/w_forecast", "tool:Main/c_events"}
+    assert entries["tool:Main/c_events"].conditional and not entries["tool:Main/w_forecast"].conditional
+    assert entries["tool:Main/w_forecast"].path == "app/weather.py"
+
+
+def test_unknown_mounted_server_and_dynamic_prefix_are_reported() -> None:
+    src = """
+        import os
+        from fastmcp import FastMCP
+        from remote import proxy
+
+        sub = FastMCP("Sub")
+
+        @sub.tool
+        def ping() -> str: ...
+
+        main = FastMCP("Main")
+        main.mount(proxy)
+        main.mount(sub, prefix=os.environ["PREFIX"])
+    """
+    entries, issues = link_files({"s.py": src})
+    keys = {e.key for e in entries if e.exported}
+    assert keys == {"tool:Main/{os.environ['PREFIX']}_ping"}
+    messages = " | ".join(i.message for i in issues)
+    assert "not statically known: remote.proxy" in messages and "mount prefix" in messages
+
+
+def test_fastmcp_is_discriminated_from_the_sdk_and_local_classes() -> None:
+    sdk = """
+        from mcp.server.fastmcp import FastMCP
+        mcp = FastMCP("shop")
+
+        @mcp.tool()
+        def refund(order_id: str) -> str: ...
+    """
+    local = """
+        from .fake import FastMCP
+        mcp = FastMCP("shop")
+
+        @mcp.tool
+        def refund(order_id: str) -> str: ...
+    """
+    assert exported({"s.py": sdk})["tool:shop/refund"].dialect == "mcp"
+    assert surface_of({"pkg/__init__.py": "", "pkg/fake.py": "class FastMCP:\n    pass\n", "pkg/s.py": local}) == {}
+
+
+def test_dynamic_tags_and_dynamic_hints_are_not_guessed() -> None:
+    src = """
+        import os
+        from fastmcp import FastMCP
+        from settings import TAGS
+        mcp = FastMCP("shop")
+
+        @mcp.tool(tags=TAGS, annotations={"openWorldHint": os.environ.get("OPEN") == "1"})
+        def refund(order_id: str) -> str: ...
+    """
+    entries, issues = link_files({"s.py": src})
+    entry = {e.key: e for e in entries}["tool:shop/refund"]
+    assert isinstance(entry.open_world, Dynamic) and entry.dangerous is True and entry.tags == []
+    assert any("tags" in i.message for i in issues)
+
+
+def test_file_split_with_mounts_gives_the_same_surface() -> None:
+    one = {
+        "app/__init__.py": "",
+        "app/server.py": """
+            from fastmcp import FastMCP
+            sub = FastMCP("Sub")
+            main = FastMCP("Main")
+
+            @sub.tool(tags={"x"})
+            def ping() -> str:
+                '''Ping.'''
+
+            main.mount(sub, prefix="s")
+        """,
+    }
+    split = {
+        "app/__init__.py": "",
+        "app/sub.py": """
+            from fastmcp import FastMCP
+            sub = FastMCP("Sub")
+        """,
+        "app/tools.py": """
+            from app.sub import sub
+
+            @sub.tool(tags={"x"})
+            def ping() -> str:
+                '''Ping.'''
+        """,
+        "app/server.py": """
+            from fastmcp import FastMCP
+            from app import sub as sub_module
+            main = FastMCP("Main")
+            main.mount(sub_module.sub, prefix="s")
+        """,
+    }
+    assert comparable(exported(split)) == comparable(exported(one))
+    assert set(exported(one)) == {"tool:Main/s_ping"}
