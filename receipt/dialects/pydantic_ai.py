@@ -103,6 +103,9 @@ def model_value(program: Program, expr: Expr | None) -> str | Dynamic | None:
         inner = call.arg(0, "model_name") or call.kw("model")
         name = program.evaluate(inner) if inner is not None else None
         origin = program.origin(call.func) or ""
+        if isinstance(name, str) and origin.endswith("init_chat_model"):  # LangChain: the id itself
+            provider = program.evaluate(call.kw("model_provider"))
+            return f"{provider}:{name}" if isinstance(provider, str) else name
         if isinstance(name, str) and origin:
             return f"{origin.rsplit('.', 1)[-1]}:{name}"
     return value if isinstance(value, Dynamic) else Dynamic(dynamic=describe(expr))
@@ -296,7 +299,8 @@ class _Extractor:
                 return self.function_tool(d, None, None, d.conditional)
             if isinstance(d, AssignFact) and self.is_call_of(d.value, _TOOL):
                 return self.tool_object(d.value, symbol, self.p.path_of(symbol), d.conditional)  # type: ignore[arg-type]
-            if not self.p.is_external(symbol) and d is not None:
+            library = isinstance(d, AssignFact) and isinstance(d.value, Call) and self.p.is_external(self.p.origin(d.value.func) or "")
+            if d is not None and not self.p.is_external(symbol) and not library:
                 return "foreign:" + symbol  # another dialect's tool object; the linker resolves it
         if isinstance(expr, Call) and self.is_call_of(expr, _TOOL):
             return self.tool_object(expr, f"{path}:{expr.line}:{describe(expr)}", path, False)

@@ -1,0 +1,450 @@
+"""LangChain / LangGraph: `@tool`, `StructuredTool.from_function`, `BaseTool`, `create_agent`,
+`create_react_agent`, `HumanInTheLoopMiddleware(interrupt_on=...)` and `interrupt()`.
+
+What is recognised (by import origin: `tool` from `langchain_core.tools` or `langchain.tools`, never
+CrewAI's or smolagents' `tool` or a local function of that name; aliases and module imports work):
+
+- Tools: `@tool`, `@tool("name")`, `@tool(description=..., args_schema=..., return_direct=...)`
+  (description = `description=` else the docstring), `x = tool(fn)`, `StructuredTool.from_function(
+  func=, name=, description=)`, `Tool(name=, func=, description=)` / `Tool.from_function(...)`,
+  `BaseTool` subclasses (class attributes `name`/`description`, inherited through classes of the
+  repository; signature from `_run`, else `_arun`), and plain functions in an agent's `tools=[...]`
+  (LangChain turns callables into tools). Injected arguments are not part of the signature:
+  `InjectedToolArg`, `InjectedState`, `InjectedStore`, `InjectedToolCallId`, `ToolRuntime`, a
+  parameter annotated `RunnableConfig`, and `run_manager` / `callbacks`.
+- Agents: `create_agent(model, tools=[...], system_prompt=, middleware=[...], name=)` (langchain v1)
+  and `create_react_agent(model, tools, prompt=, name=)` (langgraph.prebuilt), assigned to a
+  variable or returned by a factory; name = `name=` if literal, else the variable (or factory) name.
+  Roots as for every dialect: public module-level agents, and agents returned by a public
+  module-level factory (conditional).
+- Approval:
+  * `interrupt()` (langgraph.types) called in a tool's body -> `conditional` (the tool decides).
+  * `HumanInTheLoopMiddleware(interrupt_on={"tool_name": True | False | {...}})` in `middleware=`:
+    True or a config dict -> `always`, a config with a `when` predicate -> `conditional`, False or
+    absent -> `never`; the map may be a literal, a module-level dict or a helper function returning
+    a literal (`program.evaluate`); keys may also be `some_tool.name`. A map that cannot be known
+    (env, parameter) -> Dynamic for every tool of the agent; a Dynamic value -> Dynamic for that tool.
+  * `interrupt_before=["tools"]` on either factory -> `always` for all the agent's tools (the graph
+    stops before the tools node runs any call). `interrupt_after` is not an approval (the call has
+    already run) and `interrupt_before=["model"/"agent"]` gates the model, not the tools: ignored.
+  * A middleware class of the repository (subclass of `AgentMiddleware`) whose methods call
+    `interrupt()` -> `conditional` for all the agent's tools.
+  The agent-level gates patch the TOOL entries (what a tool needs before it runs). A tool used by
+  several agents takes the *lowest* approval among them: a reviewer must see the path that runs
+  the tool without a human. Tools from other dialects in the list are reached but not patched.
+- Instructions digest: `system_prompt=` / `prompt=` text (a `SystemMessage(content=...)` counts as
+  its content; a function prompt counts as its docstring and return expressions).
+
+Not recognised: hand-built `StateGraph`s with `ToolNode`s (only the prebuilt agent factories are),
+`model.bind_tools(...)`, legacy `AgentExecutor`/`initialize_agent`, tool classes from libraries
+(`TavilySearch()`: reported as unresolved, their names live in the library), `args_schema` models
+(the signature stays the function's), `interrupt()` reached only through a helper function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from receipt.dialects.base import (
+    Candidate,
+    DialectResult,
+    decorator_call,
+    digest,
+    issue,
+    origin_matches,
+    signature_of,
+    trust_from,
+)
+from receipt.dialects.pydantic_ai import (
+    foreign_tool,
+    function_text,
+    instructions_digest,
+    is_public_module_level,
+    lowest,
+    model_value,
+    stricter,
+)
+from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Expr, FunctionFact, Map, Ref
+from receipt.extract.program import Program, describe
+from receipt.models import Dynamic, Entry, Signature
+
+NAME = "langchain"
+
+_TOOL_DECORATOR = ("langchain_core.tools.tool", "langchain.tools.tool")
+_SIMPLE_TOOL = ("langchain_core.tools.Tool", "langchain.tools.Tool", "langchain.agents.Tool")
+_BASE_TOOL = ("langchain_core.tools.BaseTool", "langchain.tools.BaseTool")
+_TOOL_PACKAGES = ("langchain_core", "langchain")
+_CREATE_AGENT = ("langchain.agents.create_agent",)
+_REACT_AGENT = ("langgraph.prebuilt.create_react_agent",)
+_HITL = ("langchain.agents.middleware.HumanInTheLoopMiddleware",)
+_MIDDLEWARE_BASE = ("langchain.agents.middleware.AgentMiddleware",)
+_INTERRUPT = ("langgraph.types.interrupt",)
+_SYSTEM_MESSAGE = ("langchain_core.messages.SystemMessage", "langchain.messages.SystemMessage")
+_NOT_ARGUMENTS = frozenset({"run_manager", "callbacks"})
+
+
+def _from_function(origin: str | None) -> bool:
+    """`StructuredTool.from_function` / `Tool.from_function`, wherever LangChain re-exports them."""
+    if not origin or not origin.endswith(".from_function"):
+        return False
+    owner = origin[: -len(".from_function")]
+    return origin_matches(owner, "langchain_core.tools.StructuredTool", "langchain_core.tools.Tool", "langchain.tools.StructuredTool", "langchain.tools.Tool")
+
+
+def tool_signature(fn: FunctionFact) -> Signature:
+    """LangChain's schema: injected arguments, a RunnableConfig and callback plumbing are not arguments."""
+    drop = {p.name for p in fn.params if p.name in _NOT_ARGUMENTS or "RunnableConfig" in (p.annotation or "")}
+    return signature_of(fn, drop_names=drop)
+
+
+@dataclass
+class _Tool:
+    entry: Entry
+    symbols: set[str]
+    approval: Any = "never"
+    def_conditional: bool = False
+    registrations: list[tuple[bool, Any]] = field(default_factory=list)
+
+
+@dataclass
+class _Agent:
+    symbol: str
+    entry: Entry
+    call: Call
+    react: bool
+    tools: list[str] = field(default_factory=list)
+    reach: list[str] = field(default_factory=list)
+
+
+class _Extractor:
+    def __init__(self, program: Program):
+        self.p = program
+        self.result = DialectResult()
+        self.tools: dict[str, _Tool] = {}
+        self.agents: dict[str, _Agent] = {}
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def origin(self, expr: Expr | None) -> str | None:
+        return self.p.origin(expr.func if isinstance(expr, Call) else expr)
+
+    def calls_interrupt(self, fn: FunctionFact) -> bool:
+        return any(origin_matches(self.p.origin(c.func), *_INTERRUPT) for c in fn.calls)
+
+    def add(self, tid: str, entry: Entry, symbols: set[str], fn: FunctionFact | None, conditional: bool) -> str:
+        tool = _Tool(entry, symbols, def_conditional=conditional)
+        if fn is not None and self.calls_interrupt(fn):
+            tool.approval = "conditional"
+        self.tools[tid] = tool
+        return tid
+
+    def function_entry(self, fn: FunctionFact | None, name: Any, description: Any, path: str, line: int, fallback: str) -> Entry:
+        if name is not None and not isinstance(name, str):
+            self.result.issues.append(issue(path, line, f"tool name '{describe_value(name)}' is not a literal; using '{fallback}'"))
+        return Entry(
+            kind="tool",
+            name=name if isinstance(name, str) and name else fallback,
+            path=path,
+            line=line,
+            dialect=NAME,
+            signature=tool_signature(fn) if fn is not None else None,
+            description_sha256=digest(description if description is not None else (fn.doc if fn else None)),
+        )
+
+    # -- tool declarations ----------------------------------------------------------------------
+
+    def decorated_tools(self) -> None:
+        for fn in self.p.iter_functions():
+            for dec in fn.decorators:
+                func, call = decorator_call(dec)
+                if not origin_matches(self.p.origin(func), *_TOOL_DECORATOR):
+                    continue
+                name = self.p.evaluate(call.arg(0, "name_or_callable")) if call is not None else None
+                description = self.p.evaluate(call.kw("description")) if call is not None else None
+                entry = self.function_entry(fn, name, description, self.p.path_of(fn.symbol), fn.line, fn.name)
+                self.add(fn.symbol, entry, {fn.symbol}, fn, fn.conditional)
+                break
+
+    def tool_call(self, call: Call, tid: str, path: str, conditional: bool) -> str | None:
+        """`tool(fn)`, `StructuredTool.from_function(...)`, `Tool(name=, func=, description=)`."""
+        if tid in self.tools:
+            return tid
+        origin = self.p.origin(call.func)
+        if origin_matches(origin, *_TOOL_DECORATOR):
+            first = call.arg(0, "name_or_callable")
+            if isinstance(first, Const) and isinstance(first.value, str):
+                func, name = call.arg(1, "runnable"), first.value
+            else:
+                func, name = first, None
+            description = self.p.evaluate(call.kw("description"))
+        elif _from_function(origin):
+            func, name = call.arg(0, "func"), self.p.evaluate(call.arg(2, "name"))
+            description = self.p.evaluate(call.arg(3, "description"))
+            if "StructuredTool" not in (origin or ""):  # Tool.from_function(func, name, description)
+                name, description = self.p.evaluate(call.arg(1, "name")), self.p.evaluate(call.arg(2, "description"))
+        elif origin_matches(origin, *_SIMPLE_TOOL):
+            func, name = call.arg(1, "func"), self.p.evaluate(call.arg(0, "name"))
+            description = self.p.evaluate(call.arg(2, "description"))
+        else:
+            return None
+        if func is None and _from_function(origin):
+            func = call.arg(1, "coroutine")
+        if func is None:
+            return None  # `tool("name")` alone is a decorator, not a tool
+        fn = self.p.lookup(func.name) if isinstance(func, Ref) else None
+        fn = fn if isinstance(fn, FunctionFact) else None
+        fallback = fn.name if fn else describe(func) if func is not None else "tool"
+        entry = self.function_entry(fn, name, description, path, call.line, fallback)
+        return self.add(tid, entry, {tid}, fn, conditional)
+
+    def assigned_tools(self) -> None:
+        for a in self.p.iter_assigns():
+            if a.op == "=" and isinstance(a.value, Call):
+                self.tool_call(a.value, a.target, self.p.path_of(a.target), a.conditional)
+
+    def class_attr(self, cls: ClassFact, attr: str, depth: int = 0) -> Expr | None:
+        if attr in cls.attrs:
+            return cls.attrs[attr]
+        for base in cls.bases:
+            parent = self.p.classes.get(self.p.origin(base) or "")
+            if parent is not None and depth < 16:
+                found = self.class_attr(parent, attr, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def class_tools(self) -> None:
+        for cls in self.p.iter_classes():
+            if not any(origin_matches(b, *_BASE_TOOL) for b in self.p.class_bases(cls)):
+                continue
+            name_expr = self.class_attr(cls, "name")
+            if name_expr is None:
+                continue  # an abstract base of the repository's own tools
+            run = next((self.p.functions[m] for m in cls.methods if m.rsplit(".", 1)[-1] == "_run"), None)
+            run = run or next((self.p.functions[m] for m in cls.methods if m.rsplit(".", 1)[-1] == "_arun"), None)
+            path = self.p.path_of(cls.symbol)
+            entry = self.function_entry(None, self.p.evaluate(name_expr), self.p.evaluate(self.class_attr(cls, "description")), path, cls.line, cls.name)
+            entry.signature = tool_signature(run) if run is not None else None
+            tid = self.add(cls.symbol, entry, {cls.symbol}, None, cls.conditional)
+            if any(self.calls_interrupt(self.p.functions[m]) for m in cls.methods if m in self.p.functions):
+                self.tools[tid].approval = "conditional"
+
+    def library_object(self, d: Any) -> bool:
+        """A variable holding an object built by a library (`TavilySearch()`): not resolvable here."""
+        if not isinstance(d, AssignFact) or not isinstance(d.value, Call):
+            return False
+        origin = self.p.origin(d.value.func)
+        return origin is not None and self.p.is_external(origin)
+
+    def item_tool(self, expr: Expr, path: str, agent: str, line: int) -> str | None:
+        """One element of `tools=[...]`: a tool id, "foreign:<symbol>", or None (reported)."""
+        if isinstance(expr, Ref):
+            symbol = self.p.canonical(expr.name)
+            if symbol in self.tools:
+                return symbol
+            d = self.p.lookup(symbol)
+            if isinstance(d, FunctionFact):
+                if foreign_tool(self.p, d):
+                    return "foreign:" + symbol
+                entry = self.function_entry(d, None, None, self.p.path_of(d.symbol), d.line, d.name)
+                return self.add(d.symbol, entry, {d.symbol}, d, d.conditional)
+            if isinstance(d, AssignFact) and isinstance(d.value, Call):
+                found = self.tool_call(d.value, symbol, self.p.path_of(symbol), d.conditional)
+                if found:
+                    return found
+            if d is not None and not self.p.is_external(symbol) and not self.library_object(d):
+                return "foreign:" + symbol  # another dialect's tool: the linker resolves it
+        elif isinstance(expr, Call):
+            cls = self.p.origin(expr.func)
+            if cls in self.tools:  # an instance of a BaseTool subclass of the repository
+                return cls
+            found = self.tool_call(expr, f"{path}:{expr.line}:{describe(expr)}", path, False)
+            if found:
+                return found
+            if cls in self.p.classes:
+                return "foreign:" + cls
+        self.result.issues.append(issue(path, line, f"agent '{agent}': tool '{describe(expr)}' could not be resolved statically"))
+        return None
+
+    # -- agents ---------------------------------------------------------------------------------
+
+    def kind_of(self, expr: Expr | None) -> bool | None:
+        """True for create_react_agent, False for create_agent, None for anything else."""
+        if not isinstance(expr, Call):
+            return None
+        origin = self.p.origin(expr.func)
+        if origin_matches(origin, *_CREATE_AGENT):
+            return False
+        if origin_matches(origin, *_REACT_AGENT):
+            return True
+        return None
+
+    def add_agent(self, symbol: str, call: Call, react: bool, conditional: bool, hint: str, path: str) -> None:
+        name = self.p.evaluate(call.kw("name"))
+        entry = Entry(
+            kind="agent",
+            name=name if isinstance(name, str) and name else hint,
+            path=path,
+            line=call.line,
+            dialect=NAME,
+            conditional=conditional,
+            root=is_public_module_level(symbol, self.p),
+            model=model_value(self.p, call.arg(0, "model")),
+        )
+        self.agents[symbol] = _Agent(symbol, entry, call, react)
+
+    def find_agents(self) -> None:
+        for a in self.p.iter_assigns():
+            react = self.kind_of(a.value) if a.op == "=" else None
+            if react is not None:
+                self.add_agent(a.target, a.value, react, a.conditional, a.target.rsplit(".", 1)[-1], self.p.path_of(a.target))  # type: ignore[arg-type]
+        for fn in self.p.iter_functions():
+            public = fn.owner_class is None and is_public_module_level(fn.symbol, self.p)
+            for ret in fn.returns_exprs:
+                react = self.kind_of(ret)
+                if react is not None:
+                    sym = f"{fn.symbol}.<return>"
+                    self.add_agent(sym, ret, react, True, fn.name, self.p.path_of(fn.symbol))  # type: ignore[arg-type]
+                    self.agents[sym].entry.root = public
+                elif public and isinstance(ret, Ref) and self.p.canonical(ret.name) in self.agents:
+                    self.agents[self.p.canonical(ret.name)].entry.root = True
+
+    def prompt(self, agent: _Agent) -> str | None:
+        keys = ("prompt", "state_modifier", "messages_modifier") if agent.react else ("system_prompt",)
+        parts: list[str | Dynamic] = []
+        for key in keys:
+            expr = agent.call.kw(key)
+            if expr is None:
+                continue
+            value = self.p.value_of(expr)
+            target = self.p.lookup(expr.name) if isinstance(expr, Ref) else None
+            if isinstance(target, FunctionFact):
+                parts.append(function_text(target))
+            elif isinstance(value, Call) and origin_matches(self.p.origin(value.func), *_SYSTEM_MESSAGE):
+                content = self.p.evaluate(value.arg(0, "content"))
+                parts.append(content if isinstance(content, (str, Dynamic)) else Dynamic(dynamic=describe(value)))
+            else:
+                v = self.p.evaluate(expr)
+                if isinstance(v, (str, Dynamic)):
+                    parts.append(v)
+                elif v is not None:
+                    parts.append(Dynamic(dynamic=describe(expr)))
+        return instructions_digest(parts)
+
+    def interrupt_map(self, expr: Expr | None) -> dict[str, Any] | Dynamic:
+        """`interrupt_on` as {tool name: value}; keys may be literals or `some_tool.name`."""
+        if expr is None:
+            return {}
+        value = self.p.value_of(expr)
+        if isinstance(value, Map):
+            out: dict[str, Any] = {}
+            for k, v in value.items:
+                key = self.p.evaluate(k)
+                if isinstance(k, Ref) and k.name.endswith(".name"):
+                    tool = self.tools.get(self.p.canonical(k.name[: -len(".name")]))
+                    key = tool.entry.name if tool else key
+                if isinstance(k, Const) and k.value is None:  # **spread
+                    inner = self.p.evaluate(v)
+                    if not isinstance(inner, dict):
+                        return Dynamic(dynamic=describe(expr))
+                    out.update(inner)
+                    continue
+                if not isinstance(key, str):
+                    return Dynamic(dynamic=describe(expr))
+                if isinstance(v, Call) and (self.p.origin(v.func) or "").endswith(".InterruptOnConfig") and not v.star:
+                    out[key] = {kw: self.p.evaluate(e) for kw, e in v.kwargs}  # the TypedDict spelled as a call
+                else:
+                    out[key] = self.p.evaluate(v)
+            return out
+        result = self.p.evaluate(expr)
+        return result if isinstance(result, (dict, Dynamic)) else Dynamic(dynamic=describe(expr))
+
+    def gate_value(self, value: Any) -> Any:
+        if isinstance(value, Dynamic):
+            return value
+        if value is None or value is False:
+            return "never"
+        if value is True:
+            return "always"
+        if isinstance(value, dict):
+            return "conditional" if "when" in value else "always"
+        return Dynamic(dynamic=repr(value)[:120])
+
+    def agent_gates(self, agent: _Agent) -> tuple[list[dict[str, Any] | Dynamic], Any]:
+        """The HITL maps of the agent, and the gate every one of its tools goes through."""
+        maps: list[dict[str, Any] | Dynamic] = []
+        everyone: Any = "never"
+        path, line = agent.entry.path, agent.entry.line
+        middleware = self.p.items(agent.call.kw("middleware")) if not agent.react else []
+        if isinstance(middleware, Dynamic):
+            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': middleware '{middleware.dynamic}' could not be resolved statically"))
+            everyone = middleware
+            middleware = []
+        for it in middleware:
+            m = self.p.value_of(it.expr)
+            if not isinstance(m, Call):
+                continue
+            origin = self.p.origin(m.func)
+            if origin_matches(origin, *_HITL):
+                maps.append(self.interrupt_map(m.arg(0, "interrupt_on")))
+            elif origin in self.p.classes and any(origin_matches(b, *_MIDDLEWARE_BASE) for b in self.p.class_bases(self.p.classes[origin])):
+                cls = self.p.classes[origin]
+                if any(self.calls_interrupt(self.p.functions[s]) for s in cls.methods if s in self.p.functions):
+                    everyone = stricter(everyone, "conditional")
+        before = agent.call.kw("interrupt_before")
+        if before is not None:
+            nodes = self.p.evaluate(before)
+            if isinstance(nodes, Dynamic):
+                everyone = stricter(everyone, nodes)
+            elif isinstance(nodes, list) and "tools" in nodes:
+                everyone = "always"
+        return maps, everyone
+
+    def agent_tools(self, agent: _Agent) -> None:
+        path, line = agent.entry.path, agent.entry.line
+        items = self.p.items(agent.call.arg(1, "tools"))
+        if isinstance(items, Dynamic):
+            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': tools '{items.dynamic}' could not be resolved statically"))
+            items = []
+        maps, everyone = self.agent_gates(agent)
+        for it in items:
+            tid = self.item_tool(it.expr, path, agent.entry.name, line)
+            if tid is None:
+                continue
+            if tid.startswith("foreign:"):
+                agent.reach.append(tid[len("foreign:"):])
+                continue
+            agent.tools.append(tid)
+            gate = everyone
+            for m in maps:
+                gate = stricter(gate, m if isinstance(m, Dynamic) else self.gate_value(m.get(self.tools[tid].entry.name)))
+            self.tools[tid].registrations.append((it.conditional or agent.entry.conditional, gate))
+
+    # -- result ---------------------------------------------------------------------------------
+
+    def run(self) -> DialectResult:
+        self.decorated_tools()
+        self.assigned_tools()
+        self.class_tools()
+        self.find_agents()
+        for agent in sorted(self.agents.values(), key=lambda a: a.symbol):
+            self.agent_tools(agent)
+            agent.entry.instructions_sha256 = self.prompt(agent)
+            self.result.candidates.append(Candidate(agent.entry, {agent.symbol}, sorted({*agent.tools, *agent.reach})))
+        for tid in sorted(self.tools):
+            tool = self.tools[tid]
+            gates = [stricter(tool.approval, gate) for _, gate in tool.registrations]
+            tool.entry.approval = lowest(gates) if gates else tool.approval
+            tool.entry.trust_tier = trust_from(tool.entry.approval)  # type: ignore[assignment]
+            tool.entry.conditional = tool.def_conditional or (bool(tool.registrations) and all(c for c, _ in tool.registrations))
+            self.result.candidates.append(Candidate(tool.entry, tool.symbols))
+        return self.result
+
+
+def describe_value(value: Any) -> str:
+    return value.dynamic if isinstance(value, Dynamic) else repr(value)[:80]
+
+
+def extract(program: Program) -> DialectResult:
+    return _Extractor(program).run()
