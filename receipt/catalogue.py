@@ -464,7 +464,10 @@ def get(id: str) -> ChangeKind:
 
 
 def explain(id: str) -> str:
-    """The text of `receipt explain ID`: id, default severity, title, then the wrapped explanation."""
+    """The text of `receipt explain ID`: id, default severity, title, then the wrapped explanation.
+
+    No trailing newline: the CLI's echo adds it.
+    """
     kind = get(id)
     body = textwrap.fill(kind.explanation, width=88, break_on_hyphens=False)
-    return f"{kind.id}\ndefault severity: {kind.default_severity}\n{kind.title}\n\n{body}\n"
+    return f"{kind.id}\ndefault severity: {kind.default_severity}\n{kind.title}\n\n{body}"

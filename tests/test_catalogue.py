@@ -98,7 +98,7 @@ def test_explain_shows_id_severity_title_and_explanation():
     body = " ".join(lines[4:])
     assert body == CATALOGUE["tool.approval_lowered"].explanation
     assert all(len(line) <= 88 for line in lines)
-    assert text.endswith("\n") and not any(line != line.rstrip() for line in lines)
+    assert not text.endswith("\n") and not any(line != line.rstrip() for line in lines)
 
 
 def test_suggest_returns_none_for_nonsense():
