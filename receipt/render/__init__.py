@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from receipt.models import Receipt
-from receipt.render.escape import Md, md, visible
+from receipt.render.escape import Md, clip, md, trusted, visible
 from receipt.render.github import render_annotations
 from receipt.render.json_render import render_json
 from receipt.render.markdown import DEFAULT_MAX_CHARS, compact_value, load_template_text, render_markdown
@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_MAX_CHARS",
     "FORMATS",
     "Md",
+    "clip",
     "compact_value",
     "load_template_text",
     "md",
@@ -39,5 +40,6 @@ __all__ = [
     "render_annotations",
     "render_json",
     "render_markdown",
+    "trusted",
     "visible",
 ]

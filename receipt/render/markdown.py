@@ -144,6 +144,11 @@ def _short_sha(sha: str) -> Md:
     return md(sha[:7]) if _HEX.match(sha) else md(sha, _REV)
 
 
+def _rev_view(rev: str, sha: str) -> dict[str, Md]:
+    short = _short_sha(sha)
+    return {"rev": md(rev, _REV), "sha": short, "label": Md(f"{md(rev, _REV)} ({short})")}
+
+
 def _location(path: Optional[str], line: Optional[int]) -> Md:
     if not path:
         return trusted("—")
@@ -321,8 +326,8 @@ def _prepare(receipt: Receipt, header_comment: Optional[str], footer_note: Optio
         "counts": _counts(receipt),
         "flags": flags,
         "compared": md(receipt.compared, _COMPARED),
-        "base": {"rev": md(receipt.base.rev, _REV), "sha": _short_sha(receipt.base.sha)},
-        "head": {"rev": md(receipt.head.rev, _REV), "sha": _short_sha(receipt.head.sha)},
+        "base": _rev_view(receipt.base.rev, receipt.base.sha),
+        "head": _rev_view(receipt.head.rev, receipt.head.sha),
         "paths": paths,
         "exported": {"agents": receipt.summary.agents, "tools": receipt.summary.tools},
     }
@@ -398,9 +403,10 @@ def _view(p: _Prepared, cut: _Cut) -> dict[str, Any]:
         surface = {"rows": rows, "count": count, "more": count - len(rows)}
     head = dict(p.head)
     if not cut.full_header:
-        head.update(compared=trusted("base -> head"), paths=[], flags=head["flags"][:1])
-        head["base"] = {"rev": trusted("base"), "sha": head["base"]["sha"]}
-        head["head"] = {"rev": trusted("head"), "sha": head["head"]["sha"]}
+        # Long ref names are the only unbounded-looking part left: show the commits alone.
+        head.update(compared=trusted("(ref names not shown, to fit the comment)"), paths=[], flags=head["flags"][:1])
+        for side in ("base", "head"):
+            head[side] = {**head[side], "label": head[side]["sha"]}
     return {
         **head,
         "shortened": {"omitted": omitted, "total": p.total, "note": trusted(_OMITTED_NOTE)} if omitted else None,
