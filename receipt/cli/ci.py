@@ -42,6 +42,18 @@ UNSIGNED_NOTE = (
     "This receipt is not signed: no signing key was configured "
     "(set the action's `signing-key` input, or RECEIPT_SIGNING_KEY)."
 )
+# Every step output, always written (empty when not applicable); action.yml maps each one.
+OUTPUT_NAMES = (
+    "verdict",
+    "changes",
+    "regressions",
+    "warnings",
+    "receipt-path",
+    "receipt-sha256",
+    "comment-id",
+    "comment-url",
+    "comment-action",
+)
 CHECKOUT_HINT = "fix: check the repository out first: actions/checkout with `fetch-depth: 0`"
 
 
@@ -250,7 +262,8 @@ def ci(
     if not revs.base or not revs.head:  # a push that created or deleted a branch
         note = "No receipt: this push created or deleted a branch, so there is no before -> after to compare."
         ae.append_summary(actions.step_summary, f"## Behavior receipt\n\n{note}\n")
-        ae.write_outputs(actions.output, {"verdict": "skipped", "changes": "0", "regressions": "0", "warnings": "0"})
+        skipped = {"verdict": "skipped", "changes": "0", "regressions": "0", "warnings": "0", "comment-action": "none"}
+        ae.write_outputs(actions.output, {name: skipped.get(name, "") for name in OUTPUT_NAMES})
         _say(ae.command("notice", note, title=TITLE))
         raise typer.Exit(EXIT_OK)
 
@@ -307,20 +320,19 @@ def ci(
         ae.append_summary(actions.step_summary, summary)
 
     verdict = "pass" if receipt.verdict.ok else "fail"
-    ae.write_outputs(
-        actions.output,
-        {
-            "verdict": verdict,
-            "changes": str(receipt.summary.changes),
-            "regressions": str(receipt.summary.regressions),
-            "warnings": str(receipt.summary.warnings),
-            "receipt-path": str(md_path),
-            "receipt-sha256": md_sha,
-            "comment-id": comment_id,
-            "comment-url": comment_url,
-            "comment-action": comment_action,
-        },
-    )
+    outputs = {
+        "verdict": verdict,
+        "changes": str(receipt.summary.changes),
+        "regressions": str(receipt.summary.regressions),
+        "warnings": str(receipt.summary.warnings),
+        "receipt-path": str(md_path),
+        "receipt-sha256": md_sha,
+        "comment-id": comment_id,
+        "comment-url": comment_url,
+        "comment-action": comment_action,
+    }
+    assert tuple(outputs) == OUTPUT_NAMES
+    ae.write_outputs(actions.output, outputs)
     annotations = _cap_notices(render_annotations(receipt, max_per_level=10), len(own_notices))
     if annotations:
         sys.stdout.write(annotations)
