@@ -255,6 +255,10 @@ class _Extractor:
                     return found
             if d is not None and not self.p.is_external(symbol) and not self.library_object(d):
                 return "foreign:" + symbol  # another dialect's tool: the linker resolves it
+            if self.library_object(d):
+                held = describe(d.value)  # type: ignore[union-attr]
+                self.result.issues.append(issue(path, line, f"agent '{agent}': tool '{describe(expr)}' = {held} comes from a library and could not be resolved statically"))
+                return None
         elif isinstance(expr, Call):
             cls = self.p.origin(expr.func)
             if cls in self.tools:  # an instance of a BaseTool subclass of the repository

@@ -1,0 +1,508 @@
+"""LangChain / LangGraph dialect: tools, prebuilt agents, and the human-in-the-loop gates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from receipt.models import Dynamic, Entry
+from tests.helpers import exported, link_files, surface_of
+
+TOOLS = "from langchain_core.tools import tool\n"
+AGENT = "from langchain.agents import create_agent\nfrom langchain.agents.middleware import HumanInTheLoopMiddleware\n"
+
+
+def comparable(entries: dict[str, Entry]) -> dict[str, Any]:
+    return {k: e.model_dump(mode="json", exclude={"path", "line"}) for k, e in entries.items()}
+
+
+def params(e: Entry) -> list[str]:
+    assert e.signature is not None
+    return [p.name for p in e.signature.params]
+
+
+def issues_of(files: dict[str, str]) -> list[str]:
+    return [i.message for i in link_files(files)[1]]
+
+
+# -- tools -------------------------------------------------------------------------------------
+
+
+def test_tool_decorator_forms() -> None:
+    s = surface_of(
+        {
+            "app/tools.py": TOOLS
+            + """
+from pydantic import BaseModel
+
+class RefundInput(BaseModel):
+    order_id: str
+
+@tool
+def lookup(order_id: str) -> str:
+    '''Look up an order.'''
+
+@tool("refund_order")
+def refund(order_id: str) -> str:
+    '''Refund an order.'''
+
+@tool(args_schema=RefundInput, return_direct=True, description="Cancel an order.")
+async def cancel(order_id: str) -> str:
+    '''Ignored: description= wins.'''
+"""
+        }
+    )
+    assert {"tool:lookup", "tool:refund_order", "tool:cancel"} <= set(s)
+    assert all(s[k].dialect == "langchain" for k in ("tool:lookup", "tool:refund_order", "tool:cancel"))
+    assert params(s["tool:refund_order"]) == ["order_id"]
+    assert not s["tool:lookup"].exported  # no agent reaches it
+    assert s["tool:lookup"].approval == "never"
+
+
+def test_description_is_the_docstring_unless_given() -> None:
+    def desc(decorator: str, doc: str) -> str | None:
+        src = TOOLS + f"{decorator}\ndef refund(order_id: str) -> str:\n    '''{doc}'''\n"
+        return surface_of({"app/t.py": src})["tool:refund"].description_sha256
+
+    assert desc("@tool", "Refund.") != desc("@tool", "Refund money.")
+    assert desc('@tool(description="X")', "Refund.") == desc('@tool(description="X")', "Anything else.")
+
+
+def test_import_origin_discrimination() -> None:
+    s = surface_of(
+        {
+            "app/crew.py": "from crewai.tools import tool\n@tool('Search')\ndef search(q: str) -> str:\n    '''S.'''\n",
+            "app/smol.py": "from smolagents import tool\n@tool\ndef fetch(url: str) -> str:\n    '''F.'''\n",
+            "app/local.py": "def tool(f):\n    return f\n@tool\ndef helper(x: int) -> int:\n    '''H.'''\n",
+            "app/aliased.py": "from langchain_core.tools import tool as lc_tool\n@lc_tool\ndef aliased(x: int) -> int:\n    '''A.'''\n",
+            "app/module.py": "import langchain_core.tools as lct\n@lct.tool\ndef via_module(x: int) -> int:\n    '''M.'''\n",
+            "app/legacy.py": "from langchain.tools import tool\n@tool\ndef legacy(x: int) -> int:\n    '''L.'''\n",
+        }
+    )
+    ours = {e.name for e in s.values() if e.dialect == "langchain"}
+    assert ours == {"aliased", "via_module", "legacy"}
+
+
+def test_injected_arguments_are_not_part_of_the_signature() -> None:
+    s = surface_of(
+        {
+            "app/t.py": TOOLS
+            + """
+from typing import Annotated, Any, Optional
+from langchain_core.tools import InjectedToolArg, InjectedToolCallId
+from langchain_core.runnables import RunnableConfig
+from langchain.tools import ToolRuntime
+from langgraph.prebuilt import InjectedState, InjectedStore
+
+@tool
+def refund(
+    order_id: str,
+    amount: float = 0.0,
+    *,
+    user_id: Annotated[str, InjectedToolArg],
+    state: Annotated[dict, InjectedState],
+    store: Annotated[Any, InjectedStore()],
+    call_id: Annotated[str, InjectedToolCallId],
+    runtime: ToolRuntime,
+    config: Optional[RunnableConfig] = None,
+    run_manager=None,
+    callbacks=None,
+) -> str:
+    '''Refund.'''
+"""
+        }
+    )
+    assert params(s["tool:refund"]) == ["order_id", "amount"]
+
+
+def test_structured_tool_simple_tool_and_call_forms() -> None:
+    s = surface_of(
+        {
+            "app/t.py": """
+from langchain_core.tools import StructuredTool, Tool, tool
+
+def _wipe(disk: str) -> str:
+    '''Wipe.'''
+
+async def _awipe(disk: str) -> str:
+    '''Async wipe.'''
+
+def _calc(expr: str) -> str:
+    '''Calculate.'''
+
+wipe = StructuredTool.from_function(func=_wipe, name="wipe_disk", description="Wipe a disk.")
+awipe = StructuredTool.from_function(coroutine=_awipe, name="awipe")
+calc = Tool(name="calculator", func=_calc, description="Math.")
+calc2 = Tool.from_function(_calc, "calculator2", "Math again.")
+plain = tool(_calc)
+"""
+        }
+    )
+    assert {"tool:wipe_disk", "tool:awipe", "tool:calculator", "tool:calculator2", "tool:_calc"} <= set(s)
+    assert params(s["tool:wipe_disk"]) == ["disk"]
+    assert params(s["tool:awipe"]) == ["disk"]
+
+
+def test_base_tool_subclasses() -> None:
+    s = surface_of(
+        {
+            "app/t.py": """
+from typing import Optional
+from langchain_core.tools import BaseTool
+from langchain_core.callbacks import CallbackManagerForToolRun
+from langgraph.types import interrupt
+
+class CompanyTool(BaseTool):
+    '''Shared base: no name, not a tool by itself.'''
+    def _run(self, *args, **kwargs):
+        raise NotImplementedError
+
+class Refund(CompanyTool):
+    name: str = "refund"
+    description: str = "Refund an order."
+
+    def _run(self, order_id: str, run_manager: Optional[CallbackManagerForToolRun] = None) -> str:
+        if not interrupt({"order": order_id}):
+            return "denied"
+        return "ok"
+
+class Lookup(BaseTool):
+    name = "lookup"
+    description = "Look up."
+
+    async def _arun(self, query: str) -> str:
+        return ""
+"""
+        }
+    )
+    tools = {k for k, e in s.items() if e.dialect == "langchain"}
+    assert tools == {"tool:refund", "tool:lookup"}
+    assert params(s["tool:refund"]) == ["order_id"]
+    assert s["tool:refund"].approval == "conditional"
+    assert params(s["tool:lookup"]) == ["query"]
+
+
+def test_interrupt_in_the_body_is_conditional() -> None:
+    s = surface_of(
+        {
+            "app/t.py": TOOLS
+            + """
+from langgraph.types import interrupt as ask_human
+
+@tool
+def transfer(amount: float) -> str:
+    '''Transfer.'''
+    answer = ask_human({"amount": amount})
+    return "ok" if answer else "no"
+
+@tool
+def interrupt_free(amount: float) -> str:
+    '''Not gated.'''
+    def interrupt(x):
+        return x
+    return interrupt(amount)
+"""
+        }
+    )
+    assert s["tool:transfer"].approval == "conditional"
+    assert s["tool:transfer"].trust_tier == "human_supervised"
+    assert s["tool:interrupt_free"].approval == "never"
+
+
+# -- agents ------------------------------------------------------------------------------------
+
+
+def test_create_agent_and_create_react_agent() -> None:
+    s = surface_of(
+        {
+            "app/tools.py": TOOLS + "@tool\ndef lookup(q: str) -> str:\n    '''L.'''\n",
+            "app/agents.py": AGENT
+            + """
+from langgraph.prebuilt import create_react_agent
+from langchain_openai import ChatOpenAI
+from langchain.chat_models import init_chat_model
+from app.tools import lookup
+
+def calc(expr: str) -> str:
+    '''Plain functions are tools too.'''
+
+support = create_agent("openai:gpt-4o", tools=[lookup, calc], system_prompt="Help.", name="support-bot")
+react = create_react_agent(ChatOpenAI(model="gpt-4o-mini"), [lookup], prompt="Be brief.")
+chat = create_agent(init_chat_model("gpt-4o", model_provider="openai"), tools=[])
+_internal = create_agent("openai:gpt-4o", tools=[calc])
+""",
+        }
+    )
+    assert s["agent:support-bot"].reaches == ["tool:calc", "tool:lookup"]
+    assert s["agent:support-bot"].model == "openai:gpt-4o"
+    assert s["agent:react"].model == "ChatOpenAI:gpt-4o-mini"
+    assert s["agent:chat"].model == "openai:gpt-4o"
+    assert s["agent:react"].reaches == ["tool:lookup"]
+    assert s["agent:support-bot"].root and s["agent:react"].root
+    assert not s["agent:_internal"].exported
+    assert s["tool:calc"].exported and s["tool:lookup"].exported
+
+
+def test_a_legacy_langchain_create_react_agent_is_not_langgraph() -> None:
+    s = surface_of({"app/a.py": "from langchain.agents import create_react_agent\nagent = create_react_agent(llm, tools, prompt)\n"})
+    assert "agent:agent" not in s
+
+
+def test_prompt_digest() -> None:
+    def digest_of(expr: str, kw: str = "system_prompt", factory: str = "create_agent") -> str | None:
+        src = AGENT + "from langgraph.prebuilt import create_react_agent\nfrom langchain_core.messages import SystemMessage\n"
+        src += f'agent = {factory}("openai:gpt-4o", tools=[], {kw}={expr})\n'
+        return surface_of({"app/a.py": src})["agent:agent"].instructions_sha256
+
+    base = digest_of('"Help."')
+    assert base is not None
+    assert base == digest_of('SystemMessage(content="Help.")')
+    assert base == digest_of('"Help."', "prompt", "create_react_agent")
+    assert base != digest_of('"Help more."')
+    assert digest_of("None") is None
+    env = digest_of('__import__("os").environ["PROMPT"]')
+    assert env is not None and env.startswith("dynamic:")
+
+
+def test_unresolved_tools_are_reported_and_the_agent_kept() -> None:
+    files = {
+        "app/a.py": AGENT
+        + """
+from langchain_tavily import TavilySearch
+from app.registry import load_tools
+
+search = TavilySearch(max_results=2)
+agent = create_agent("openai:gpt-4o", tools=[search, TavilySearch()])
+other = create_agent("openai:gpt-4o", tools=load_tools())
+"""
+    }
+    s = surface_of(files)
+    assert "agent:agent" in s and "agent:other" in s
+    assert s["agent:agent"].reaches == []
+    messages = issues_of(files)
+    assert sum("TavilySearch" in m for m in messages) == 2
+    assert any("load_tools()" in m for m in messages)
+
+
+# -- human in the loop -------------------------------------------------------------------------
+
+HITL_TOOLS = (
+    TOOLS
+    + """
+@tool
+def refund(order_id: str) -> str:
+    '''Refund.'''
+
+@tool
+def lookup(order_id: str) -> str:
+    '''Lookup.'''
+
+@tool
+def wipe(disk: str) -> str:
+    '''Wipe.'''
+
+@tool
+def email(to: str) -> str:
+    '''Email.'''
+"""
+)
+
+
+def _hitl(prelude: str, interrupt_on: str, tools: str = "[refund, lookup, wipe, email]", **extra: str) -> dict[str, Entry]:
+    kwargs = "".join(f", {k}={v}" for k, v in extra.items())
+    return exported(
+        {
+            "app/tools.py": HITL_TOOLS,
+            "app/agent.py": AGENT
+            + "from app.tools import refund, lookup, wipe, email\n"
+            + prelude
+            + f"\nagent = create_agent('openai:gpt-4o', tools={tools}, middleware=[HumanInTheLoopMiddleware(interrupt_on={interrupt_on})]{kwargs})\n",
+        }
+    )
+
+
+def test_hitl_literal_map() -> None:
+    s = _hitl(
+        "def only_big(request):\n    return request.tool_call['args']['amount'] > 100\n",
+        '{"refund": True, "lookup": False, "wipe": {"allowed_decisions": ["approve", "reject"]}, "email": {"allowed_decisions": ["approve"], "when": only_big}}',
+    )
+    assert s["tool:refund"].approval == "always" and s["tool:refund"].trust_tier == "human_required"
+    assert s["tool:lookup"].approval == "never"
+    assert s["tool:wipe"].approval == "always"
+    assert s["tool:email"].approval == "conditional"
+
+
+def test_hitl_map_from_a_module_dict_a_helper_or_tool_names() -> None:
+    via_dict = _hitl('APPROVALS = {"refund": True}\n', "APPROVALS")
+    via_helper = _hitl('def approvals():\n    return {"refund": True, **{"wipe": True}}\n', "approvals()")
+    via_names = _hitl("", "{refund.name: True, wipe.name: True}")
+    assert via_dict["tool:refund"].approval == "always" and via_dict["tool:wipe"].approval == "never"
+    assert via_helper["tool:refund"].approval == "always" and via_helper["tool:wipe"].approval == "always"
+    assert via_names["tool:refund"].approval == "always" and via_names["tool:wipe"].approval == "always"
+    assert via_names["tool:lookup"].approval == "never"
+
+
+def test_hitl_map_from_env_is_dynamic_never_guessed() -> None:
+    whole = _hitl("import json, os\n", 'json.loads(os.environ["HITL"])')
+    assert all(isinstance(whole[k].approval, Dynamic) for k in ("tool:refund", "tool:lookup", "tool:wipe", "tool:email"))
+    one = _hitl("import os\n", '{"refund": os.getenv("GATE") == "1", "wipe": True}')
+    assert isinstance(one["tool:refund"].approval, Dynamic)
+    assert one["tool:wipe"].approval == "always"
+    assert one["tool:lookup"].approval == "never"
+
+
+def test_hitl_keeps_the_stricter_of_body_and_map() -> None:
+    s = exported(
+        {
+            "app/a.py": TOOLS
+            + AGENT
+            + """
+from langgraph.types import interrupt
+
+@tool
+def transfer(amount: float) -> str:
+    '''Transfer.'''
+    interrupt("ok?")
+
+@tool
+def pay(amount: float) -> str:
+    '''Pay.'''
+    interrupt("ok?")
+
+agent = create_agent("m", tools=[transfer, pay], middleware=[HumanInTheLoopMiddleware(interrupt_on={"transfer": True, "pay": False})])
+"""
+        }
+    )
+    assert s["tool:transfer"].approval == "always"
+    assert s["tool:pay"].approval == "conditional"
+
+
+def test_two_agents_with_different_maps_take_the_lowest_approval() -> None:
+    files = {
+        "app/tools.py": HITL_TOOLS,
+        "app/agents.py": AGENT
+        + """
+from app.tools import refund, wipe
+
+careful = create_agent("m", tools=[refund, wipe], middleware=[HumanInTheLoopMiddleware(interrupt_on={"refund": True, "wipe": True})])
+""",
+    }
+    assert exported(files)["tool:refund"].approval == "always"
+    files["app/agents.py"] += 'hasty = create_agent("m", tools=[refund], middleware=[HumanInTheLoopMiddleware(interrupt_on={"refund": False})])\n'
+    s = exported(files)
+    assert s["tool:refund"].approval == "never"
+    assert s["tool:wipe"].approval == "always"
+
+
+def test_interrupt_before_the_tools_node_gates_every_tool() -> None:
+    def graph(kw: str) -> dict[str, Entry]:
+        return exported(
+            {
+                "app/tools.py": HITL_TOOLS,
+                "app/a.py": f"from langgraph.prebuilt import create_react_agent\nfrom app.tools import refund\nagent = create_react_agent('m', [refund]{kw})\n",
+            }
+        )
+
+    assert graph(", interrupt_before=['tools']")["tool:refund"].approval == "always"
+    assert graph(", interrupt_before=['agent']")["tool:refund"].approval == "never"
+    assert graph(", interrupt_after=['tools']")["tool:refund"].approval == "never"
+    assert isinstance(graph(", interrupt_before=__import__('os').environ['NODES']")["tool:refund"].approval, Dynamic)
+
+
+def test_custom_middleware_calling_interrupt_is_conditional_for_all_tools() -> None:
+    s = exported(
+        {
+            "app/tools.py": HITL_TOOLS,
+            "app/a.py": AGENT
+            + """
+from langchain.agents.middleware import AgentMiddleware
+from langgraph.types import interrupt
+from app.tools import refund
+
+class AskForBigOnes(AgentMiddleware):
+    def wrap_tool_call(self, request, handler):
+        if request.tool_call["args"].get("amount", 0) > 100:
+            interrupt("ok?")
+        return handler(request)
+
+agent = create_agent("m", tools=[refund], middleware=[AskForBigOnes()])
+""",
+        }
+    )
+    assert s["tool:refund"].approval == "conditional"
+
+
+# -- structure ---------------------------------------------------------------------------------
+
+
+def test_conditional_tool_lists_and_factories() -> None:
+    s = surface_of(
+        {
+            "app/tools.py": HITL_TOOLS,
+            "app/a.py": AGENT
+            + """
+import os
+from app.tools import refund, lookup, wipe, email
+
+TOOLS = [lookup]
+if os.getenv("REFUNDS"):
+    TOOLS.append(refund)
+TOOLS += [email]
+
+main = create_agent("m", tools=TOOLS)
+
+def build_admin():
+    admin = create_agent("m", tools=[wipe], name="admin")
+    return admin
+""",
+        }
+    )
+    assert s["tool:lookup"].conditional is False
+    assert s["tool:email"].conditional is False
+    assert s["tool:refund"].conditional is True and s["tool:refund"].exported
+    assert s["agent:admin"].root and s["agent:admin"].conditional
+    assert s["tool:wipe"].conditional and s["tool:wipe"].exported
+
+
+def test_file_split_changes_nothing() -> None:
+    one = {
+        "app/main.py": TOOLS
+        + AGENT
+        + """
+@tool("refund_order")
+def refund(order_id: str) -> str:
+    '''Refund.'''
+
+agent = create_agent("m", tools=[refund], middleware=[HumanInTheLoopMiddleware(interrupt_on={"refund_order": True})])
+"""
+    }
+    split = {
+        "app/tools/__init__.py": "from app.tools.money import refund\n",
+        "app/tools/money.py": TOOLS + "@tool('refund_order')\ndef refund(order_id: str) -> str:\n    '''Refund.'''\n",
+        "app/main.py": AGENT
+        + "from app.tools import refund\n"
+        + 'agent = create_agent("m", tools=[refund], middleware=[HumanInTheLoopMiddleware(interrupt_on={"refund_order": True})])\n',
+    }
+    assert set(exported(one)) == {"agent:agent", "tool:refund_order"}
+    assert exported(one)["tool:refund_order"].approval == "always"
+    assert comparable(exported(one)) == comparable(exported(split))
+
+
+def test_renaming_the_function_keeps_the_key_renaming_the_tool_does_not() -> None:
+    def src(fn: str, name: str) -> dict[str, str]:
+        return {
+            "app/a.py": TOOLS
+            + AGENT
+            + f"""
+@tool("{name}")
+def {fn}(order_id: str) -> str:
+    '''Refund.'''
+
+agent = create_agent("m", tools=[{fn}])
+"""
+        }
+
+    before = exported(src("refund", "refund_order"))
+    assert set(before) == {"agent:agent", "tool:refund_order"}
+    assert comparable(before) == comparable(exported(src("issue_refund", "refund_order")))
+    after = exported(src("refund", "give_money_back"))
+    assert set(after) == {"agent:agent", "tool:give_money_back"}
