@@ -1,0 +1,829 @@
+"""OpenAI Agents SDK (`pip install openai-agents`, import package `agents`).
+
+Recognised, by import origin only (`from agents import function_tool as ft`, `import agents as oa`):
+
+- function tools: `@function_tool`, `@function_tool(name_override=, description_override=,
+  needs_approval=, is_enabled=, use_docstring_info=)`, `x = function_tool(fn, ...)`,
+  `function_tool(...)(fn)`, and `FunctionTool(name=, description=, params_json_schema=, ...)`;
+- hosted and local SDK tools (`WebSearchTool`, `FileSearchTool`, `CodeInterpreterTool`,
+  `ComputerTool`, `LocalShellTool`, `ShellTool`, `ApplyPatchTool`, `ImageGenerationTool`,
+  `ToolSearchTool`, `CustomTool`, `HostedMCPTool`), named as the SDK names them to the model;
+- agents: `Agent(...)`, `Agent[Ctx](...)`, subclasses of `Agent`, `RealtimeAgent(...)`,
+  `base.clone(...)`, agents returned by factory functions; their `tools=`, `handoffs=` and
+  `mcp_servers=` lists, including lists built in variables and lists changed after construction
+  (`triage.handoffs = [...]`, `.append`, `.extend`, `+=`);
+- `handoff(agent, is_enabled=...)` and `agent.as_tool(tool_name=, tool_description=,
+  needs_approval=, is_enabled=, parameters=)` (a tool that reaches the wrapped agent);
+- local MCP servers (`MCPServerStdio/Sse/StreamableHttp(name=, require_approval=)`) given to an
+  agent: one tool entry per server, named `*` in the server's scope, since the tools themselves are
+  only listed at run time.
+
+Choices a reader of the receipt should know (also in the README's honest limits):
+- `is_enabled=False` hides a tool or handoff from the model, so the agent does not reach it; a
+  callable or unknowable `is_enabled` keeps the edge but counts as a conditional attachment.
+- The surface has no per-edge condition: a tool (or a non-root agent) is `conditional` when it is
+  itself defined conditionally, or when *every* attachment of it is conditional (under `if`, inside a
+  factory, behind a dynamic `is_enabled`).
+- Hosted MCP (`HostedMCPTool`): `require_approval` absent means the Responses API asks for approval
+  ("always"); a dict policy is per tool ("conditional"); an `on_approval_request` callback decides in
+  code instead of a human, so an approval that would be asked becomes "conditional". Same for the
+  `on_approval` callback of `ShellTool`/`ApplyPatchTool`/`CustomTool`.
+- Tools that run code or act on a machine (`ComputerTool`, `LocalShellTool`, `ShellTool`,
+  `ApplyPatchTool`, `CodeInterpreterTool`) are `dangerous`; the SDK has no such flag for function
+  tools (default false; a native `@tool(dangerous=True)` marker stacked on the function overlays it).
+- The same hosted tool (or the same `function_tool(fn)` / `x.as_tool(...)`) attached inline to
+  several agents is one entry; if the copies differ, the least safe value wins.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from receipt.canonical import canonical_json
+from receipt.dialects.base import (
+    Candidate,
+    DialectResult,
+    approval_from,
+    decorator_call,
+    digest,
+    issue,
+    origin_matches,
+    signature_of,
+    trust_from,
+)
+from receipt.extract.facts import AssignFact, Attr, Call, Dyn, Expr, FunctionFact, Ref
+from receipt.extract.program import Item, Program, describe, short_name
+from receipt.models import APPROVAL_ORDER, Dynamic, Entry, Param, Signature, entry_key
+
+NAME = "openai-agents"
+
+_PKG = "agents"
+_FUNCTION_TOOL = f"{_PKG}.function_tool"
+_FUNCTION_TOOL_CLASS = f"{_PKG}.FunctionTool"
+_AGENT_CLASSES = (f"{_PKG}.Agent", f"{_PKG}.RealtimeAgent")
+_HANDOFF = f"{_PKG}.handoff"
+_MCP_SERVERS = (f"{_PKG}.MCPServerStdio", f"{_PKG}.MCPServerSse", f"{_PKG}.MCPServerStreamableHttp")
+_SYNTH = "<openai-agents>"  # prefix of symbols made up for objects that have no variable
+
+# Hosted/local SDK tools: class leaf -> (name the model sees, fixed attributes). The names are the
+# classes' `name` properties in agents/tool.py (ComputerTool keeps its preview-era runtime name).
+_HOSTED: dict[str, tuple[str | None, dict[str, Any]]] = {
+    "WebSearchTool": ("web_search", {"read_only": True}),
+    "FileSearchTool": ("file_search", {"read_only": True}),
+    "ToolSearchTool": ("tool_search", {"read_only": True}),
+    "ImageGenerationTool": ("image_generation", {}),
+    "CodeInterpreterTool": ("code_interpreter", {"dangerous": True}),
+    "ComputerTool": ("computer_use_preview", {"dangerous": True}),
+    "LocalShellTool": ("local_shell", {"dangerous": True}),
+    "ShellTool": ("shell", {"dangerous": True}),
+    "ApplyPatchTool": ("apply_patch", {"dangerous": True}),
+    "CustomTool": (None, {}),
+    "HostedMCPTool": ("hosted_mcp", {}),
+}
+_MODEL_CLASSES_KW = "model"  # OpenAIChatCompletionsModel(model=...), LitellmModel(model=...)
+
+
+def _function_style(name: str) -> str:
+    """The SDK's `transform_string_function_style`: what `as_tool` and handoffs name things."""
+    return re.sub(r"[^a-zA-Z0-9_]", "_", re.sub(r"\s", "_", name)).lower()
+
+
+def _kwargs_text(call: Call) -> str:
+    return ";".join(f"{k}={describe(v)}" for k, v in sorted(call.kwargs, key=lambda kv: kv[0]))
+
+
+def _public_module_level(symbol: str) -> bool:
+    return "<locals>" not in symbol and not symbol.rsplit(".", 1)[-1].startswith("_")
+
+
+def _least_safe_approval(a: Any, b: Any) -> Any:
+    if isinstance(a, Dynamic):
+        return a
+    if isinstance(b, Dynamic):
+        return b
+    return a if APPROVAL_ORDER[a] <= APPROVAL_ORDER[b] else b
+
+
+@dataclass
+class _AgentSpec:
+    symbol: str
+    call: Call
+    path: str
+    line: int
+    conditional: bool
+    kwargs: dict[str, Expr]
+    # whose `.tools` / `.handoffs` / `.mcp_servers` mutations apply (a clone shares the base's lists)
+    owners: dict[str, list[str]]
+    var_name: str
+    root: bool = False
+    is_clone: bool = False
+    name_overridden: bool = True
+    symbols: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _ToolRef:
+    symbol: str
+    conditional: bool = False  # attached conditionally (dynamic is_enabled, ...)
+
+
+class _Extractor:
+    def __init__(self, program: Program):
+        self.p = program
+        self.result = DialectResult()
+        self.specs: dict[str, list[_AgentSpec]] = {}
+        self.spec_order: list[_AgentSpec] = []
+        self.agent_cands: dict[int, Candidate] = {}  # id(spec) -> candidate
+        self.tools: dict[str, Candidate] = {}  # symbol -> candidate
+        self.tool_own_conditional: dict[int, bool] = {}
+        self.disabled: set[str] = set()  # tool symbols with is_enabled=False
+        self.dynamic_enabled: set[str] = set()
+        self.merged: dict[tuple[str, ...], Candidate] = {}  # identity -> candidate (inline/hosted)
+        self.attach: dict[int, list[bool]] = {}  # id(candidate) -> conditional flag per attachment
+        self.inline_specs: dict[tuple[str, Call], _AgentSpec] = {}
+        self._inline_n: dict[tuple[str, int], int] = {}
+        self._resolving: set[str] = set()
+        self._raw_clones: dict[str, list[AssignFact]] = {}
+
+    # -- origins --------------------------------------------------------------------------------
+
+    def _origin(self, expr: Expr | None) -> str | None:
+        return self.p.origin(expr)
+
+    def _is(self, expr: Expr | None, *names: str) -> bool:
+        return origin_matches(self._origin(expr), *names)
+
+    def _is_agent_class(self, func: Expr) -> bool:
+        origin = self._origin(func)
+        if origin_matches(origin, *_AGENT_CLASSES):
+            return True
+        cls = self.p.classes.get(origin or "")
+        return cls is not None and any(origin_matches(b, *_AGENT_CLASSES) for b in self.p.class_bases(cls))
+
+    def _is_agent_ctor(self, expr: Expr | None) -> bool:
+        return isinstance(expr, Call) and not isinstance(expr.func, Call) and self._is_agent_class(expr.func)
+
+    def _hosted_leaf(self, call: Call) -> str | None:
+        if isinstance(call.func, Call):
+            return None
+        origin = self._origin(call.func)
+        if not origin or not origin.startswith(_PKG + "."):
+            return None
+        leaf = origin.rsplit(".", 1)[-1]
+        return leaf if leaf in _HOSTED and origin_matches(origin, f"{_PKG}.{leaf}") else None
+
+    @staticmethod
+    def _method(call: Call, name: str) -> Expr | None:
+        """The receiver of `receiver.name(...)`, or None."""
+        func = call.func
+        if isinstance(func, Ref) and func.name.endswith("." + name):
+            return Ref(func.name[: -len(name) - 1])
+        if isinstance(func, Attr) and func.attr == name:
+            return func.value
+        return None
+
+    # -- values ---------------------------------------------------------------------------------
+
+    def _approval(self, expr: Expr | None) -> Any:
+        if expr is None:
+            return "never"
+        if isinstance(expr, Dyn) and expr.why == "lambda":
+            return "conditional"  # a callable decides per call
+        value = self.p.evaluate(expr)
+        if isinstance(value, dict):
+            return "conditional"
+        return approval_from(value, self.p, expr)
+
+    def _enabled(self, expr: Expr | None) -> bool | Dynamic:
+        if expr is None:
+            return True
+        if isinstance(expr, Dyn):
+            return Dynamic(dynamic=expr.src)
+        value = self.p.evaluate(expr)
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, Dynamic):
+            return value
+        return Dynamic(dynamic=describe(expr))
+
+    def _str(self, expr: Expr | None) -> str | Dynamic | None:
+        if expr is None:
+            return None
+        value = self.p.evaluate(expr)
+        if value is None or isinstance(value, (str, Dynamic)):
+            return value
+        return Dynamic(dynamic=describe(expr))
+
+    def _note(self, path: str, line: int | None, message: str) -> None:
+        self.result.issues.append(issue(path, line, message))
+
+    def _synthetic(self, path: str, line: int) -> str:
+        n = self._inline_n.get((path, line), 0)
+        self._inline_n[(path, line)] = n + 1
+        return f"{_SYNTH}{path}:{line}#{n}"
+
+    # -- agents: discovery ----------------------------------------------------------------------
+
+    def discover_agents(self) -> None:
+        for a in self.p.iter_assigns():
+            if a.op != "=" or not isinstance(a.value, Call):
+                continue
+            if self._is_agent_ctor(a.value):
+                self._add_spec(self._spec_from_ctor(a.value, a.target, self.p.path_of(a.target), a.line, a.conditional))
+            elif self._method(a.value, "clone") is not None:
+                self._raw_clones.setdefault(a.target, []).append(a)
+        for target in list(self._raw_clones):
+            self._clone_specs(target)
+        for fn in self.p.iter_functions():
+            self._factory(fn)
+
+    def _add_spec(self, spec: _AgentSpec) -> None:
+        spec.symbols.add(spec.symbol)
+        self.specs.setdefault(spec.symbol, []).append(spec)
+        self.spec_order.append(spec)
+
+    def _spec_from_ctor(self, call: Call, symbol: str, path: str, line: int, conditional: bool) -> _AgentSpec:
+        kwargs = dict(call.kwargs)
+        if "name" not in kwargs and call.args and not isinstance(call.args[0], Dyn):
+            kwargs["name"] = call.args[0]
+        owners = {f: [symbol] for f in ("tools", "handoffs", "mcp_servers")}
+        var = short_name(symbol).rsplit(".", 1)[-1]
+        root = _public_module_level(symbol) and not symbol.startswith(_SYNTH)
+        if call.star:
+            self._note(path, line, f"agent {var}: **kwargs passed to Agent(...) cannot be resolved statically")
+        return _AgentSpec(symbol, call, path, line, conditional, kwargs, owners, var, root=root)
+
+    def _clone_specs(self, target: str) -> list[_AgentSpec]:
+        if target in self.specs:
+            return self.specs[target]
+        if target in self._resolving:
+            return []
+        self._resolving.add(target)
+        try:
+            for a in self._raw_clones.get(target, []):
+                assert isinstance(a.value, Call)
+                spec = self._clone_spec(a.value, a.target, self.p.path_of(a.target), a.line, a.conditional)
+                if spec is not None:
+                    self._add_spec(spec)
+        finally:
+            self._resolving.discard(target)
+        return self.specs.get(target, [])
+
+    def _clone_spec(self, call: Call, symbol: str, path: str, line: int, conditional: bool) -> _AgentSpec | None:
+        receiver = self._method(call, "clone")
+        bases = self._specs_of(receiver, path, conditional) if receiver is not None else []
+        if not bases:
+            return None
+        base = bases[0]
+        overrides = dict(call.kwargs)
+        owners = {
+            f: ([symbol] if f in overrides else [*base.owners[f], symbol]) for f in ("tools", "handoffs", "mcp_servers")
+        }
+        var = short_name(symbol).rsplit(".", 1)[-1]
+        root = _public_module_level(symbol) and not symbol.startswith(_SYNTH)
+        return _AgentSpec(
+            symbol,
+            call,
+            path,
+            line,
+            conditional or base.conditional,
+            {**base.kwargs, **overrides},
+            owners,
+            var,
+            root=root,
+            is_clone=True,
+            name_overridden="name" in overrides,
+        )
+
+    def _factory(self, fn: FunctionFact) -> None:
+        """A function returning an agent denotes it; a public module-level one makes it a root."""
+        public = fn.owner_class is None and _public_module_level(fn.symbol)
+        path = self.p.path_of(fn.symbol)
+        for ret in fn.returns_exprs:
+            specs: list[_AgentSpec] = []
+            if isinstance(ret, Call) and (self._is_agent_ctor(ret) or self._method(ret, "clone") is not None):
+                specs = self._specs_of(ret, path, True, symbol=fn.symbol)
+            elif isinstance(ret, Ref):
+                specs = self.specs.get(self.p.canonical(ret.name), [])
+            for spec in specs:
+                spec.symbols.add(fn.symbol)
+                if spec.symbol == fn.symbol:
+                    spec.root = False
+                if public:
+                    spec.root = True
+                    if "<locals>" in spec.symbol or spec.symbol == fn.symbol:
+                        spec.conditional = True
+
+    def _specs_of(self, expr: Expr | None, path: str, conditional: bool, symbol: str | None = None) -> list[_AgentSpec]:
+        """The agent(s) an expression denotes: a variable, an inline Agent(...), a clone, a factory call."""
+        if isinstance(expr, Ref):
+            target = self.p.canonical(expr.name)
+            if target in self.specs:
+                return self.specs[target]
+            if target in self._raw_clones:
+                return self._clone_specs(target)
+            d = self.p.lookup(target)
+            if isinstance(d, AssignFact) and isinstance(d.value, Call) and d.target not in self._resolving:
+                self._resolving.add(d.target)
+                try:
+                    return self._specs_of(d.value, path, conditional)
+                finally:
+                    self._resolving.discard(d.target)
+            return []
+        if not isinstance(expr, Call):
+            return []
+        key = (path, expr)
+        if key in self.inline_specs and symbol is None:
+            return [self.inline_specs[key]]
+        if self._is_agent_ctor(expr):
+            spec = self._spec_from_ctor(expr, symbol or self._synthetic(path, expr.line), path, expr.line, conditional)
+        elif self._method(expr, "clone") is not None:
+            spec2 = self._clone_spec(expr, symbol or self._synthetic(path, expr.line), path, expr.line, conditional)
+            if spec2 is None:
+                return []
+            spec = spec2
+        else:
+            fn = self.p.functions.get(self._origin(expr.func) or "")
+            if fn is None:
+                return []
+            found = [s for s in self.spec_order if fn.symbol in s.symbols]
+            return found
+        if symbol is None:
+            spec.root = False
+            self.inline_specs[key] = spec
+        self._add_spec(spec)
+        return [spec]
+
+    # -- tools ------------------------------------------------------------------------------------
+
+    def discover_tools(self) -> None:
+        for fn in self.p.iter_functions():
+            for dec in fn.decorators:
+                func, call = decorator_call(dec)
+                if self._is(func, _FUNCTION_TOOL) and not isinstance(func, Call):
+                    self._function_tool(fn, call, {fn.symbol}, self.p.path_of(fn.symbol), fn.line, fn.conditional)
+                    break
+        for a in self.p.iter_assigns():
+            if a.op == "=" and isinstance(a.value, Call) and a.target not in self.tools:
+                self._tool_from_call(a.value, a.target, self.p.path_of(a.target), a.line, a.conditional)
+
+    def _function_tool(self, fn: FunctionFact, options: Call | None, symbols: set[str], path: str, line: int, conditional: bool) -> Candidate:
+        kw = dict(options.kwargs) if options is not None else {}
+        name = fn.name
+        override = self._str(kw.get("name_override"))
+        if isinstance(override, str):
+            name = override
+        elif isinstance(override, Dynamic):
+            self._note(path, line, f"tool {fn.name}: name_override is dynamic ({override.dynamic}); keyed by the function name")
+        description: Any = fn.doc
+        if "description_override" in kw:
+            d = self._str(kw["description_override"])
+            description = d if d not in (None, "") else description
+        elif self.p.evaluate(kw.get("use_docstring_info")) is False:
+            description = ""
+        approval = self._approval(kw.get("needs_approval"))
+        entry = Entry(
+            kind="tool",
+            name=name,
+            path=path,
+            line=line,
+            dialect=NAME,
+            conditional=conditional,
+            approval=approval,
+            trust_tier=trust_from(approval),
+            signature=signature_of(fn),
+            description_sha256=digest(description),
+        )
+        cand = self._register_tool(entry, symbols, conditional)
+        self._apply_enabled(kw.get("is_enabled"), symbols)
+        return cand
+
+    def _register_tool(self, entry: Entry, symbols: set[str], conditional: bool) -> Candidate:
+        cand = Candidate(entry, set(symbols))
+        self.result.candidates.append(cand)
+        for s in symbols:
+            self.tools[s] = cand
+        self.tool_own_conditional[id(cand)] = conditional
+        return cand
+
+    def _apply_enabled(self, expr: Expr | None, symbols: Iterable[str]) -> None:
+        enabled = self._enabled(expr)
+        for s in symbols:
+            if enabled is False:
+                self.disabled.add(s)
+            elif isinstance(enabled, Dynamic):
+                self.dynamic_enabled.add(s)
+
+    def _merge_or_register(self, identity: tuple[str, ...], entry: Entry, symbol: str, conditional: bool) -> Candidate:
+        """One entry for the same hosted tool / the same inline wrapper used in several places."""
+        existing = self.merged.get(identity)
+        if existing is None:
+            cand = self._register_tool(entry, {symbol, f"{_SYNTH}{'|'.join(identity)}"}, conditional)
+            self.merged[identity] = cand
+            return cand
+        e = existing.entry
+        e.approval = _least_safe_approval(e.approval, entry.approval)  # type: ignore[assignment]
+        e.trust_tier = trust_from(e.approval)  # type: ignore[arg-type]
+        if entry.dangerous is True or isinstance(entry.dangerous, Dynamic):
+            e.dangerous = entry.dangerous if e.dangerous is False else e.dangerous
+        existing.symbols.add(symbol)
+        self.tools[symbol] = existing
+        self.tool_own_conditional[id(existing)] = self.tool_own_conditional[id(existing)] and conditional
+        return existing
+
+    def _tool_from_call(self, call: Call, symbol: str | None, path: str, line: int, conditional: bool) -> Candidate | None:
+        """A tool built by a call: function_tool(fn), FunctionTool(...), a hosted tool, agent.as_tool(...)."""
+        line = call.line or line
+        # function_tool(fn, ...)  /  function_tool(...)(fn)
+        options: Call | None = None
+        wrapped: Expr | None = None
+        if isinstance(call.func, Call) and self._is(call.func.func, _FUNCTION_TOOL):
+            options, wrapped = call.func, call.arg(0)
+        elif self._is(call.func, _FUNCTION_TOOL) and not isinstance(call.func, Call):
+            options, wrapped = call, call.arg(0, "func")
+        if options is not None:
+            fn = self.p.lookup(wrapped.name) if isinstance(wrapped, Ref) else None
+            if not isinstance(fn, FunctionFact):
+                if wrapped is not None:
+                    self._note(path, line, f"function_tool({describe(wrapped)}): the wrapped function cannot be resolved statically")
+                return None
+            if symbol is not None:
+                return self._function_tool(fn, options, {symbol}, path, line, conditional)
+            identity = ("function_tool", fn.symbol, _kwargs_text(options))
+            if identity in self.merged:
+                return self.merged[identity]
+            cand = self._function_tool(fn, options, {self._synthetic(path, line)}, path, line, conditional)
+            self.merged[identity] = cand
+            return cand
+        if self._is(call.func, _FUNCTION_TOOL_CLASS) and not isinstance(call.func, Call):
+            return self._function_tool_class(call, symbol, path, line, conditional)
+        leaf = self._hosted_leaf(call)
+        if leaf is not None:
+            return self._hosted(leaf, call, symbol, path, line, conditional)
+        receiver = self._method(call, "as_tool")
+        if receiver is not None:
+            return self._as_tool(receiver, call, symbol, path, line, conditional)
+        return None
+
+    def _function_tool_class(self, call: Call, symbol: str | None, path: str, line: int, conditional: bool) -> Candidate | None:
+        name = self._str(call.arg(0, "name"))
+        if not isinstance(name, str):
+            self._note(path, line, f"FunctionTool({describe(call.arg(0, 'name') or Dyn('?'))}): the tool name cannot be resolved statically")
+            return None
+        schema = self.p.evaluate(call.arg(2, "params_json_schema"))
+        signature = None
+        if isinstance(schema, dict) and isinstance(schema.get("properties"), dict):
+            required = schema.get("required") if isinstance(schema.get("required"), list) else []
+            signature = Signature(
+                params=[
+                    Param(name=k, type=str(v.get("type")) if isinstance(v, dict) and v.get("type") else None, required=k in required)
+                    for k, v in sorted(schema["properties"].items())
+                ]
+            )
+        approval = self._approval(call.kw("needs_approval"))
+        entry = Entry(
+            kind="tool",
+            name=name,
+            path=path,
+            line=line,
+            dialect=NAME,
+            conditional=conditional,
+            approval=approval,
+            trust_tier=trust_from(approval),
+            signature=signature,
+            description_sha256=digest(self._str(call.arg(1, "description"))),
+        )
+        sym = symbol or self._synthetic(path, line)
+        cand = self._register_tool(entry, {sym}, conditional)
+        self._apply_enabled(call.kw("is_enabled"), {sym})
+        return cand
+
+    def _hosted(self, leaf: str, call: Call, symbol: str | None, path: str, line: int, conditional: bool) -> Candidate | None:
+        default_name, fixed = _HOSTED[leaf]
+        name: Any = default_name
+        scope = ""
+        description: Any = None
+        approval: Any = "never"
+        if leaf in ("ShellTool", "ApplyPatchTool", "CustomTool"):
+            if leaf == "CustomTool" or call.kw("name") is not None:
+                name = self._str(call.arg(0, "name") if leaf == "CustomTool" else call.kw("name"))
+            if leaf == "CustomTool":
+                description = self._str(call.arg(1, "description"))
+            approval = self._approval(call.kw("needs_approval"))
+            if approval == "always" and self._given(call.kw("on_approval")):
+                approval = "conditional"  # a callback decides, not a person
+        elif leaf == "HostedMCPTool":
+            config = self.p.evaluate(call.arg(0, "tool_config"))
+            if isinstance(config, dict):
+                label = config.get("server_label")
+                if isinstance(label, str):
+                    scope = label
+                require = config.get("require_approval", "always")  # the Responses API asks by default
+                approval = "conditional" if isinstance(require, dict) else approval_from(require)
+            else:
+                approval = config if isinstance(config, Dynamic) else Dynamic(dynamic=describe(call))
+            if not scope:
+                self._note(path, line, "HostedMCPTool: server_label cannot be resolved statically")
+            if approval == "always" and self._given(call.arg(1, "on_approval_request")):
+                approval = "conditional"
+        if not isinstance(name, str):
+            self._note(path, line, f"{leaf}: the tool name cannot be resolved statically")
+            return None
+        entry = Entry(
+            kind="tool",
+            name=name,
+            scope=scope,
+            path=path,
+            line=line,
+            dialect=NAME,
+            conditional=conditional,
+            approval=approval,
+            trust_tier=trust_from(approval),
+            description_sha256=digest(description),
+            **fixed,
+        )
+        return self._merge_or_register(("hosted", entry.key), entry, symbol or self._synthetic(path, line), conditional)
+
+    def _given(self, expr: Expr | None) -> bool:
+        """An optional callback really passed (not absent, not a literal None)."""
+        return expr is not None and (isinstance(expr, Dyn) or self.p.evaluate(expr) is not None)
+
+    def _as_tool(self, receiver: Expr, call: Call, symbol: str | None, path: str, line: int, conditional: bool) -> Candidate | None:
+        specs = self._specs_of(receiver, path, conditional)
+        if not specs:
+            return None  # `.as_tool` of something that is not an SDK agent (e.g. a LangChain runnable)
+        spec = specs[0]
+        agent = self.agent_cands.get(id(spec)) or self._agent_candidate(spec)
+        tool_name = self._str(call.arg(0, "tool_name"))
+        if isinstance(tool_name, str) and tool_name:
+            name = tool_name
+        else:
+            if isinstance(tool_name, Dynamic):
+                self._note(path, line, f"{agent.entry.name}.as_tool: tool_name is dynamic ({tool_name.dynamic}); named after the agent")
+            name = _function_style(agent.entry.name)
+        description = self._str(call.arg(1, "tool_description"))
+        parameters = call.kw("parameters")
+        signature = Signature(
+            params=[Param(name="parameters", type=describe(parameters))] if parameters is not None else [Param(name="input", type="str")],
+            returns="str",
+        )
+        approval = self._approval(call.kw("needs_approval"))
+        entry = Entry(
+            kind="tool",
+            name=name,
+            path=path,
+            line=line,
+            dialect=NAME,
+            conditional=conditional,
+            approval=approval,
+            trust_tier=trust_from(approval),
+            signature=signature,
+            description_sha256=digest(description if description is not None else ""),
+            tags=["agent-as-tool"],
+        )
+        if symbol is not None:
+            cand = self._register_tool(entry, {symbol}, conditional)
+        else:
+            identity = ("as_tool", spec.symbol, name, _kwargs_text(call))
+            cand = self._merge_or_register(identity, entry, self._synthetic(path, line), conditional)
+        cand.reach = sorted(set(cand.reach) | {spec.symbol})
+        self._attach_agent(spec, conditional or isinstance(self._enabled(call.kw("is_enabled")), Dynamic))
+        self._apply_enabled(call.kw("is_enabled"), cand.symbols)
+        return cand
+
+    # -- agents: entries and reach --------------------------------------------------------------
+
+    def _agent_candidate(self, spec: _AgentSpec) -> Candidate:
+        existing = self.agent_cands.get(id(spec))
+        if existing is not None:
+            return existing
+        name_value = self._str(spec.kwargs.get("name"))
+        if isinstance(name_value, str) and name_value:
+            name = name_value
+        else:
+            name = spec.var_name if not spec.symbol.startswith(_SYNTH) else "agent"
+            self._note(spec.path, spec.line, f"agent {spec.var_name}: name is not a literal ({describe(spec.kwargs['name']) if 'name' in spec.kwargs else 'missing'}); using {name!r}")
+        entry = Entry(
+            kind="agent",
+            name=name,
+            path=spec.path,
+            line=spec.line,
+            dialect=NAME,
+            root=spec.root,
+            conditional=spec.conditional,
+            model=self._model(spec.kwargs.get("model")),
+            instructions_sha256=self._instructions(spec.kwargs.get("instructions"), spec.kwargs.get("prompt")),
+        )
+        if spec.is_clone and not spec.name_overridden and not spec.symbol.startswith(_SYNTH):
+            # A clone keeps its base's name; key it by its variable so it never shadows the base.
+            entry.key = f"{entry_key('agent', '', name)}@{spec.var_name}"
+        cand = Candidate(entry, set(spec.symbols))
+        self.agent_cands[id(spec)] = cand
+        self.result.candidates.append(cand)
+        return cand
+
+    def _model(self, expr: Expr | None) -> str | Dynamic | None:
+        if expr is None:
+            return None
+        if isinstance(expr, Call) and (self._origin(expr.func) or "").startswith(_PKG + "."):
+            inner = expr.arg(0, _MODEL_CLASSES_KW)
+            if inner is not None:
+                return self._str(inner) or Dynamic(dynamic=describe(expr))
+        value = self._str(expr)
+        return value
+
+    def _instructions(self, expr: Expr | None, prompt: Expr | None) -> str | None:
+        text: Any = None
+        if expr is not None:
+            fn = self.p.functions.get(self.p.canonical(expr.name)) if isinstance(expr, Ref) else None
+            if fn is not None:
+                # Instructions computed per run: digest what the function returns, marked dynamic.
+                returned = " | ".join(describe(r) for r in fn.returns_exprs)
+                text = Dynamic(dynamic=f"{short_name(fn.symbol)}() -> {returned}")
+            elif isinstance(expr, Dyn):
+                text = Dynamic(dynamic=expr.src)
+            else:
+                text = self._str(expr)
+        if prompt is None:
+            return digest(text)
+        # A stored prompt (`prompt={"id": ..., "version": ...}`) is part of the system prompt.
+        value = self.p.evaluate(prompt)
+        try:
+            prompt_text = value.dynamic if isinstance(value, Dynamic) else canonical_json(value).decode()
+        except (TypeError, ValueError):
+            value, prompt_text = Dynamic(dynamic=describe(prompt)), describe(prompt)
+        base = text.dynamic if isinstance(text, Dynamic) else (text or "")
+        combined = f"{base}\n\0prompt:{prompt_text}"
+        dynamic = isinstance(text, Dynamic) or isinstance(value, Dynamic)
+        return digest(Dynamic(dynamic=combined) if dynamic else combined)
+
+    def _items(self, spec: _AgentSpec, field_name: str) -> list[Item]:
+        out: list[Item] = []
+        expr = spec.kwargs.get(field_name)
+        if expr is not None:
+            got = self._items_of(expr)
+            if isinstance(got, Dynamic):
+                self._note(spec.path, spec.line, f"agent {spec.var_name}: {field_name}={got.dynamic} cannot be resolved statically")
+            else:
+                out.extend(got)
+        for owner in spec.owners[field_name]:
+            for op, value, cond in self.p.mutations(owner, field_name):
+                if op == "append":
+                    out.append(Item(value, cond))
+                    continue
+                got = self._items_of(value)
+                if isinstance(got, Dynamic):
+                    self._note(spec.path, spec.line, f"agent {spec.var_name}: {field_name} changed to {got.dynamic}, which cannot be resolved statically")
+                    continue
+                out.extend(Item(i.expr, i.conditional or cond) for i in got)
+        return out
+
+    def _items_of(self, expr: Expr) -> list[Item] | Dynamic:
+        got = self.p.items(expr)
+        if isinstance(got, Dynamic) and isinstance(expr, Call) and not expr.args and not expr.kwargs:
+            fn = self.p.functions.get(self._origin(expr.func) or "")
+            if fn is not None and fn.returns_exprs:
+                out: list[Item] = []
+                for ret in fn.returns_exprs:  # `tools=get_tools()` with literal returns
+                    more = self.p.items(ret)
+                    if isinstance(more, Dynamic):
+                        return got
+                    out.extend(Item(i.expr, i.conditional or len(fn.returns_exprs) > 1) for i in more)
+                return out
+        return got
+
+    def _tool_refs(self, expr: Expr, spec: _AgentSpec, conditional: bool) -> list[_ToolRef]:
+        if isinstance(expr, Ref):
+            target = self.p.canonical(expr.name)
+            if target not in self.tools:
+                d = self.p.lookup(target)
+                if isinstance(d, AssignFact) and isinstance(d.value, Call):
+                    self._tool_from_call(d.value, target, self.p.path_of(target), d.line, d.conditional)
+            return [_ToolRef(target)]
+        if isinstance(expr, Call):
+            cand = self._tool_from_call(expr, None, spec.path, expr.line or spec.line, conditional)
+            if cand is not None:
+                return [_ToolRef(sorted(s for s in cand.symbols)[0])]
+            fn = self.p.functions.get(self._origin(expr.func) or "")
+            if fn is not None:  # a helper returning one tool
+                out: list[_ToolRef] = []
+                for ret in fn.returns_exprs:
+                    out.extend(_ToolRef(r.symbol, True) for r in self._tool_refs(ret, spec, True))
+                if out:
+                    return out
+        self._note(spec.path, getattr(expr, "line", 0) or spec.line, f"agent {spec.var_name}: tool {describe(expr)} cannot be resolved statically")
+        return []
+
+    def _attach_tool(self, symbol: str, conditional: bool) -> None:
+        cand = self.tools.get(symbol)
+        if cand is not None:
+            self.attach.setdefault(id(cand), []).append(conditional)
+
+    def _attach_agent(self, spec: _AgentSpec, conditional: bool) -> None:
+        cand = self._agent_candidate(spec)
+        self.attach.setdefault(id(cand), []).append(conditional)
+
+    def resolve(self) -> None:
+        done: set[int] = set()
+        while True:  # resolving can create inline agents (handoffs=[Agent(...)]): repeat until stable
+            pending = [s for s in self.spec_order if id(s) not in done]
+            if not pending:
+                break
+            for spec in pending:
+                done.add(id(spec))
+                self._resolve_agent(spec)
+
+    def _resolve_agent(self, spec: _AgentSpec) -> None:
+        cand = self._agent_candidate(spec)
+        reach: set[str] = set()
+        for item in self._items(spec, "tools"):
+            cond = item.conditional or spec.conditional
+            for ref in self._tool_refs(item.expr, spec, cond):
+                if ref.symbol in self.disabled:
+                    continue
+                reach.add(ref.symbol)
+                self._attach_tool(ref.symbol, cond or ref.conditional or ref.symbol in self.dynamic_enabled)
+        for item in self._items(spec, "handoffs"):
+            cond = item.conditional or spec.conditional
+            target: Expr | None = item.expr
+            value = self.p.value_of(target) if isinstance(target, Ref) else target
+            if isinstance(value, Call) and self._is(value.func, _HANDOFF) and not isinstance(value.func, Call):
+                enabled = self._enabled(value.kw("is_enabled"))
+                if enabled is False:
+                    continue
+                cond = cond or isinstance(enabled, Dynamic)
+                target = value.arg(0, "agent")
+            specs = self._specs_of(target, spec.path, cond) if target is not None else []
+            if specs:
+                for s in specs:
+                    reach.add(s.symbol)
+                    self._attach_agent(s, cond)
+            elif isinstance(target, Ref):
+                reach.add(self.p.canonical(target.name))  # maybe an agent another dialect knows
+            else:
+                self._note(spec.path, spec.line, f"agent {spec.var_name}: handoff {describe(target) if target is not None else '?'} cannot be resolved statically")
+        for item in self._items(spec, "mcp_servers"):
+            cond = item.conditional or spec.conditional
+            sym = self._mcp_server(item.expr, spec)
+            if sym is not None:
+                reach.add(sym)
+                self._attach_tool(sym, cond)
+        cand.reach = sorted(set(cand.reach) | reach)
+
+    def _mcp_server(self, expr: Expr, spec: _AgentSpec) -> str | None:
+        symbol = self.p.canonical(expr.name) if isinstance(expr, Ref) else None
+        if symbol is not None and symbol in self.tools:
+            return symbol
+        value = self.p.value_of(expr)
+        if not (isinstance(value, Call) and self._is(value.func, *_MCP_SERVERS) and not isinstance(value.func, Call)):
+            self._note(spec.path, spec.line, f"agent {spec.var_name}: MCP server {describe(expr)} cannot be resolved statically")
+            return None
+        d = self.p.lookup(symbol) if symbol else None
+        path = self.p.path_of(symbol) if symbol else spec.path
+        line = d.line if isinstance(d, AssignFact) else (value.line or spec.line)
+        label = self._str(value.kw("name"))
+        if not isinstance(label, str):
+            label = short_name(symbol).rsplit(".", 1)[-1] if symbol else (self._origin(value.func) or "mcp").rsplit(".", 1)[-1]
+        approval = self._approval(value.kw("require_approval"))
+        entry = Entry(
+            kind="tool",
+            name="*",
+            scope=label,
+            path=path,
+            line=line,
+            dialect=NAME,
+            conditional=isinstance(d, AssignFact) and d.conditional,
+            approval=approval,
+            trust_tier=trust_from(approval),
+            tags=["mcp-server"],
+        )
+        cand = self._merge_or_register(("mcp", entry.key), entry, symbol or self._synthetic(path, line), entry.conditional)
+        return sorted(cand.symbols)[0]
+
+    # -- finish -----------------------------------------------------------------------------------
+
+    def finish(self) -> DialectResult:
+        for spec in self.spec_order:
+            agent = self._agent_candidate(spec)
+            agent.symbols |= spec.symbols
+            agent.entry.root = agent.entry.root or spec.root
+        for cand in self.result.candidates:
+            attached = self.attach.get(id(cand), [])
+            if cand.entry.kind == "tool":
+                own = self.tool_own_conditional.get(id(cand), cand.entry.conditional)
+                dynamic_enabled = bool(cand.symbols & self.dynamic_enabled)
+                cand.entry.conditional = own or dynamic_enabled or (bool(attached) and all(attached))
+            elif not cand.entry.root and attached and all(attached):
+                cand.entry.conditional = True
+            cand.reach = sorted(set(cand.reach))
+        return self.result
+
+
+def extract(program: Program) -> DialectResult:
+    ex = _Extractor(program)
+    ex.discover_agents()
+    ex.discover_tools()
+    ex.resolve()
+    return ex.finish()
