@@ -206,3 +206,16 @@ def build_receipt(
         surfaces={"base": base_surface, "head": head_surface},
     )
     return receipt
+
+
+def template_text_for(repo: str | os.PathLike[str] | GitRepo, base_sha: str, config_file: str | None = None) -> str | None:
+    """The user's receipt template (config `template`), read from the BASE revision like all trust roots:
+    a PR must not be able to restyle its own receipt into hiding a change."""
+    git_repo = repo if isinstance(repo, GitRepo) else GitRepo(repo)
+    cfg = load_config(git_repo, base_sha, config_file).config
+    if not cfg.template:
+        return None
+    data = git_repo.read_path(base_sha, cfg.template.replace(os.sep, "/").removeprefix("./"))
+    if data is None:
+        raise ConfigError(f"template not found at the base revision: {cfg.template}")
+    return _decode_config(data, cfg.template)

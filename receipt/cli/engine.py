@@ -93,6 +93,13 @@ def trace_diff(
     from receipt.pipeline import build_receipt
     from receipt.render import render_annotations, render_json, render_markdown
 
+    # A bad key fails before any work is done.
+    env_key = os.environ.get("RECEIPT_SIGNING_KEY")
+    key = None
+    if sign_key or env_key:
+        from receipt.keys import load_signing_key
+
+        key = load_signing_key(sign_key, None if sign_key else env_key)
     receipt = build_receipt(
         repo,
         base,
@@ -105,12 +112,11 @@ def trace_diff(
         progress=progress_printer(),
     )
     _end_progress()
-    env_key = os.environ.get("RECEIPT_SIGNING_KEY")
-    key = None
-    if sign_key or env_key:
-        from receipt.keys import load_signing_key
+    template = None
+    if fmt is Format.markdown:
+        from receipt.pipeline import template_text_for
 
-        key = load_signing_key(sign_key, None if sign_key else env_key)
+        template = template_text_for(repo, receipt.base.sha, config)
     if fmt is Format.json:
         if key is not None:
             from receipt.sign import Binding, envelope_json
@@ -125,9 +131,9 @@ def trace_diff(
         from receipt.sign import Binding, render_signed
 
         binding = Binding(repository=repository, pr=pr, base_sha=receipt.base.sha, head_sha=receipt.head.sha)
-        text = render_signed(receipt, key, binding)
+        text = render_signed(receipt, key, binding, template_text=template)
     else:
-        text = render_markdown(receipt)
+        text = render_markdown(receipt, template_text=template)
     write_output(text, output)
     raise typer.Exit(EXIT_OK if receipt.verdict.ok else EXIT_FINDINGS)
 
