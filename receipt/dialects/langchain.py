@@ -32,6 +32,8 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
   The agent-level gates patch the TOOL entries (what a tool needs before it runs). A tool used by
   several agents takes the *lowest* approval among them: a reviewer must see the path that runs
   the tool without a human. Tools from other dialects in the list are reached but not patched.
+  A key of `interrupt_on` naming none of the agent's tools (all of them resolved) is reported: a
+  misspelt key gates nothing.
 - Instructions digest: `system_prompt=` / `prompt=` text (a `SystemMessage(content=...)` counts as
   its content; a function prompt counts as its docstring and return expressions).
 
@@ -63,6 +65,7 @@ from receipt.dialects.pydantic_ai import (
     is_public_module_level,
     lowest,
     model_value,
+    replaces,
     stricter,
 )
 from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Expr, FunctionFact, Map, Ref
@@ -285,6 +288,8 @@ class _Extractor:
         return None
 
     def add_agent(self, symbol: str, call: Call, react: bool, conditional: bool, hint: str, path: str) -> None:
+        if not replaces(self.agents.get(symbol), conditional, self.result, path, call.line):
+            return
         name = self.p.evaluate(call.kw("name"))
         entry = Entry(
             kind="agent",
@@ -412,18 +417,26 @@ class _Extractor:
             self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': tools '{items.dynamic}' could not be resolved statically"))
             items = []
         maps, everyone = self.agent_gates(agent)
+        resolved = not isinstance(self.p.items(agent.call.arg(1, "tools")), Dynamic)
         for it in items:
             tid = self.item_tool(it.expr, path, agent.entry.name, line)
-            if tid is None:
-                continue
-            if tid.startswith("foreign:"):
-                agent.reach.append(tid[len("foreign:"):])
+            if tid is None or tid.startswith("foreign:"):
+                resolved = False
+                if tid:
+                    agent.reach.append(tid[len("foreign:"):])
                 continue
             agent.tools.append(tid)
             gate = everyone
             for m in maps:
                 gate = stricter(gate, m if isinstance(m, Dynamic) else self.gate_value(m.get(self.tools[tid].entry.name)))
             self.tools[tid].registrations.append((it.conditional or agent.entry.conditional, gate))
+        if resolved:  # a misspelt key gates nothing: say so while every tool name is known
+            names = {self.tools[t].entry.name for t in agent.tools}
+            for m in maps:
+                for key in sorted(set(m) - names) if isinstance(m, dict) else ():
+                    self.result.issues.append(
+                        issue(path, line, f"agent '{agent.entry.name}': interrupt_on names '{key}', which is not one of its tools; no approval is attached to it", "hitl-unknown-tool")
+                    )
 
     # -- result ---------------------------------------------------------------------------------
 

@@ -136,6 +136,14 @@ def is_public_module_level(symbol: str, program: Program) -> bool:
     return not leaf.startswith("_") and module in program.modules
 
 
+def replaces(existing: Any, conditional: bool, result: DialectResult, path: str, line: int) -> bool:
+    """A variable assigned an agent twice (if/else): the first unconditional assignment is kept."""
+    if existing is None:
+        return True
+    result.issues.append(issue(path, line, f"agent '{existing.entry.name}' is assigned more than once; the receipt shows one assignment", "reassigned"))
+    return existing.entry.conditional and not conditional
+
+
 def foreign_tool(program: Program, fn: FunctionFact) -> bool:
     for dec in fn.decorators:
         origin = program.origin(decorator_call(dec)[0]) or ""
@@ -213,6 +221,8 @@ class _Extractor:
                     self.agents[self.p.canonical(ret.name)].entry.root = True
 
     def add_agent(self, symbol: str, call: Call, line: int, conditional: bool, name_hint: str, path: str | None = None) -> None:
+        if not replaces(self.agents.get(symbol), conditional, self.result, path or self.p.path_of(symbol), line):
+            return
         name = self.p.evaluate(call.kw("name"))
         entry = Entry(
             kind="agent",

@@ -506,3 +506,16 @@ agent = create_agent("m", tools=[{fn}])
     assert comparable(before) == comparable(exported(src("issue_refund", "refund_order")))
     after = exported(src("refund", "give_money_back"))
     assert set(after) == {"agent:agent", "tool:give_money_back"}
+
+
+def test_a_misspelt_hitl_key_is_reported() -> None:
+    files = {
+        "app/tools.py": HITL_TOOLS,
+        "app/agent.py": AGENT
+        + "from app.tools import refund\n"
+        + 'agent = create_agent("m", tools=[refund], middleware=[HumanInTheLoopMiddleware(interrupt_on={"refnud": True})])\n',
+    }
+    assert exported(files)["tool:refund"].approval == "never"
+    assert any("'refnud'" in m for m in issues_of(files))
+    files["app/agent.py"] = files["app/agent.py"].replace("refnud", "refund")
+    assert not [m for m in issues_of(files) if "interrupt_on" in m]

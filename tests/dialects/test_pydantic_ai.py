@@ -607,3 +607,19 @@ agent = Agent("openai:gpt-4o", tools=[search])
         }
     )
     assert not [e for e in s.values() if e.kind == "tool" and e.dialect == "pydantic-ai"]
+
+
+def test_an_agent_assigned_twice_keeps_the_unconditional_one_and_says_so() -> None:
+    files = {
+        "app/a.py": HEAD
+        + """
+import os
+if os.getenv("CHEAP"):
+    agent = Agent("openai:gpt-4o-mini")
+else:
+    agent = Agent("openai:gpt-4o")
+agent = Agent("anthropic:claude-sonnet-4-5")
+"""
+    }
+    assert surface_of(files)["agent:agent"].model == "anthropic:claude-sonnet-4-5"
+    assert sum("assigned more than once" in m for m in issues_of(files)) == 2
