@@ -440,6 +440,106 @@ _KINDS: tuple[ChangeKind, ...] = (
     ),
 )
 
+# Corvid ABI descriptors carry attributes no Python framework has; each has its own kind.
+_CORVID_KINDS: tuple[ChangeKind, ...] = (
+    _kind(
+        "corvid.approval_label_removed",
+        "regression",
+        "Approval label removed from an agent's approval contract",
+        "The Corvid compiler no longer lists this approval label in the agent's approval contract, so "
+        "the action it guarded can now run without the human sign-off it used to need. Confirm the "
+        "action itself was removed, or restore the `approve` site. " + _ACCEPT,
+    ),
+    _kind(
+        "corvid.approval_label_tier_lowered",
+        "regression",
+        "Approval label requires a lower trust tier",
+        "An approval label now requires a lower trust tier (human_required > human_supervised > "
+        "autonomous): fewer people, or nobody, must approve the guarded action. " + _ACCEPT,
+    ),
+    _kind(
+        "corvid.approval_label_tier_raised",
+        "info",
+        "Approval label requires a higher trust tier",
+        "An approval label now requires a higher trust tier: the guarded action needs more human "
+        "oversight than before. Nothing to do unless the stricter gate was unintended.",
+    ),
+    _kind(
+        "corvid.irreversible_gained",
+        "regression",
+        "Effect became irreversible",
+        "The descriptor now declares the agent's or tool's effect (or an approval label) as "
+        "irreversible: a mistake can no longer be undone. Make sure an approval gate covers it. "
+        + _ACCEPT,
+    ),
+    _kind(
+        "corvid.irreversible_lost",
+        "info",
+        "Effect is no longer irreversible",
+        "The descriptor no longer declares the effect irreversible: a mistake can be undone again. "
+        "Informational; nothing to do unless the reversibility claim is wrong.",
+    ),
+    _kind(
+        "corvid.grounded_provenance_lost",
+        "regression",
+        "Agent no longer returns grounded values",
+        "The agent's return value was `Grounded<...>` (its provenance traced to cited inputs) and no "
+        "longer is: callers lose the guarantee that answers are backed by sources. " + _ACCEPT,
+    ),
+    _kind(
+        "corvid.grounded_provenance_gained",
+        "info",
+        "Agent now returns grounded values",
+        "The agent's return value now carries provenance (`Grounded<...>`), so callers can trace "
+        "answers back to cited inputs. Informational; no action needed.",
+    ),
+    _kind(
+        "corvid.domain_effect_added",
+        "warning",
+        "Tool gained a domain effect",
+        "The tool's contract declares a new domain effect (what it does in the world). Effects on "
+        "money or irreversible effects are regressions; others are warnings. Check that approval "
+        "and trust tier match the new effect. " + _ACCEPT,
+    ),
+    _kind(
+        "corvid.domain_effect_removed",
+        "info",
+        "Tool lost a domain effect",
+        "The tool's contract no longer declares this domain effect, so it claims to do less in the "
+        "world than before. Informational; check the claim if the code still has the effect.",
+    ),
+    _kind(
+        "corvid.ownership_loosened",
+        "warning",
+        "Ownership across the ABI loosened",
+        "A parameter or return value moved to a looser ownership mode (owned < borrowed < shared < "
+        "static): values can now be aliased or outlive the call, which host code must handle. "
+        + _ACCEPT,
+    ),
+    _kind(
+        "corvid.ownership_tightened",
+        "info",
+        "Ownership across the ABI tightened",
+        "A parameter or return value moved to a stricter ownership mode, so host code may no "
+        "longer alias or keep the value. Host bindings may need regenerating; informational.",
+    ),
+    _kind(
+        "corvid.budget_raised",
+        "warning",
+        "Per-call budget raised or removed",
+        "The agent's declared budget per call went up, or was removed (unbounded): one call can now "
+        "spend more. " + _ACCEPT,
+    ),
+    _kind(
+        "corvid.budget_lowered",
+        "info",
+        "Per-call budget lowered",
+        "The agent's declared budget per call went down, or a budget was added where there was "
+        "none: one call can spend less than before. Informational; no action needed.",
+    ),
+)
+_KINDS = (*_KINDS, *_CORVID_KINDS)
+
 CATALOGUE: dict[str, ChangeKind] = {k.id: k for k in sorted(_KINDS, key=lambda k: k.id)}
 assert len(CATALOGUE) == len(_KINDS), "duplicate change id in the catalogue"
 

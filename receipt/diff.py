@@ -437,6 +437,87 @@ def _reach_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
     return out
 
 
+# --- Corvid descriptor attributes (Entry.extra["corvid.*"]) ----------------------------------------
+
+_TIER_RISK = {"human_required": 0, "human_supervised": 1, "autonomous": 2}
+_OWNERSHIP_LOOSENESS = {"owned": 0, "borrowed": 1, "shared": 2, "static": 3}
+_SEVERE_DOMAIN_EFFECTS = ("money", "irreversible")
+
+
+def _corvid_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
+    if head.dialect != "corvid" and base.dialect != "corvid":
+        return []
+    b, h = base.extra, head.extra
+    out: list[Change] = []
+    who = _who(head)
+    b_labels, h_labels = b.get("corvid.approval_labels") or {}, h.get("corvid.approval_labels") or {}
+    for label in sorted(b_labels):
+        if label not in h_labels:
+            out.append(entry_change("corvid.approval_label_removed", head, {label: b_labels[label]}, None, f"{who} lost approval label '{label}'"))
+            continue
+        bt, ht = b_labels[label].get("required_tier"), h_labels[label].get("required_tier")
+        if bt != ht and bt in _TIER_RISK and ht in _TIER_RISK:
+            worse = _TIER_RISK[ht] > _TIER_RISK[bt]
+            out.append(
+                entry_change(
+                    "corvid.approval_label_tier_lowered" if worse else "corvid.approval_label_tier_raised",
+                    head, {label: bt}, {label: ht},
+                    f"{who} approval label '{label}' now requires {ht} ({bt} -> {ht})",
+                )
+            )
+        br, hr = b_labels[label].get("reversibility"), h_labels[label].get("reversibility")
+        if br != hr and "irreversible" in (br, hr):
+            gained = hr == "irreversible"
+            out.append(
+                entry_change(
+                    "corvid.irreversible_gained" if gained else "corvid.irreversible_lost",
+                    head, {label: br}, {label: hr},
+                    f"{who} approval label '{label}' reversibility {br} -> {hr}",
+                )
+            )
+    br, hr = b.get("corvid.reversibility"), h.get("corvid.reversibility")
+    if br != hr and "irreversible" in (br, hr):
+        gained = hr == "irreversible"
+        out.append(entry_change("corvid.irreversible_gained" if gained else "corvid.irreversible_lost", head, br, hr, f"{who} effect reversibility {br} -> {hr}"))
+    bg, hg = b.get("corvid.returns_grounded"), h.get("corvid.returns_grounded")
+    if bg is not None and hg is not None and bg != hg:
+        out.append(
+            entry_change(
+                "corvid.grounded_provenance_lost" if bg else "corvid.grounded_provenance_gained",
+                head, bg, hg, f"{who} {'no longer returns' if bg else 'now returns'} grounded values",
+            )
+        )
+    b_fx, h_fx = set(b.get("corvid.domain_effects") or []), set(h.get("corvid.domain_effects") or [])
+    for fx in sorted(h_fx - b_fx):
+        severe = fx.split(":", 1)[0] in _SEVERE_DOMAIN_EFFECTS
+        out.append(
+            entry_change("corvid.domain_effect_added", head, None, fx, f"{who} gained domain effect '{fx}'", "regression" if severe else None)
+        )
+    for fx in sorted(b_fx - h_fx):
+        out.append(entry_change("corvid.domain_effect_removed", head, fx, None, f"{who} lost domain effect '{fx}'"))
+    b_own, h_own = b.get("corvid.ownership") or {}, h.get("corvid.ownership") or {}
+    for slot in sorted(set(b_own) & set(h_own)):
+        bo, ho = b_own[slot], h_own[slot]
+        if bo != ho and bo in _OWNERSHIP_LOOSENESS and ho in _OWNERSHIP_LOOSENESS:
+            looser = _OWNERSHIP_LOOSENESS[ho] > _OWNERSHIP_LOOSENESS[bo]
+            out.append(
+                entry_change(
+                    "corvid.ownership_loosened" if looser else "corvid.ownership_tightened",
+                    head, {slot: bo}, {slot: ho}, f"{who} {slot} ownership {bo} -> {ho}",
+                )
+            )
+    bb, hb = b.get("corvid.budget_usd_per_call"), h.get("corvid.budget_usd_per_call")
+    if bb != hb and (bb is not None or hb is not None):
+        raised = hb is None or (bb is not None and hb > bb)
+        out.append(
+            entry_change(
+                "corvid.budget_raised" if raised else "corvid.budget_lowered",
+                head, bb, hb, f"{who} budget per call {bb if bb is not None else 'none'} -> {hb if hb is not None else 'unbounded'} USD",
+            )
+        )
+    return out
+
+
 ENTRY_RULES: list[EntryRule] = [
     *ORDERED_RULES,
     _model_rule,
@@ -444,6 +525,7 @@ ENTRY_RULES: list[EntryRule] = [
     _digest_rule("description_sha256", "description", ("agent", "tool", "prompt")),
     _signature_rule,
     _reach_rule,
+    _corvid_rule,
 ]
 
 

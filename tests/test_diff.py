@@ -731,7 +731,8 @@ def every_scenario_change() -> list[Change]:
 def test_every_catalogue_id_is_produced_by_the_diff_and_every_diff_id_is_catalogued():
     produced = {c.id for c in every_scenario_change()}
     assert produced - set(CATALOGUE) == set()
-    assert set(CATALOGUE) - produced == set()
+    # Corvid kinds are produced from real descriptors in tests/dialects/test_corvid.py.
+    assert {i for i in CATALOGUE if not i.startswith("corvid.")} - produced == set()
 
 
 def test_changes_are_json_serialisable():

@@ -110,3 +110,72 @@ def test_descriptor_sits_beside_python_without_interference() -> None:
     entries, issues = link_files({**files(DESCRIPTOR), "app/main.py": "x = 1\n"})
     assert {e.key for e in entries} == {"agent:refund_bot", "tool:issue_refund", "prompt:summarize"}
     assert issues == []
+
+
+def _changes(before: dict, after: dict) -> dict[str, object]:
+    from receipt.diff import diff_surfaces
+    from receipt.models import Surface
+
+    def surface(doc: dict) -> Surface:
+        entries, _ = link_files(files(doc))
+        return Surface(
+            rev="r", sha="s",
+            agents=[e for e in entries if e.kind == "agent"],
+            tools=[e for e in entries if e.kind == "tool"],
+            prompts=[e for e in entries if e.kind == "prompt"],
+        )
+
+    return {c.id: c for c in diff_surfaces(surface(before), surface(after))}
+
+
+def test_corvid_catalogue_changes() -> None:
+    after = copy.deepcopy(DESCRIPTOR)
+    agent, tool = after["agents"][0], after["tools"][0]
+    agent["approval_contract"]["labels"][0]["required_tier"] = "autonomous"
+    agent["approval_contract"]["labels"][0]["reversibility"] = "irreversible"
+    agent["provenance"]["returns_grounded"] = False
+    agent["params"][0]["ownership"]["mode"] = "shared"
+    agent["budget"]["usd_per_call"] = 5.0
+    tool["contract"]["domain_effects"].append({"kind": "email", "source_effect": "notify"})
+    tool["effects"]["reversibility"] = "irreversible"
+    changes = _changes(DESCRIPTOR, after)
+    assert changes["corvid.approval_label_tier_lowered"].severity == "regression"
+    assert changes["corvid.irreversible_gained"].severity == "regression"
+    assert changes["corvid.grounded_provenance_lost"].severity == "regression"
+    assert changes["corvid.ownership_loosened"].after == {"param:ticket": "shared"}
+    assert changes["corvid.budget_raised"].severity == "warning"
+    assert changes["corvid.domain_effect_added"].after == "email" and changes["corvid.domain_effect_added"].severity == "warning"
+
+
+def test_money_effect_added_is_a_regression_and_label_removal_too() -> None:
+    before = copy.deepcopy(DESCRIPTOR)
+    before["tools"][0]["contract"]["domain_effects"] = []
+    after = copy.deepcopy(DESCRIPTOR)
+    after["agents"][0]["approval_contract"] = {"required": True, "labels": []}
+    changes = _changes(before, after)
+    assert changes["corvid.domain_effect_added"].severity == "regression"
+    assert changes["corvid.approval_label_removed"].severity == "regression"
+
+
+def test_identical_descriptor_regenerated_is_no_change() -> None:
+    regenerated = copy.deepcopy(DESCRIPTOR)
+    regenerated["generated_at"] = "2027-05-05T00:00:00Z"  # build metadata only
+    regenerated["compiler_version"] = "0.9.1"
+    assert _changes(DESCRIPTOR, regenerated) == {}
+
+
+def test_every_corvid_catalogue_kind_is_produced_in_one_direction_or_the_other() -> None:
+    from receipt.catalogue import CATALOGUE
+
+    after = copy.deepcopy(DESCRIPTOR)
+    agent, tool = after["agents"][0], after["tools"][0]
+    agent["approval_contract"]["labels"][0]["required_tier"] = "autonomous"
+    agent["approval_contract"]["labels"][0]["reversibility"] = "irreversible"
+    agent["provenance"]["returns_grounded"] = False
+    agent["params"][0]["ownership"]["mode"] = "shared"
+    agent["budget"]["usd_per_call"] = 5.0
+    tool["contract"]["domain_effects"].append({"kind": "email", "source_effect": "notify"})
+    removed = copy.deepcopy(DESCRIPTOR)
+    removed["agents"][0]["approval_contract"]["labels"] = []
+    produced = set(_changes(DESCRIPTOR, after)) | set(_changes(after, DESCRIPTOR)) | set(_changes(DESCRIPTOR, removed))
+    assert {i for i in CATALOGUE if i.startswith("corvid.")} <= produced
