@@ -224,13 +224,13 @@ class _Extractor:
             name_expr = self.class_attr(cls, "name")
             if name_expr is None:
                 continue  # an abstract base of the repository's own tools
-            run = next((self.p.functions[m] for m in cls.methods if m.rsplit(".", 1)[-1] == "_run"), None)
-            run = run or next((self.p.functions[m] for m in cls.methods if m.rsplit(".", 1)[-1] == "_arun"), None)
+            methods = {m.rsplit(".", 1)[-1]: self.p.functions[m] for m in cls.methods if m in self.p.functions}
+            run = methods.get("_run") or methods.get("_arun")
             path = self.p.path_of(cls.symbol)
             entry = self.function_entry(None, self.p.evaluate(name_expr), self.p.evaluate(self.class_attr(cls, "description")), path, cls.line, cls.name)
             entry.signature = tool_signature(run) if run is not None else None
             tid = self.add(cls.symbol, entry, {cls.symbol}, None, cls.conditional)
-            if any(self.calls_interrupt(self.p.functions[m]) for m in cls.methods if m in self.p.functions):
+            if any(self.calls_interrupt(m) for m in methods.values()):
                 self.tools[tid].approval = "conditional"
 
     def library_object(self, d: Any) -> bool:
@@ -396,7 +396,7 @@ class _Extractor:
                 continue
             origin = self.p.origin(m.func)
             if origin_matches(origin, *_HITL):
-                maps.append(self.interrupt_map(m.arg(0, "interrupt_on")))
+                maps.append(self.interrupt_map(m.arg(0, "interrupt_on") or m.kw("tool_configs")))  # tool_configs: pre-1.0 name
             elif origin in self.p.classes and any(origin_matches(b, *_MIDDLEWARE_BASE) for b in self.p.class_bases(self.p.classes[origin])):
                 cls = self.p.classes[origin]
                 if any(self.calls_interrupt(self.p.functions[s]) for s in cls.methods if s in self.p.functions):

@@ -519,3 +519,15 @@ def test_a_misspelt_hitl_key_is_reported() -> None:
     assert any("'refnud'" in m for m in issues_of(files))
     files["app/agent.py"] = files["app/agent.py"].replace("refnud", "refund")
     assert not [m for m in issues_of(files) if "interrupt_on" in m]
+
+
+def test_pre_1_0_tool_configs_spelling_of_the_map() -> None:
+    s = exported(
+        {
+            "app/tools.py": HITL_TOOLS,
+            "app/a.py": AGENT
+            + "from app.tools import refund\n"
+            + 'agent = create_agent("m", tools=[refund], middleware=[HumanInTheLoopMiddleware(tool_configs={"refund": {"allow_accept": True}})])\n',
+        }
+    )
+    assert s["tool:refund"].approval == "always"
