@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 from receipt import __version__
 from receipt.canonical import canonical_json, sha256_hex
-from receipt.config import CONFIG_FILES, Config, parse_config
+from receipt.config import CONFIG_FILES, Config, parse_config, select_config
 from receipt.diff import config_change, diff_surfaces, extraction_error_changes, summarize
 from receipt.dialects.registry import dialects
 from receipt.errors import ConfigError
@@ -56,15 +56,12 @@ def load_config(repo: GitRepo, sha: str, config_file: str | None = None) -> Load
         text = _decode_config(data, config_file)
         cfg = parse_config(text, Path(rel).name if Path(rel).name in CONFIG_FILES else ".receipt.toml")
         return LoadedConfig(cfg or Config(), rel, text)
+    texts: dict[str, str | None] = {}
     for name in CONFIG_FILES:
         data = repo.read_path(sha, name)
-        if data is None:
-            continue
-        text = _decode_config(data, name)
-        cfg = parse_config(text, name)
-        if cfg is not None:
-            return LoadedConfig(cfg, name, text)
-    return LoadedConfig(Config(), None, None)
+        texts[name] = None if data is None else _decode_config(data, name)
+    found, cfg = select_config(texts)  # both files configuring the receipt is an error, not a silent pick
+    return LoadedConfig(cfg, found, texts[found] if found else None)
 
 
 def _decode_config(data: bytes, name: str) -> str:
