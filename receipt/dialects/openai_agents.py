@@ -615,6 +615,8 @@ class _Extractor:
             conditional=spec.conditional,
             model=self._model(spec.kwargs.get("model")),
             instructions_sha256=self._instructions(spec.kwargs.get("instructions"), spec.kwargs.get("prompt")),
+            # what other agents read to decide whether to hand off to this one
+            description_sha256=digest(self._str(spec.kwargs.get("handoff_description"))),
         )
         if spec.is_clone and not spec.name_overridden and not spec.symbol.startswith(_SYNTH):
             # A clone keeps its base's name; key it by its variable so it never shadows the base.

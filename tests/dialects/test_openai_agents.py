@@ -469,6 +469,8 @@ def test_handoffs_reach_agents_and_export_private_targets() -> None:
     s = surface_of(files)
     assert s["agent:Triage"].reaches == ["agent:Billing", "agent:Refunds", "agent:Secret"]
     assert s["agent:Secret"].exported and not s["agent:Secret"].root
+    assert s["agent:Billing"].description_sha256 == digest("Bills.")  # what triage routes on
+    assert s["agent:Refunds"].description_sha256 is None
     assert not s["agent:Off"].exported  # is_enabled=False: the model never sees that handoff
 
 
