@@ -1,0 +1,259 @@
+"""Shared machinery for dialects whose agents are constructor calls holding lists of tools and agents.
+
+CrewAI, Google ADK and smolagents all spell an agent as `SomeAgent(..., tools=[...], <children>=[...])`
+where list items are decorated functions, instances of tool classes, wrapper calls
+(`FunctionTool(f)`), inline agents, or variables holding any of these. This module resolves such
+items to the symbols the linker understands, creates one candidate per declaration (deduplicated by
+an *identity*: the symbol that names it, or its call site when it is written inline), and derives
+the `conditional` flag of a tool from all the places it is attached.
+
+Not a dialect itself (the registry skips modules starting with `_`).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from receipt.dialects.base import Candidate, DialectResult, as_str, digest, issue
+from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref
+from receipt.extract.program import Item, Program, describe
+from receipt.models import Dynamic, Entry, ExtractionIssue
+
+
+def from_package(origin: str | None, packages: Iterable[str], *leaves: str) -> bool:
+    """`origin` names one of `leaves` (any leaf when none given) defined under one of `packages`.
+
+    Frameworks re-export names from deep modules (`google.adk.agents.llm_agent.LlmAgent` is
+    `google.adk.agents.LlmAgent`), so the module part only has to start with the package; the leaf
+    must match exactly, which keeps `crewai.project.tool` apart from `crewai.tools.tool`.
+    """
+    if not origin or "." not in origin:
+        return False
+    module, _, leaf = origin.rpartition(".")
+    if leaves and leaf not in leaves:
+        return False
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def leaf(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+def module_level_public(program: Program, symbol: str) -> bool:
+    """A name defined directly at module level whose last segment is public."""
+    if "<locals>" in symbol:
+        return False
+    m = program.module_of.get(symbol)
+    if m is None or not symbol.startswith(m.module + "."):
+        return False
+    rest = symbol[len(m.module) + 1 :]
+    return "." not in rest and not rest.startswith("_")
+
+
+def has_external_decorator(program: Program, fn: FunctionFact) -> bool:
+    """Decorated by something from outside the repository (another framework owns the object)."""
+    for dec in fn.decorators:
+        func = dec.func if isinstance(dec, Call) else dec
+        origin = program.origin(func)
+        if origin and program.is_external(origin):
+            return True
+    return False
+
+
+def model_value(program: Program, expr: Expr | None, keywords: tuple[str, ...] = ("model", "model_id", "model_name")) -> str | Dynamic | None:
+    """A model as a string: a literal, or the model argument of a model object (`LLM(model="x")`).
+
+    Only calls to classes (capitalised leaf) are read as model objects: `os.getenv("MODEL")` is a
+    function call whose first argument is the variable's *name*, not the model.
+    """
+    if expr is None:
+        return None
+    value = program.value_of(expr)
+    if isinstance(value, Call):
+        origin = program.origin(value.func) or ""
+        if leaf(origin)[:1].isupper():
+            for k in keywords:
+                v = value.kw(k)
+                if v is not None:
+                    return as_str(program.evaluate(v))
+            if value.args:
+                return as_str(program.evaluate(value.args[0]))
+            return Dynamic(dynamic=describe(value))
+    return as_str(program.evaluate(expr))
+
+
+def text_digest(parts: list[tuple[str, Any]]) -> str | None:
+    """Digest of the texts that make up an agent's instructions.
+
+    One part: the digest of that text itself (so it matches any other dialect's digest of the same
+    instructions). Several: a labelled join, so moving a sentence from `goal` to `backstory` counts.
+    Any part not knowable statically makes the digest dynamic over the sources.
+    """
+    present = [(k, v) for k, v in parts if v is not None]
+    if not present:
+        return None
+    if len(present) == 1 and isinstance(present[0][1], (str, Dynamic)):
+        return digest(present[0][1])
+    if all(isinstance(v, str) for _, v in present):
+        return digest("\n\n".join(f"{k}: {textwrap.dedent(v).strip()}" for k, v in present))
+    shown = [f"{k}={v.dynamic if isinstance(v, Dynamic) else repr(v)}" for k, v in present]
+    return digest(Dynamic(dynamic="; ".join(shown)))
+
+
+def can_block(fn: FunctionFact) -> bool:
+    """A hook/callback that may stop the call: it raises, or returns something other than None/True."""
+    if fn.raises:
+        return True
+    for r in fn.returns_exprs:
+        if isinstance(r, Const) and (r.value is None or r.value is True):
+            continue
+        return True
+    return False
+
+
+def self_method(program: Program, fn: FunctionFact | None, expr: Expr | None) -> str | None:
+    """`self.researcher()` inside a method -> the symbol of `researcher` on the same class."""
+    if fn is None or fn.owner_class is None:
+        return None
+    target = expr.func if isinstance(expr, Call) else expr
+    if isinstance(target, Dyn) and target.src.startswith("self.") and target.src.count(".") == 1:
+        symbol = f"{fn.owner_class}.{target.src[5:].rstrip('()')}"
+        return symbol if symbol in program.functions else None
+    return None
+
+
+@dataclass
+class Site:
+    """Where a declaration lives, and whether it is exported / only sometimes there."""
+
+    path: str
+    line: int
+    conditional: bool = False
+    root: bool = False
+
+
+@dataclass
+class Kit:
+    program: Program
+    dialect: str
+    cands: dict[str, Candidate] = field(default_factory=dict)
+    attachments: dict[str, list[bool]] = field(default_factory=dict)
+    issues: list[ExtractionIssue] = field(default_factory=list)
+
+    # -- candidates -----------------------------------------------------------------------------
+
+    def get(self, identity: str) -> Candidate | None:
+        return self.cands.get(identity)
+
+    def add(self, identity: str, entry: Entry, symbols: Iterable[str] = (), reach: Iterable[str] = ()) -> Candidate:
+        c = self.cands.get(identity)
+        if c is None:
+            c = self.cands[identity] = Candidate(entry, {identity, *symbols}, list(reach))
+        else:
+            c.symbols |= set(symbols)
+            c.reach.extend(reach)
+        return c
+
+    def attach(self, identity: str, conditional: bool) -> None:
+        self.attachments.setdefault(identity, []).append(conditional)
+
+    def warn(self, path: str, line: int | None, message: str) -> None:
+        self.issues.append(issue(path, line, message))
+
+    def entry(self, kind: str, name: str, site: Site, **attrs: Any) -> Entry:
+        return Entry(
+            kind=kind,  # type: ignore[arg-type]
+            name=name,
+            path=site.path,
+            line=site.line,
+            dialect=self.dialect,
+            conditional=site.conditional,
+            root=site.root,
+            **attrs,
+        )
+
+    # -- sites ----------------------------------------------------------------------------------
+
+    def site_of(self, symbol: str) -> Site | None:
+        """Site of a name bound by assignment (module level or inside a factory)."""
+        d = self.program.lookup(symbol)
+        if not isinstance(d, AssignFact):
+            return None
+        return Site(self.program.path_of(symbol), d.line, d.conditional, module_level_public(self.program, symbol))
+
+    # -- list items -----------------------------------------------------------------------------
+
+    def items(self, expr: Expr | None, site: Site, what: str) -> list[Item]:
+        """Items of a `tools=` / `sub_agents=` list; an unknowable list is reported, never guessed."""
+        if expr is None or (isinstance(expr, Const) and expr.value is None):
+            return []
+        got = self.program.items(expr)
+        if isinstance(got, Dynamic):
+            if not got.dynamic.startswith("self."):  # CrewBase's `self.agents` is filled by decorators
+                self.warn(site.path, site.line, f"{what} not statically known ({got.dynamic}); its entries are not analysed")
+            return []
+        return [Item(i.expr, i.conditional or site.conditional) for i in got]
+
+    def follow(self, expr: Expr) -> tuple[Expr, str | None]:
+        """A list item -> (the expression it stands for, the variable naming it if any)."""
+        if not isinstance(expr, Ref):
+            return expr, None
+        symbol = self.program.canonical(expr.name)
+        if symbol in self.program.functions or symbol in self.program.classes:
+            return Ref(symbol), symbol
+        d = self.program.lookup(symbol)
+        if isinstance(d, AssignFact) and not isinstance(d.value, Ref):
+            return d.value, symbol
+        return Ref(symbol), symbol
+
+    def inline_identity(self, site: Site, call: Call) -> str:
+        return f"{site.path}:{call.line}:{describe(call)}"
+
+    def class_of(self, origin: str | None) -> ClassFact | None:
+        return self.program.classes.get(origin or "")
+
+    def subclass_of(self, cls: ClassFact, packages: Iterable[str], *leaves: str) -> bool:
+        pk = tuple(packages)
+        return any(from_package(b, pk, *leaves) for b in self.program.class_bases(cls))
+
+    def by_symbol(self, symbol: str) -> Candidate | None:
+        for c in self.cands.values():
+            if symbol in c.symbols:
+                return c
+        return None
+
+    def bind_factory_results(self) -> None:
+        """`root_agent = _build()`: the variable denotes what the factory returns, and exports it."""
+        p = self.program
+        for a in p.iter_assigns():
+            if a.op != "=" or not isinstance(a.value, Call):
+                continue
+            origin = p.origin(a.value.func)
+            if origin not in p.functions:
+                continue
+            cand = self.by_symbol(origin)
+            if cand is None or cand.entry.kind != "agent":
+                continue
+            cand.symbols.add(a.target)
+            if module_level_public(p, a.target):
+                cand.entry.root = True
+
+    # -- result ---------------------------------------------------------------------------------
+
+    def result(self) -> DialectResult:
+        for identity, c in self.cands.items():
+            if c.entry.kind == "tool" and not c.entry.conditional and identity in self.attachments:
+                # Only sometimes there if every attachment is conditional.
+                c.entry.conditional = all(self.attachments[identity])
+            c.reach = sorted(set(c.reach) - {identity})
+        cands = sorted(self.cands.values(), key=lambda c: (c.entry.kind, c.entry.name, c.entry.path, c.entry.line))
+        seen: set[tuple[str, int | None, str]] = set()
+        issues = []
+        for i in sorted(self.issues, key=lambda i: (i.path, i.line or 0, i.message)):
+            k = (i.path, i.line, i.message)
+            if k not in seen:
+                seen.add(k)
+                issues.append(i)
+        return DialectResult(cands, issues)

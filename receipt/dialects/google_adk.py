@@ -1,0 +1,264 @@
+"""Google Agent Development Kit (`google.adk`).
+
+Recognised (by import origin, aliases and re-export paths included):
+- `LlmAgent(name=, model=, instruction=, global_instruction=, static_instruction=, description=,
+  tools=[...], sub_agents=[...])` and its alias `Agent` (`google.adk.agents` or `google.adk`);
+  `SequentialAgent` / `ParallelAgent` / `LoopAgent(sub_agents=...)`; local subclasses of these or
+  of `BaseAgent`. Name: `name=` (else the variable). Instructions digest over instruction,
+  global_instruction and static_instruction; an instruction *provider* (a function) is dynamic.
+  Model: a literal, `LiteLlm(model=...)`, or dynamic. `before_tool_callback=` is noted in `extra`.
+- Tools: plain functions in `tools=[...]` (ADK wraps them as `FunctionTool`: name = function name,
+  description = docstring), `FunctionTool(func, require_confirmation=True | False | callable)`
+  (a callable or lambda -> approval `conditional`), `LongRunningFunctionTool(func)`,
+  `AgentTool(agent=...)` (a tool named after the agent that reaches it). `tool_context: ToolContext`
+  and `input_stream` are dropped from signatures.
+- ADK's own tool objects (`google_search`, `VertexAiSearchTool(...)`, ...) become external tool
+  entries named after the object; toolsets (`McpToolset`, `OpenAPIToolset`, ...) whose tools are
+  only known at runtime are reported as issues.
+- Roots: public module-level agents (so the `root_agent` convention is covered) and agents
+  returned by public module-level factories (conditional). Sub-agents and tools are reached.
+
+Not recognised: confirmation requested from inside a tool body (`tool_context.request_confirmation`),
+callbacks as approval gates, custom `BaseTool` subclasses (reported), agents from YAML config.
+"""
+
+from __future__ import annotations
+
+from receipt.dialects._agentkit import Kit, Site, from_package, has_external_decorator, leaf, model_value, module_level_public, text_digest
+from receipt.dialects.base import DialectResult, approval_from, digest, signature_of, trust_from
+from receipt.extract.facts import Call, Dyn, Expr, FunctionFact, Ref
+from receipt.extract.program import Program, describe
+from receipt.models import Dynamic, Param, Signature
+
+NAME = "google-adk"
+_PKG = ("google.adk",)
+_AGENTS = ("LlmAgent", "Agent", "SequentialAgent", "ParallelAgent", "LoopAgent")
+_WORKFLOW = ("SequentialAgent", "ParallelAgent", "LoopAgent")
+_DROPPED = ("tool_context", "input_stream")
+
+
+class _Adk:
+    def __init__(self, program: Program):
+        self.program = program
+        self.kit = Kit(program, NAME)
+
+    # -- classification -------------------------------------------------------------------------
+
+    def is_agent(self, origin: str | None) -> bool:
+        if from_package(origin, _PKG, *_AGENTS):
+            return True
+        cls = self.kit.class_of(origin)
+        return cls is not None and self.kit.subclass_of(cls, _PKG, *_AGENTS, "BaseAgent")
+
+    def tool_kind(self, origin: str | None) -> str | None:
+        if from_package(origin, _PKG, "FunctionTool", "LongRunningFunctionTool"):
+            return "function"
+        if from_package(origin, _PKG, "AgentTool"):
+            return "agent"
+        return None
+
+    # -- agents ---------------------------------------------------------------------------------
+
+    def agent(self, call: Call, identity: str, site: Site, fallback: str) -> str:
+        if self.kit.get(identity) is not None:
+            return identity
+        p = self.program
+        origin = p.origin(call.func) or ""
+        name = p.evaluate(call.kw("name"))
+        workflow = from_package(origin, _PKG, *_WORKFLOW)
+        parts = []
+        for key in ("instruction", "global_instruction", "static_instruction"):
+            expr = call.kw(key)
+            if expr is not None:
+                parts.append((key, self.instruction_text(expr)))
+        extra = {}
+        callback = call.kw("before_tool_callback")
+        if callback is not None:
+            extra["before_tool_callback"] = describe(callback)
+        if workflow:
+            extra["workflow"] = leaf(origin)
+        entry = self.kit.entry(
+            "agent",
+            name if isinstance(name, str) and name else fallback,
+            site,
+            model=None if workflow else model_value(p, call.kw("model")),
+            instructions_sha256=text_digest(parts),
+            description_sha256=digest(p.evaluate(call.kw("description"))) if call.kw("description") is not None else None,
+            extra=extra,
+        )
+        cand = self.kit.add(identity, entry)
+        reach: list[str] = []
+        for item in self.kit.items(call.kw("tools"), site, "tools"):
+            reach += self.tool_item(item.expr, item.conditional, site)
+        for item in self.kit.items(call.kw("sub_agents"), site, "sub_agents"):
+            reach += self.agent_item(item.expr, item.conditional, site)
+        cand.reach.extend(reach)
+        return identity
+
+    def instruction_text(self, expr: Expr) -> object:
+        target = self.program.canonical(expr.name) if isinstance(expr, Ref) else None
+        if target in self.program.functions or (isinstance(expr, Dyn) and expr.why == "lambda"):
+            return Dynamic(dynamic=f"instruction provider {describe(expr)}")
+        return self.program.evaluate(expr)
+
+    def agent_item(self, expr: Expr, conditional: bool, owner: Site) -> list[str]:
+        value, var = self.kit.follow(expr)
+        if isinstance(value, Call) and self.is_agent(self.program.origin(value.func)):
+            if var is not None:
+                site = self.kit.site_of(var) or Site(owner.path, value.line, conditional)
+                return [self.agent(value, var, site, leaf(var))]
+            site = Site(owner.path, value.line, conditional)
+            return [self.agent(value, self.kit.inline_identity(owner, value), site, "agent")]
+        if isinstance(value, Call):
+            origin = self.program.origin(value.func)
+            return [origin] if origin else []
+        if isinstance(value, Ref):
+            return [value.name]
+        self.kit.warn(owner.path, getattr(value, "line", owner.line), f"sub-agent {describe(expr)} not statically known")
+        return []
+
+    # -- tools ----------------------------------------------------------------------------------
+
+    def function_entry(self, fn: FunctionFact, identity: str, site: Site, call: Call | None) -> str:
+        if self.kit.get(identity) is not None:
+            return identity
+        approval: object = "never"
+        extra = {}
+        if call is not None:
+            rc = call.kw("require_confirmation")
+            if isinstance(rc, Dyn) and rc.why == "lambda":
+                approval = "conditional"
+            elif rc is not None:
+                approval = approval_from(self.program.evaluate(rc), self.program, rc)
+            if self.tool_kind(self.program.origin(call.func)) == "function" and leaf(self.program.origin(call.func) or "") == "LongRunningFunctionTool":
+                extra["long_running"] = True
+        entry = self.kit.entry(
+            "tool",
+            fn.name,
+            site,
+            signature=signature_of(fn, drop_names=_DROPPED),
+            description_sha256=digest(fn.doc),
+            approval=approval,
+            trust_tier=trust_from(approval),  # type: ignore[arg-type]
+            extra=extra,
+        )
+        self.kit.add(identity, entry)
+        return identity
+
+    def wrapper(self, call: Call, identity: str, site: Site) -> list[str]:
+        p = self.program
+        kind = self.tool_kind(p.origin(call.func))
+        if kind == "function":
+            target = call.arg(0, "func")
+            fn = p.functions.get(p.canonical(target.name)) if isinstance(target, Ref) else None
+            if fn is None:
+                self.kit.warn(site.path, call.line, f"tool {describe(call)}: wrapped function not found in the repository")
+                return []
+            if not site.conditional and fn.conditional:
+                site = Site(site.path, site.line, True, site.root)
+            return [self.function_entry(fn, identity, site, call)]
+        # AgentTool: a tool named after the agent, reaching it.
+        if self.kit.get(identity) is None:
+            agent_expr = call.arg(0, "agent")
+            reach = self.agent_item(agent_expr, site.conditional, site) if agent_expr is not None else []
+            value, var = self.kit.follow(agent_expr) if agent_expr is not None else (None, None)
+            name, description = None, None
+            if isinstance(value, Call):
+                name = p.evaluate(value.kw("name"))
+                description = p.evaluate(value.kw("description")) if value.kw("description") is not None else None
+            entry = self.kit.entry(
+                "tool",
+                name if isinstance(name, str) and name else (leaf(var) if var else describe(call)),
+                site,
+                signature=Signature(params=[Param(name="request", type="str")]),
+                description_sha256=digest(description),
+                extra={"agent_tool": True},
+            )
+            self.kit.add(identity, entry, reach=reach)
+        return [identity]
+
+    def tool_item(self, expr: Expr, conditional: bool, owner: Site) -> list[str]:
+        p = self.program
+        value, var = self.kit.follow(expr)
+        if isinstance(value, Ref) and value.name in p.functions:
+            fn = p.functions[value.name]
+            if not has_external_decorator(p, fn):
+                site = Site(p.path_of(fn.symbol), fn.line, fn.conditional)
+                self.function_entry(fn, fn.symbol, site, None)
+                self.kit.attach(fn.symbol, conditional)
+            return [fn.symbol]
+        if isinstance(value, Call):
+            origin = p.origin(value.func)
+            if self.tool_kind(origin):
+                identity = var or self.kit.inline_identity(owner, value)
+                site = (self.kit.site_of(var) if var else None) or Site(owner.path, value.line, conditional)
+                out = self.wrapper(value, identity, site)
+                for i in out:
+                    self.kit.attach(i, conditional)
+                return out
+            if origin and from_package(origin, _PKG):
+                return self.external(origin, value.line, owner, conditional, var)
+            if origin and origin in p.classes:
+                self.kit.warn(owner.path, value.line, f"tool {describe(value)}: custom tool classes are not analysed")
+            elif origin and p.is_external(origin):
+                self.kit.warn(owner.path, value.line, f"tool {describe(value)} from outside the repository is not analysed")
+            return [origin] if origin else []
+        if isinstance(value, Ref):
+            if from_package(value.name, _PKG):
+                return self.external(value.name, owner.line, owner, conditional, var)
+            if p.is_external(value.name):
+                self.kit.warn(owner.path, owner.line, f"tool {describe(value)} from outside the repository is not analysed")
+            return [value.name]
+        self.kit.warn(owner.path, owner.line, f"tool {describe(expr)} not statically known")
+        return []
+
+    def external(self, origin: str, line: int, owner: Site, conditional: bool, var: str | None) -> list[str]:
+        name = leaf(origin)
+        if name.endswith("Toolset") or name.endswith("ToolSet"):
+            self.kit.warn(owner.path, line, f"toolset {name}: its tools are only known at runtime and are not analysed")
+            return []
+        identity = f"external:{origin}"
+        if self.kit.get(identity) is None:
+            site = Site(owner.path, line, conditional)
+            self.kit.add(identity, self.kit.entry("tool", name, site, extra={"external": origin}))
+        cand = self.kit.get(identity)
+        if var is not None and cand is not None:
+            cand.symbols.add(var)
+        self.kit.attach(identity, conditional)
+        return [identity]
+
+    # -- driver ---------------------------------------------------------------------------------
+
+    def run(self) -> DialectResult:
+        p = self.program
+        for a in p.iter_assigns():
+            if a.op != "=" or not isinstance(a.value, Call):
+                continue
+            origin = p.origin(a.value.func)
+            site = Site(p.path_of(a.target), a.line, a.conditional, module_level_public(p, a.target))
+            if self.is_agent(origin):
+                self.agent(a.value, a.target, site, leaf(a.target))
+            elif self.tool_kind(origin):
+                self.wrapper(a.value, a.target, Site(site.path, site.line, site.conditional))
+        for fn in p.iter_functions():
+            for r in fn.returns_exprs:
+                self.returned(fn, r)
+        self.kit.bind_factory_results()
+        return self.kit.result()
+
+    def returned(self, fn: FunctionFact, expr: Expr) -> None:
+        """An agent returned by a factory: conditional; exported when the factory is public."""
+        p = self.program
+        root = fn.owner_class is None and module_level_public(p, fn.symbol)
+        site = Site(p.path_of(fn.symbol), fn.line, True, root)
+        if isinstance(expr, Call) and self.is_agent(p.origin(expr.func)):
+            self.agent(expr, fn.symbol, Site(site.path, expr.line, True, root), fn.name)
+        elif isinstance(expr, Ref):
+            cand = self.kit.get(p.canonical(expr.name))
+            if cand is not None and cand.entry.kind == "agent":
+                cand.symbols.add(fn.symbol)
+                cand.entry.root = cand.entry.root or root
+
+
+def extract(program: Program) -> DialectResult:
+    return _Adk(program).run()
