@@ -27,5 +27,7 @@ def main() -> None:
 
 def trace_diff_main() -> None:
     """`trace-diff BASE HEAD [PATH...]` is `receipt trace-diff BASE HEAD [PATH...]`."""
-    args = sys.argv[1:]
-    app(args=["trace-diff", *args], prog_name="trace-diff")
+    import typer.main
+
+    command = typer.main.get_command(app).commands["trace-diff"]  # type: ignore[attr-defined]
+    command.main(args=sys.argv[1:], prog_name="trace-diff")

@@ -68,9 +68,9 @@ def write_output(text: str, output: Optional[Path]) -> None:
 @app.command("trace-diff")
 @handles_errors
 def trace_diff(
-    base: str = typer.Argument(..., help="Base revision (sha, branch, tag, HEAD~1, ...)."),
-    head: str = typer.Argument(..., help="Head revision: the change under review."),
-    paths: Optional[List[str]] = typer.Argument(None, help="Limit the scan to these files or folders (default: whole tree)."),
+    base: str = typer.Argument(..., metavar="BASE", help="Base revision (sha, branch, tag, HEAD~1, ...)."),
+    head: str = typer.Argument(..., metavar="HEAD", help="Head revision: the change under review."),
+    paths: Optional[List[str]] = typer.Argument(None, metavar="PATH", help="Limit the scan to these files or folders (default: whole tree)."),
     repo: Path = RepoOpt,
     fmt: Format = typer.Option(Format.markdown, "--format", "-f", help="markdown (the PR comment), json (machine-readable), github (workflow annotations)."),
     output: Optional[Path] = OutputOpt,
@@ -141,8 +141,8 @@ def trace_diff(
 @app.command("surface")
 @handles_errors
 def surface(
-    rev: str = typer.Argument(..., help="Revision to read."),
-    paths: Optional[List[str]] = typer.Argument(None, help="Limit the scan to these files or folders."),
+    rev: str = typer.Argument(..., metavar="REV", help="Revision to read."),
+    paths: Optional[List[str]] = typer.Argument(None, metavar="PATH", help="Limit the scan to these files or folders."),
     repo: Path = RepoOpt,
     fmt: Format = typer.Option(Format.markdown, "--format", "-f", help="json for the full machine-readable surface; markdown for a table."),
     output: Optional[Path] = OutputOpt,
@@ -176,7 +176,7 @@ def surface(
 
 @app.command("explain")
 @handles_errors
-def explain(change_id: Optional[str] = typer.Argument(None, help="A change id, e.g. tool.approval_lowered. Without it: list all.")) -> None:
+def explain(change_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="A change id, e.g. tool.approval_lowered. Without it: list all.")) -> None:
     """Explain a change kind: what it means, its default severity, and how to respond."""
     from receipt import catalogue
 
