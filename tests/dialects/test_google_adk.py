@@ -300,3 +300,19 @@ root_agent = LlmAgent(name="main", model="m", tools=load_tools())
     })
     assert any(e.key == "agent:main" for e in entries)
     assert any("tools not statically known" in i.message for i in issues)
+
+
+def test_public_sub_agent_defined_in_a_later_module_is_still_a_root() -> None:
+    s = exported({
+        "app/a_root.py": '''
+from google.adk.agents import LlmAgent
+from app.z_billing import billing
+root_agent = LlmAgent(name="router", model="m", sub_agents=[billing])
+''',
+        "app/z_billing.py": '''
+from google.adk.agents import LlmAgent
+billing = LlmAgent(name="billing", model="m")
+''',
+    })
+    assert s["agent:router"].reaches == ["agent:billing"]
+    assert s["agent:billing"].root and s["agent:billing"].path == "app/z_billing.py"

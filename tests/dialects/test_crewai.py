@@ -1,0 +1,300 @@
+"""CrewAI dialect: tools, BaseTool, agents, crews, tasks, CrewBase, approval hooks."""
+
+from __future__ import annotations
+
+from receipt.dialects.base import digest
+from receipt.dialects.crewai import sanitize_tool_name
+from receipt.models import Dynamic
+from tests.helpers import exported, link_files, surface_of
+
+TOOLS = '''
+from crewai.tools import tool, BaseTool
+
+@tool("Search Web")
+def search(query: str) -> str:
+    """Search the web."""
+    return ""
+
+@tool
+def delete_record(record_id: int) -> str:
+    """Delete a record."""
+    return ""
+
+class RefundTool(BaseTool):
+    name: str = "Issue Refund"
+    description: str = "Refund an order"
+
+    def _run(self, order_id: str, amount: float = 0.0) -> str:
+        return ""
+'''
+
+AGENTS = '''
+from crewai import Agent, Crew, Task
+from crew.tools import search, delete_record, RefundTool
+
+researcher = Agent(role="Researcher", goal="Find facts", backstory="Curious", tools=[search], llm="gpt-4o")
+_clerk = Agent(role="Clerk", goal="Handle refunds", backstory="Careful", tools=[RefundTool(), delete_record])
+crew = Crew(agents=[researcher, _clerk], tasks=[])
+'''
+
+
+def _crew(files: dict[str, str]) -> dict:
+    return {k: e for k, e in surface_of(files).items() if e.dialect == "crewai"}
+
+
+def _portable(entries: dict) -> dict:
+    return {k: e.model_dump(exclude={"path", "line"}) for k, e in entries.items()}
+
+
+def test_tools_agents_and_crew_roots() -> None:
+    s = exported({"crew/tools.py": TOOLS, "crew/main.py": AGENTS})
+    assert set(s) == {"agent:Researcher", "agent:Clerk", "tool:Search Web", "tool:delete_record", "tool:Issue Refund"}
+    researcher = s["agent:Researcher"]
+    assert researcher.root and researcher.model == "gpt-4o" and researcher.reaches == ["tool:Search Web"]
+    assert researcher.instructions_sha256 == digest("role: Researcher\n\ngoal: Find facts\n\nbackstory: Curious")
+    # A private agent is a root because a module-level crew holds it.
+    assert s["agent:Clerk"].root and s["agent:Clerk"].reaches == ["tool:Issue Refund", "tool:delete_record"]
+    web = s["tool:Search Web"]
+    assert web.description_sha256 == digest("Search the web.") and web.path == "crew/tools.py"
+    refund = s["tool:Issue Refund"]
+    assert refund.description_sha256 == digest("Refund an order")
+    assert [(p.name, p.required) for p in refund.signature.params] == [("order_id", True), ("amount", False)]
+    assert all(e.approval == "never" for e in s.values())
+
+
+def test_instruction_parts_are_each_tracked() -> None:
+    base = _crew({"crew/tools.py": TOOLS, "crew/main.py": AGENTS})
+    moved = _crew({"crew/tools.py": TOOLS, "crew/main.py": AGENTS.replace('goal="Find facts", backstory="Curious"', 'goal="Find", backstory="facts Curious"')})
+    assert base["agent:Researcher"].instructions_sha256 != moved["agent:Researcher"].instructions_sha256
+
+
+def test_renaming_the_python_function_keeps_the_tool_key() -> None:
+    before = _crew({"crew/tools.py": TOOLS, "crew/main.py": AGENTS})
+    renamed = _crew({
+        "crew/tools.py": TOOLS.replace("def search(", "def web_lookup("),
+        "crew/main.py": AGENTS.replace("search,", "web_lookup,").replace("tools=[search]", "tools=[web_lookup]"),
+    })
+    assert _portable(before) == _portable(renamed)
+
+
+def test_file_split_keeps_the_surface() -> None:
+    one = {"crew/main.py": TOOLS + AGENTS.replace("from crew.tools import search, delete_record, RefundTool\n", "")}
+    split = {"crew/tools.py": TOOLS, "crew/main.py": AGENTS}
+    assert _portable(_crew(one)) == _portable(_crew(split))
+
+
+def test_approval_hooks() -> None:
+    hooks = '''
+from crewai.hooks import before_tool_call, after_tool_call
+
+@before_tool_call(tools=["delete_record", "Issue Refund"])
+def approve(context):
+    answer = context.request_human_input(prompt="Approve?")
+    return None if answer == "yes" else False
+
+@before_tool_call
+def log_everything(context):
+    print(context.tool_name)
+    return None
+
+@after_tool_call
+def redact(context):
+    return "x"
+'''
+    s = _crew({"crew/tools.py": TOOLS, "crew/main.py": AGENTS, "crew/hooks.py": hooks})
+    for key in ("tool:delete_record", "tool:Issue Refund"):
+        assert s[key].approval == "conditional" and s[key].trust_tier == "human_supervised"
+    assert s["tool:Search Web"].approval == "never"  # only an observing hook covers it
+
+
+def test_global_blocking_hook_and_on_decorator() -> None:
+    registered = '''
+from crewai.hooks import register_before_tool_call_hook
+from crewai.hooks import HookAborted
+
+def guard(context):
+    if context.tool_name == "x":
+        raise HookAborted(reason="no", source="policy")
+
+register_before_tool_call_hook(guard)
+'''
+    s = _crew({"crew/tools.py": TOOLS, "crew/main.py": AGENTS, "crew/hooks.py": registered})
+    assert {e.approval for e in s.values() if e.kind == "tool"} == {"conditional"}
+    on = '''
+from crewai.hooks import on, InterceptionPoint, HookAborted
+
+@on(InterceptionPoint.PRE_TOOL_CALL, tools=["search_web"])
+def guard(ctx):
+    raise HookAborted(reason="no", source="policy")
+'''
+    s = _crew({"crew/tools.py": TOOLS, "crew/main.py": AGENTS, "crew/hooks.py": on})
+    assert s["tool:Search Web"].approval == "conditional"
+    assert s["tool:delete_record"].approval == "never"
+
+
+def test_sanitize_matches_crewai() -> None:
+    assert sanitize_tool_name("Search Web") == "search_web"
+    assert sanitize_tool_name("ExaSearchTool") == "exa_search_tool"
+    assert sanitize_tool_name("  delete--record ") == "delete_record"
+
+
+def test_origin_discrimination() -> None:
+    s = _crew({
+        "crew/a.py": '''
+from langchain_core.tools import tool
+from smolagents import tool as smol_tool
+from crewai.project import tool as project_tool
+from google.adk.agents import Agent as AdkAgent
+from pydantic_ai import Agent as PAgent
+
+@tool
+def lc(x: str) -> str:
+    """lc"""
+
+@smol_tool
+def sm(x: str) -> str:
+    """sm"""
+
+@project_tool
+def pt(self):
+    return None
+
+a = AdkAgent(name="adk", model="m")
+p = PAgent("openai:gpt-4o")
+''',
+    })
+    assert s == {}
+
+
+def test_aliases_module_imports_and_external_tools() -> None:
+    entries, issues = link_files({
+        "crew/a.py": '''
+import crewai
+from crewai import tools as ct
+from crewai_tools import SerperDevTool, FileWriterTool
+from langchain_community.tools import DuckDuckGoSearchRun
+
+@ct.tool("Lookup")
+def lookup(q: str) -> str:
+    """Look up."""
+
+writer = FileWriterTool()
+analyst = crewai.Agent(role="Analyst", goal="g", backstory="b", tools=[lookup, SerperDevTool(), writer, DuckDuckGoSearchRun()],
+                       llm=crewai.LLM(model="anthropic/claude-sonnet-4"))
+''',
+    })
+    s = {e.key: e for e in entries}
+    assert s["agent:Analyst"].reaches == ["tool:FileWriterTool", "tool:Lookup", "tool:SerperDevTool"]
+    assert s["agent:Analyst"].model == "anthropic/claude-sonnet-4"
+    assert s["tool:SerperDevTool"].extra == {"external": "crewai_tools.SerperDevTool"} and s["tool:SerperDevTool"].exported
+    assert any("DuckDuckGoSearchRun" in i.message for i in issues)
+
+
+def test_conditional_tools_dynamic_model_and_config() -> None:
+    s = exported({
+        "crew/tools.py": TOOLS,
+        "crew/main.py": '''
+import os
+from crewai import Agent, LLM
+from crew.tools import search, delete_record
+
+tools = [search]
+if os.getenv("ADMIN"):
+    tools.append(delete_record)
+admin = Agent(role="Admin", goal="g", backstory="b", tools=tools, llm=LLM(model=os.environ["MODEL"]))
+configured = Agent(config={"role": "x"}, llm=os.getenv("LLM"))
+''',
+    })
+    assert s["tool:delete_record"].conditional and not s["tool:Search Web"].conditional
+    assert s["agent:Admin"].model == Dynamic(dynamic="os.environ['MODEL']")
+    configured = s["agent:configured"]  # role only known from config: named by the variable
+    assert configured.instructions_sha256.startswith("dynamic:")
+    assert isinstance(configured.model, Dynamic)
+
+
+def test_delegation_code_execution_and_tasks() -> None:
+    s = exported({
+        "crew/tools.py": TOOLS,
+        "crew/main.py": '''
+from crewai import Agent, Crew, Task, Process
+from crew.tools import search, delete_record
+
+lead = Agent(role="Lead", goal="g", backstory="b", allow_delegation=True)
+coder = Agent(role="Coder", goal="g", backstory="b", allow_code_execution=True, code_execution_mode="unsafe")
+safe_coder = Agent(role="Safe Coder", goal="g", backstory="b", allow_code_execution=True)
+quiet = Agent(role="Quiet", goal="g", backstory="b", allow_delegation=False)
+review = Task(description="d", expected_output="o", agent=quiet, tools=[delete_record], human_input=True)
+crew = Crew(agents=[lead, coder, safe_coder, quiet], tasks=[review, Task(description="d", expected_output="o", agent=lead, tools=[search])],
+            process=Process.sequential)
+''',
+    })
+    assert s["agent:Lead"].reaches == ["agent:Coder", "agent:Quiet", "agent:Safe Coder", "tool:Search Web"]
+    assert s["agent:Quiet"].reaches == ["tool:delete_record"]
+    assert s["agent:Quiet"].extra == {"human_input": True}
+    assert s["agent:Quiet"].approval == "never"  # reviewing a final answer gates no tool call
+    assert s["agent:Coder"].dangerous is True
+    assert s["agent:Coder"].extra["code_execution"] == {"enabled": True, "mode": "unsafe"}
+    assert s["agent:Safe Coder"].dangerous is False
+    # Spelling the default is no change.
+    assert "allow_delegation" not in s["agent:Quiet"].extra
+
+
+def test_crewbase_project() -> None:
+    s = exported({
+        "proj/crew.py": '''
+from crewai import Agent, Crew, Task, Process
+from crewai.project import CrewBase, agent, crew, task
+from crewai_tools import SerperDevTool
+from proj.tools import refund
+
+@CrewBase
+class SupportCrew:
+    agents_config = "config/agents.yaml"
+
+    @agent
+    def support(self) -> Agent:
+        return Agent(config=self.agents_config["support"], tools=[refund])
+
+    @agent
+    def researcher(self) -> Agent:
+        return Agent(role="Researcher", goal="g", backstory="b", tools=[SerperDevTool()])
+
+    @task
+    def answer(self) -> Task:
+        return Task(config=self.tasks_config["answer"], agent=self.support(), tools=[SerperDevTool()])
+
+    @crew
+    def crew(self) -> Crew:
+        return Crew(agents=self.agents, tasks=self.tasks, process=Process.sequential)
+''',
+        "proj/tools.py": '''
+from crewai.tools import tool
+@tool("Refund")
+def refund(order_id: str) -> str:
+    """Refund."""
+''',
+    })
+    support = s["agent:support"]
+    assert support.root and not support.conditional
+    assert support.instructions_sha256.startswith("dynamic:")
+    assert support.reaches == ["tool:Refund", "tool:SerperDevTool"]
+    assert s["agent:Researcher"].root
+
+
+def test_factory_agents_and_unknown_lists() -> None:
+    entries, issues = link_files({
+        "crew/main.py": '''
+from crewai import Agent, Crew
+from crew.registry import all_tools
+
+def make_writer():
+    return Agent(role="Writer", goal="g", backstory="b", tools=all_tools())
+
+def _private():
+    return Agent(role="Hidden", goal="g", backstory="b")
+''',
+    })
+    s = {e.key: e for e in entries}
+    assert s["agent:Writer"].root and s["agent:Writer"].conditional and s["agent:Writer"].exported
+    assert not s["agent:Hidden"].exported
+    assert any("tools not statically known" in i.message for i in issues)
