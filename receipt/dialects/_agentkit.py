@@ -219,6 +219,9 @@ class Kit:
         return any(from_package(b, pk, *leaves) for b in self.program.class_bases(cls))
 
     def by_symbol(self, symbol: str) -> Candidate | None:
+        direct = self.cands.get(symbol)  # the common case: the symbol is the identity
+        if direct is not None:
+            return direct
         for c in self.cands.values():
             if symbol in c.symbols:
                 return c
@@ -227,14 +230,12 @@ class Kit:
     def bind_factory_results(self) -> None:
         """`root_agent = _build()`: the variable denotes what the factory returns, and exports it."""
         p = self.program
+        agents = {s: c for c in self.cands.values() if c.entry.kind == "agent" for s in sorted(c.symbols)}
         for a in p.iter_assigns():
             if a.op != "=" or not isinstance(a.value, Call):
                 continue
-            origin = p.origin(a.value.func)
-            if origin not in p.functions:
-                continue
-            cand = self.by_symbol(origin)
-            if cand is None or cand.entry.kind != "agent":
+            cand = agents.get(p.origin(a.value.func) or "")
+            if cand is None:
                 continue
             cand.symbols.add(a.target)
             if module_level_public(p, a.target):

@@ -196,6 +196,16 @@ class _Adk:
                 for i in out:
                     self.kit.attach(i, conditional)
                 return out
+            if from_package(origin, _PKG, "LangchainTool", "CrewaiTool"):
+                # ADK adapters around another framework's tool: the wrapped tool is what is reached.
+                inner = value.arg(0, "tool")
+                inner_value, _ = self.kit.follow(inner) if inner is not None else (None, None)
+                if isinstance(inner_value, Ref):
+                    return [inner_value.name]
+                if isinstance(inner_value, Call) and p.origin(inner_value.func):
+                    return [p.origin(inner_value.func) or ""]
+                self.kit.warn(owner.path, value.line, f"tool {describe(value)}: wrapped tool not statically known")
+                return []
             if origin and from_package(origin, _PKG):
                 return self.external(origin, value.line, owner, conditional, var)
             if origin and origin in p.classes:

@@ -316,3 +316,21 @@ billing = LlmAgent(name="billing", model="m")
     })
     assert s["agent:router"].reaches == ["agent:billing"]
     assert s["agent:billing"].root and s["agent:billing"].path == "app/z_billing.py"
+
+
+def test_adapter_around_another_frameworks_tool_reaches_that_tool() -> None:
+    s = exported({
+        "app/agent.py": '''
+from google.adk.agents import LlmAgent
+from google.adk.tools.crewai_tool import CrewaiTool
+from crewai.tools import tool
+
+@tool("Lookup")
+def lookup(q: str) -> str:
+    """Look up."""
+
+root_agent = LlmAgent(name="main", model="m", tools=[CrewaiTool(name="lookup", description="d", tool=lookup)])
+''',
+    })
+    assert s["agent:main"].reaches == ["tool:Lookup"]
+    assert s["tool:Lookup"].dialect == "crewai" and s["tool:Lookup"].exported
