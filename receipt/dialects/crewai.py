@@ -44,7 +44,6 @@ from receipt.dialects._agentkit import (
     Site,
     can_block,
     from_package,
-    has_external_decorator,
     leaf,
     model_value,
     module_level_public,
@@ -52,7 +51,7 @@ from receipt.dialects._agentkit import (
     text_digest,
 )
 from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, signature_of, trust_from
-from receipt.extract.facts import Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref
+from receipt.extract.facts import Call, ClassFact, Const, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic
 

@@ -228,3 +228,13 @@ from smolagents import CodeAgent
 _scratch = CodeAgent(tools=[], model=None)
 '''})
     assert not s["agent:_scratch"].exported
+
+
+def test_renaming_the_tool_class_keeps_the_tool_key() -> None:
+    agent_src = "from smolagents import CodeAgent\nagent = CodeAgent(tools=[{cls}()], model=None)\n"
+    before = _smol({"bot/tools.py": TOOLS, "bot/agent.py": "from bot.tools import DeleteFile\n" + agent_src.format(cls="DeleteFile")})
+    after = _smol({
+        "bot/tools.py": TOOLS.replace("class DeleteFile(", "class FileRemover("),
+        "bot/agent.py": "from bot.tools import FileRemover\n" + agent_src.format(cls="FileRemover"),
+    })
+    assert _portable(before) == _portable(after)
