@@ -98,7 +98,7 @@ class FakeGitHub:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="fake-github", daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-github", daemon=True)
         self._thread.start()
         return self
 
@@ -326,6 +326,7 @@ def _too_long() -> tuple[int, dict[str, str], Any]:
 class _Handler(BaseHTTPRequestHandler):
     server_state: FakeGitHub
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms delayed-ACK stall
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet test output
         pass

@@ -345,18 +345,28 @@ def test_receipt_keys_keep_separate_comments(h, repo, fake):
     assert keys == ["api", "worker"]
 
 
-def test_invalid_inputs_are_usage_errors_before_any_request(h, repo, fake):
+def test_invalid_inputs_are_usage_errors_before_any_request(h, repo, fake, tmp_path):
+    # In-process (typer's runner) to keep the suite fast; the CLI path is the same as in a subprocess.
+    from typer.testing import CliRunner
+
+    from receipt.cli import app
+
     base, (head,) = branch(repo, INFO_ONLY)
-    for args, env in [
-        (("--receipt-key", "x --> <b>"), {}),
-        ((), {"RECEIPT_COMMENT_KEY": "a b"}),
-        (("--comment", "sometimes"), {}),
-        ((), {"RECEIPT_FAIL_ON": "always"}),
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps(pr_event(base, head)), encoding="utf-8")
+    env = {**fake.env(), "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event), "GITHUB_REPOSITORY": REPO,
+           "GITHUB_WORKSPACE": str(repo.path), "GITHUB_STEP_SUMMARY": "", "GITHUB_OUTPUT": "", "RUNNER_TEMP": str(tmp_path)}  # fmt: skip
+    for args, extra in [
+        (["--receipt-key", "x --> <b>"], {}),
+        ([], {"RECEIPT_COMMENT_KEY": "a b"}),
+        (["--comment", "sometimes"], {}),
+        ([], {"RECEIPT_FAIL_ON": "always"}),
+        ([], {"GITHUB_EVENT_NAME": "issue_comment"}),
+        ([], {"RECEIPT_COMMENT": "", "GITHUB_TOKEN": ""}),  # the comment needs a token
     ]:
-        r = h.run(pr_event(base, head), *args, env=env)
-        assert r.code == 2, (args, env, r.stderr)
-        assert r.stderr.startswith("error: ") and "Traceback" not in r.stderr
-    assert h.run(pr_event(base, head), event_name="issue_comment").code == 2
+        r = CliRunner().invoke(app, ["ci", *args], env={**env, **extra})
+        assert r.exit_code == 2, (args, extra, r.output)
+        assert r.output.startswith("error: ") and "Traceback" not in r.output
     assert fake.requests == []
 
 
@@ -496,3 +506,21 @@ def test_receipt_paths_variable():
     assert split_paths("src/agents\nsrc/tools\n") == ["src/agents", "src/tools"]
     assert split_paths("src/agents src/tools,lib") == ["src/agents", "src/tools", "lib"]
     assert split_paths("") == [] and split_paths(None) == []
+
+
+@pytest.mark.parametrize("n_changes", [3, 30, 45])
+def test_own_notices_keep_the_step_within_ten_notices(n_changes):
+    from receipt.cli.ci import _cap_notices
+    from receipt.render import render_annotations
+    from tests.signing_support import make_receipt
+
+    receipt = make_receipt(n_changes=n_changes)
+    full = render_annotations(receipt)
+    capped = _cap_notices(full, reserved=1)
+    lines = capped.splitlines()
+    for level in ("error", "warning", "notice"):
+        assert sum(ln.startswith(f"::{level} ") for ln in lines) <= (9 if level == "notice" else 10)
+    annotated = sum(1 for ln in lines if not ln.startswith("::notice title=behavior-receipt::"))
+    more = re.search(r"::notice title=behavior-receipt::(\d+) more changes not annotated", capped)
+    assert annotated + (int(more.group(1)) if more else 0) == n_changes
+    assert _cap_notices(full, reserved=0) == full

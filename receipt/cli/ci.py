@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -192,20 +193,35 @@ def _say(line: str) -> None:
     sys.stdout.flush()
 
 
+_MORE = re.compile(r"^::notice title=behavior-receipt::(\d+) more changes not annotated \((.*?)\)")
+
+
 def _cap_notices(annotations: str, reserved: int, max_per_level: int = 10) -> str:
-    """Keep the step within GitHub's 10 notices when we already printed `reserved` of our own."""
-    if reserved <= 0:
-        return annotations
+    """Keep the step within GitHub's 10 notices when we already printed `reserved` of our own.
+
+    Change notices are dropped from the end and counted into the "N more changes" summary line
+    (added when there was none), so the annotations still account for every change.
+    """
     lines = annotations.splitlines()
-    notices = [i for i, ln in enumerate(lines) if ln.startswith("::notice ")]
-    excess = len(notices) + reserved - max_per_level
-    if excess <= 0:
+    summary_at = next((i for i, ln in enumerate(lines) if _MORE.match(ln)), None)
+    change_notices = [i for i, ln in enumerate(lines) if ln.startswith("::notice") and i != summary_at]
+    budget = max_per_level - reserved
+    if reserved <= 0 or len(change_notices) + (summary_at is not None) <= budget:
         return annotations
-    # Drop change notices from the end, keeping the last one if it is the "N more changes" summary.
-    summary = notices[-1] if lines[notices[-1]].startswith("::notice title=") else None
-    droppable = [i for i in notices if i != summary]
-    drop = set(droppable[len(droppable) - excess :]) if excess <= len(droppable) else set(droppable)
-    return "".join(ln + "\n" for i, ln in enumerate(lines) if i not in drop)
+    drop = set(change_notices[max(budget - 1, 0) :])  # one slot stays for the summary
+    counts = {"errors": 0, "warnings": 0, "notices": 0}
+    if summary_at is not None:
+        m = _MORE.match(lines[summary_at])
+        assert m is not None
+        for n, level in re.findall(r"(\d+) (errors|warnings|notices)", m.group(2)):
+            counts[level] += int(n)
+    counts["notices"] += len(drop)
+    detail = ", ".join(f"{n} {level}" for level, n in counts.items() if n)
+    summary = ae.command(
+        "notice", f"{sum(counts.values())} more changes not annotated ({detail}); the receipt lists them all", title=TITLE
+    )
+    kept = [ln for i, ln in enumerate(lines) if i not in drop and i != summary_at]
+    return "".join(ln + "\n" for ln in [*kept, summary])
 
 
 def _write_receipt_files(out_dir: Path, body: str, json_text: str) -> tuple[Path, str]:
