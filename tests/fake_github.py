@@ -9,7 +9,7 @@ It behaves like api.github.com where our code can tell the difference:
 - `Authorization: Bearer <token>` required (401 otherwise);
 - read-only mode: every write answers 403 "Resource not accessible by integration" (REST) or a
   FORBIDDEN GraphQL error, as for a fork PR's token;
-- faults, queued per request (method and path pattern): any status with headers (429 + retry-after,
+- faults, queued per request (method, path pattern, body substring): any status with headers (429 + retry-after,
   403 + x-ratelimit-remaining 0 + x-ratelimit-reset, 502, 503), a dropped connection (status 0), or
   a fault *after* the write took effect (the response is lost, the comment exists).
 
@@ -41,9 +41,14 @@ class Fault:
     message: str = "fault injected"
     times: int = 1
     after_write: bool = False  # perform the request, then answer with the fault
+    body_contains: str | None = None  # e.g. "minimizeComment": one GraphQL operation only
 
-    def matches(self, method: str, path: str) -> bool:
-        return (self.method is None or self.method == method) and (self.path is None or re.search(self.path, path) is not None)
+    def matches(self, method: str, path: str, raw_body: str = "") -> bool:
+        return (
+            (self.method is None or self.method == method)
+            and (self.path is None or re.search(self.path, path) is not None)
+            and (self.body_contains is None or self.body_contains in raw_body)
+        )
 
 
 @dataclass
@@ -179,10 +184,10 @@ class FakeGitHub:
 
     # -- request handling (called from server threads) ----------------------------------------------
 
-    def take_fault(self, method: str, path: str) -> Fault | None:
+    def take_fault(self, method: str, path: str, raw_body: str = "") -> Fault | None:
         with self._lock:
             for fault in self.faults:
-                if fault.times > 0 and fault.matches(method, path):
+                if fault.times > 0 and fault.matches(method, path, raw_body):
                     fault.times -= 1
                     return fault
         return None
@@ -352,7 +357,7 @@ class _Handler(BaseHTTPRequestHandler):
 
         if self.headers.get("Authorization") != f"Bearer {fake.token}":
             return self._send(req, 401, {}, {"message": "Bad credentials"})
-        fault = fake.take_fault(req.method, req.path)
+        fault = fake.take_fault(req.method, req.path, raw.decode("utf-8", "replace"))
         if fault is not None and fault.after_write:
             fake.handle(req)  # it happened; the client just never hears about it
         if fault is not None:

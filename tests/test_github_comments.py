@@ -219,3 +219,12 @@ def test_read_only_token_surfaces_as_read_only(gh):
 def test_marker_must_match_the_body():
     with FakeGitHub() as fake, pytest.raises(ValueError):
         sync_comment(client(fake), REPO, PR, "no marker", Marker("default", H1, BASE))
+
+
+def test_hide_and_new_reports_a_failed_minimize_without_losing_the_new_receipt(gh):
+    sync(gh, H1, "one", mode="hide-and-new")
+    gh.fail(502, path=r"^/graphql$", body_contains="minimizeComment", times=100)
+    r = sync(gh, H2, "two", mode="hide-and-new")
+    assert r.action == "created" and r.minimized == []
+    assert len(r.problems) == 1 and "could not minimize" in r.problems[0]
+    assert len(gh.issue_comments(REPO, PR)) == 2 and gh.minimized == {}

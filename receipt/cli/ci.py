@@ -424,4 +424,6 @@ def publish(
         lines.append(f"behavior-receipt: removed {len(result.deleted)} duplicate receipt comment(s) left by a race")
     if result.minimized:
         lines.append(f"behavior-receipt: minimized {len(result.minimized)} previous receipt comment(s)")
+    for problem in result.problems:
+        lines.append(ae.command("warning", problem, title=TITLE))
     return result.action, str(c.id) if c else "", c.html_url if c else "", "", lines

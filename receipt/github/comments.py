@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Literal
 
 from receipt.errors import UsageError
-from receipt.github.api import AmbiguousWrite, Comment, GitHubClient
+from receipt.github.api import AmbiguousWrite, Comment, GitHubClient, GitHubError
 
 Mode = Literal["update", "new", "hide-and-new", "off"]
 MODES: tuple[str, ...] = ("update", "new", "hide-and-new", "off")
@@ -104,6 +104,7 @@ class SyncResult:
     minimized: list[int] = field(default_factory=list)
     ignored_foreign: int = 0  # marker comments by someone else, left alone
     newer_head: str = ""  # for "stale": the head of the receipt we refused to overwrite
+    problems: list[str] = field(default_factory=list)  # follow-up steps that failed after the receipt was posted
 
 
 def find_ours(comments: list[Comment], key: str, viewer: str) -> tuple[list[Comment], int]:
@@ -158,10 +159,18 @@ def sync_comment(
     result = SyncResult(action="created", comment=created, ignored_foreign=foreign)
     if mode == "hide-and-new":
         old = [c for c in ours if c.id != created.id and c.node_id]
-        state = client.minimized([c.node_id for c in old]) if old else {}
+        try:
+            state = client.minimized([c.node_id for c in old]) if old else {}
+        except GitHubError as e:
+            result.problems.append(f"could not read which receipts are minimized: {e}")
+            old, state = [], {}
         for c in old:
             if not state.get(c.node_id, False):
-                client.minimize_comment(c.node_id, "OUTDATED")
+                try:
+                    client.minimize_comment(c.node_id, "OUTDATED")
+                except GitHubError as e:  # the new receipt is up; an old one left visible is cosmetic
+                    result.problems.append(f"could not minimize comment {c.id}: {e}")
+                    continue
                 result.minimized.append(c.id)
     return result
 
