@@ -80,6 +80,9 @@ _HINTS = {
 _HINT_NAMES = ("read_only", "destructive", "idempotent", "open_world")
 _SERVE = frozenset({"run", "run_async", "run_stdio_async", "run_http_async", "run_sse_async",
                     "run_streamable_http_async", "http_app", "sse_app", "streamable_http_app"})
+_REGISTER = frozenset({"tool", "prompt", "add_tool", "add_prompt", "mount", "import_server", "remove_tool", "remove_prompt"})
+# Servers whose components come from elsewhere at run time (a remote server, an OpenAPI spec).
+_GENERATED = frozenset({"as_proxy", "from_openapi", "from_fastapi", "create_proxy"})
 _MAX_DEPTH = 8
 
 
@@ -183,6 +186,7 @@ class _Analyser:
         self.a = Analysis()
         self._call_paths: dict[int, str] | None = None
         self._sites: dict[str, list[tuple[Call, bool, str | None]]] | None = None
+        self.removed: list[tuple[str, str, str, bool]] = []  # (server, kind, name, conditional)
 
     # -- servers
 
@@ -200,6 +204,11 @@ class _Analyser:
         for m in self.p.modules.values():
             for a in m.assigns:
                 if a.op != "=" or not isinstance(a.value, Call):
+                    continue
+                origin = self.p.origin(a.value.func) or ""
+                if origin.startswith("fastmcp.") and _leaf(origin) in _GENERATED:
+                    self.warn("fastmcp", m.path, a.line, f"MCP server {a.target.rsplit('.', 1)[-1]} = {_leaf(origin)}(...) gets its "
+                              "components at run time; they are not in the surface")
                     continue
                 kind = self._server_kind(a.value)
                 if kind is None or a.target in self.a.servers:
@@ -325,7 +334,18 @@ class _Analyser:
             self.constructor_tools(server)
             if server.lowlevel:
                 self.handler_kwargs(server)
+        self.apply_removals()
         return self.a
+
+    def apply_removals(self) -> None:
+        """`mcp.remove_tool("x")`: gone for callers (or only sometimes, when removed under a condition)."""
+        for server, kind, name, conditional in self.removed:
+            for reg in self.a.registrations:
+                if reg.server == server and reg.entry.kind == kind and reg.entry.name == name:
+                    if conditional:
+                        reg.entry.conditional = True
+                    else:
+                        reg.enabled = False
 
     def handler_kwargs(self, server: Server) -> None:
         """SDK v2 low-level servers take their handlers as `Server(..., on_list_tools=handler)`."""
@@ -377,7 +397,7 @@ class _Analyser:
         receiver, method = _split_method(func)
         if receiver is None or method is None:
             return
-        if method not in ("tool", "prompt", "add_tool", "add_prompt", "mount", "import_server") and method not in _SERVE:
+        if method not in _REGISTER and method not in _SERVE:
             return
         if inner is None and method in ("tool", "prompt") and not call.args:
             return  # `mcp.tool(name=...)` alone is a decorator factory, used elsewhere
@@ -387,6 +407,13 @@ class _Analyser:
             conditional = extra if isinstance(receiver, Dyn) else cond or extra
             if method in _SERVE:
                 self.a.served.add(symbol)
+            elif method in ("remove_tool", "remove_prompt"):
+                name = self.p.evaluate(call.arg(0, "name"))
+                if isinstance(name, str):
+                    self.removed.append((symbol, "tool" if method == "remove_tool" else "prompt", name, conditional))
+                else:
+                    self.warn(server.flavor, path, call.line, f"{method} on MCP server '{server.name}' with a name that is not "
+                              f"statically known: {describe(call)}")
             elif method in ("mount", "import_server"):
                 self.mount(server, call, conditional, path)
             elif not server.lowlevel:

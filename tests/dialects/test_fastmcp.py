@@ -342,3 +342,28 @@ def test_file_split_with_mounts_gives_the_same_surface() -> None:
     }
     assert comparable(exported(split)) == comparable(exported(one))
     assert set(exported(one)) == {"tool:Main/s_ping"}
+
+
+def test_removed_tools_and_generated_servers() -> None:
+    src = """
+        import os
+        from fastmcp import FastMCP
+        mcp = FastMCP("shop")
+
+        @mcp.tool
+        def wipe() -> None: ...
+
+        @mcp.tool
+        def debug() -> None: ...
+
+        mcp.remove_tool("wipe")
+        if os.environ.get("PROD"):
+            mcp.remove_tool("debug")
+
+        api = FastMCP.from_openapi(openapi_spec={}, client=None)
+    """
+    entries, issues = link_files({"s.py": src})
+    by_key = {e.key: e for e in entries}
+    assert not by_key["tool:shop/wipe"].exported
+    assert by_key["tool:shop/debug"].exported and by_key["tool:shop/debug"].conditional
+    assert any("from_openapi" in i.message and i.line == 16 for i in issues)
