@@ -21,11 +21,12 @@ def _apply_overlays(cands: list[Candidate]) -> list[Candidate]:
     for o in (c for c in cands if c.overlay):
         targets = {id(t): t for s in sorted(o.symbols) for t in by_symbol.get(s, [])}
         if not targets:
-            if o.entry.kind and o.declared.keys() - {"replayable", "deterministic"} or o.entry.dialect != "markers" or o.reach:
+            if o.standalone:
                 out.append(Candidate(o.entry, o.symbols, o.reach, False, o.declared))
             continue
         for t in targets.values():
             apply_declared(t.entry, o.declared)
+            t.entry.root = t.entry.root or o.entry.root
             t.reach.extend(o.reach)
     return out
 

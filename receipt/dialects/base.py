@@ -28,6 +28,9 @@ class Candidate:
     # symbol instead of standing alone; `declared` holds the attributes they set explicitly.
     overlay: bool = False
     declared: dict[str, Any] = field(default_factory=dict)
+    # An overlay that finds no framework entry to patch stands alone as its own entry, unless it
+    # only carries flags (`@replayable` alone describes nothing by itself).
+    standalone: bool = True
 
 
 @dataclass

@@ -94,21 +94,20 @@ def extract(program: Program) -> DialectResult:
     for fn in program.iter_functions():
         kinds: list[tuple[str, Any]] = []
         flags: set[str] = set()
-        others = False
         for dec in fn.decorators:
             marker, call = _marker_name(program, dec)
             if marker in _KINDS:
                 kinds.append((marker, call))
             elif marker in _FLAGS:
                 flags.add(marker)
-            elif marker is None:
-                others = True
         if not kinds and not flags:
             continue
         if not kinds:
             # @replayable alone on a framework object: overlay only.
             entry = Entry(kind="agent", name=fn.name, path=program.path_of(fn.symbol), line=fn.line, dialect=NAME)
-            result.candidates.append(Candidate(entry, {fn.symbol}, overlay=True, declared={f: True for f in flags}))
+            result.candidates.append(
+                Candidate(entry, {fn.symbol}, overlay=True, declared={f: True for f in flags}, standalone=False)
+            )
             continue
         if len(kinds) > 1:
             result.issues.append(issue(program.path_of(fn.symbol), fn.line, f"{fn.name}: more than one of @agent/@tool/@prompt; using the first"))
@@ -123,7 +122,7 @@ def extract(program: Program) -> DialectResult:
                 for e in (c.func, *c.args, *(v for _, v in c.kwargs)):
                     if isinstance(e, Ref):
                         reach.append(program.canonical(e.name))
-        result.candidates.append(
-            Candidate(entry, {fn.symbol}, sorted(set(reach)), overlay=others, declared=declared)
-        )
+        # Always an overlay: when a framework also declares this function (a decorator, or a plain
+        # function listed in an agent's tools), the marker patches that entry; alone, it stands alone.
+        result.candidates.append(Candidate(entry, {fn.symbol}, sorted(set(reach)), overlay=True, declared=declared))
     return result
