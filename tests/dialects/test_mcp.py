@@ -523,3 +523,25 @@ def test_marker_overlays_approval_on_an_mcp_tool() -> None:
     """
     entry = exported({"s.py": src})["tool:shop/refund"]
     assert entry.approval == "always" and entry.trust_tier == "human_required" and entry.dialect == "mcp"
+
+
+def test_lowlevel_tools_built_by_a_helper_and_handler_locals() -> None:
+    src = """
+        from mcp import types
+        from mcp.server.lowlevel import Server
+
+        def _tool(name: str, description: str, read_only: bool = False) -> types.Tool:
+            return types.Tool(name=name, description=description, inputSchema={"type": "object"},
+                              annotations=types.ToolAnnotations(readOnlyHint=read_only))
+
+        server = Server("shop-ll")
+
+        @server.list_tools()
+        async def list_tools():
+            tools = [_tool("lookup", "Look up.", read_only=True)]
+            tools.append(_tool("refund", "Refund."))
+            return tools
+    """
+    entries = exported({"s.py": src})
+    assert entries["tool:shop-ll/lookup"].read_only is True and entries["tool:shop-ll/lookup"].dangerous is False
+    assert entries["tool:shop-ll/refund"].dangerous is True
