@@ -21,7 +21,7 @@ from receipt.dialects.base import (
     signature_of,
     trust_from,
 )
-from receipt.extract.facts import FunctionFact, Ref
+from receipt.extract.facts import Concat, FunctionFact, Map, Ref, Seq, Splat
 from receipt.extract.program import Program
 from receipt.models import TRUST_ORDER, Dynamic, Entry
 
@@ -89,6 +89,28 @@ def apply_declared(entry: Entry, declared: dict[str, Any]) -> None:
         entry.trust_tier = trust_from(entry.approval)  # type: ignore[assignment]
 
 
+def _refs(program: Program, expr: Any) -> list[str]:
+    """Names an argument mentions, through list/tuple/dict literals, splats and list variables: a
+    hand-written loop is usually given its tools as `run(prompt, tools=[a, b])` or `tools=toolbox`,
+    not one by one."""
+    if isinstance(expr, Ref):
+        out = [expr.name]
+        if program.canonical(expr.name) in program.assigns:
+            items = program.items(expr)
+            if not isinstance(items, Dynamic):
+                out += [i.expr.name for i in items if isinstance(i.expr, Ref)]
+        return out
+    if isinstance(expr, Seq):
+        return [r for item in expr.items for r in _refs(program, item)]
+    if isinstance(expr, Map):
+        return [r for k, v in expr.items for r in (*_refs(program, k), *_refs(program, v))]
+    if isinstance(expr, Splat):
+        return _refs(program, expr.value)
+    if isinstance(expr, Concat):
+        return [*_refs(program, expr.left), *_refs(program, expr.right)]
+    return []
+
+
 def extract(program: Program) -> DialectResult:
     result = DialectResult()
     for fn in program.iter_functions():
@@ -120,8 +142,7 @@ def extract(program: Program) -> DialectResult:
         if kind == "agent":
             for c in fn.calls:
                 for e in (c.func, *c.args, *(v for _, v in c.kwargs)):
-                    if isinstance(e, Ref):
-                        reach.append(program.canonical(e.name))
+                    reach.extend(program.canonical(r) for r in _refs(program, e))
         # Always an overlay: when a framework also declares this function (a decorator, or a plain
         # function listed in an agent's tools), the marker patches that entry; alone, it stands alone.
         result.candidates.append(Candidate(entry, {fn.symbol}, sorted(set(reach)), overlay=True, declared=declared))

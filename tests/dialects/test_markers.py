@@ -64,6 +64,38 @@ def test_exported_closure_follows_reach_and_respects_exported_false() -> None:
     assert "prompt:greeting" not in e and "agent:internal_helper_agent" not in e
 
 
+def test_agent_reach_follows_tools_passed_as_lists_and_list_variables() -> None:
+    # A hand-written loop takes its tools as a list (literal, variable, extended under a flag).
+    s = surface_of(
+        {
+            "shop/tools.py": TOOLS,
+            "shop/agents.py": """
+            from receipt.markers import agent
+            from shop.tools import refund_order, lookup
+            from shop.loop import run_loop
+
+            @agent
+            def by_list(q):
+                return run_loop(q, tools=[lookup, refund_order])
+
+            @agent
+            def by_variable(q, flags):
+                toolbox = [lookup]
+                if flags.refunds:
+                    toolbox.append(refund_order)
+                return run_loop(q, toolbox)
+
+            @agent
+            def by_splat(q):
+                return run_loop(q, *[lookup])
+            """,
+        }
+    )
+    assert s["agent:by_list"].reaches == ["tool:lookup", "tool:refund_order"]
+    assert s["agent:by_variable"].reaches == ["tool:lookup", "tool:refund_order"]
+    assert s["agent:by_splat"].reaches == ["tool:lookup"]
+
+
 def test_config_exports_add_roots() -> None:
     e = exported({"shop/tools.py": TOOLS, "shop/agents.py": AGENTS}, exports=("greeting", "shop.agents:internal_helper_agent"))
     assert "prompt:greeting" in e and "agent:internal_helper_agent" in e
