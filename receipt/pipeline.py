@@ -135,6 +135,13 @@ def surface_sha256(surface: Surface) -> str:
     return sha256_hex(canonical_json(data))
 
 
+def _label(rev: str) -> str:
+    """A full sha is shortened for people; names (branches, HEAD~1) are kept as typed."""
+    if len(rev) == 40 and all(c in "0123456789abcdef" for c in rev):
+        return rev[:12]
+    return rev
+
+
 def _today() -> _dt.date:
     override = os.environ.get("RECEIPT_TODAY")
     if override:
@@ -162,10 +169,10 @@ def build_receipt(
     git_repo = repo if isinstance(repo, GitRepo) else GitRepo(repo)
     base_sha = git_repo.resolve(base)
     head_sha = git_repo.resolve(head)
-    compared = f"{base} -> {head}"
+    compared = f"{_label(base)} -> {_label(head)}"
     if merge_base:
         mb = git_repo.merge_base(base_sha, head_sha)
-        compared = f"merge-base({base}, {head}) = {mb[:12]} -> {head}"
+        compared = f"merge-base({_label(base)}, {_label(head)}) = {mb[:12]} -> {_label(head)}"
         base_rev, base_sha = mb, mb
     else:
         base_rev = base

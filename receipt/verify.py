@@ -112,10 +112,11 @@ class VerifiedReceipt(BaseModel):
         verdict = receipt.get("verdict") if isinstance(receipt.get("verdict"), dict) else {}
         summary = receipt.get("summary") if isinstance(receipt.get("summary"), dict) else {}
         key = self.keyid + (f" ({_clean(self.key_name)})" if self.key_name else "")
-        changes = (
-            f"{summary.get('changes', '?')} changes, {summary.get('regressions', '?')} regressions, "
-            f"{summary.get('warnings', '?')} warnings"
-        )
+        def count(key: str, one: str) -> str:
+            n = summary.get(key, "?")
+            return f"{n} {one if n == 1 else one + 's'}"
+
+        changes = f"{count('changes', 'change')}, {count('regressions', 'regression')}, {count('warnings', 'warning')}"
         elided = self.payload.get("changes_elided")
         if elided:
             changes += f" (change list elided from the signed payload; changes_sha256 {_clean(str(self.payload.get('changes_sha256')))})"

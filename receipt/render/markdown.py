@@ -140,12 +140,46 @@ def compact_value(value: Any, *, nested: bool = False) -> str:
     return f"<{type(value).__name__}>"  # never repr(): it may hold memory addresses
 
 
+# Attribute values an entry has when nothing is declared: an added or removed entry is shown by
+# what is notable about it (its safety attributes always, the rest only when not the default), so the
+# table cell says "dangerous: true, approval: never" instead of a wall of defaults cut mid-word.
+_ENTRY_DEFAULTS: dict[str, Any] = {
+    "trust_tier": "autonomous",
+    "read_only": False,
+    "idempotent": False,
+    "open_world": True,
+    "replayable": False,
+    "deterministic": False,
+    "conditional": False,
+    "model": None,
+}
+_MEMBERSHIP_SUFFIXES = (".added", ".removed")
+
+
+def entry_summary(value: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in value.items():
+        if k == "signature" and isinstance(v, dict):
+            out["params"] = [p.get("name", "?") for p in v.get("params") or [] if isinstance(p, dict)]
+        elif k not in _ENTRY_DEFAULTS or v != _ENTRY_DEFAULTS[k]:
+            out[k] = v
+    return out
+
+
+def _display(change_id: str, value: Any) -> str:
+    if isinstance(value, dict) and change_id.endswith(_MEMBERSHIP_SUFFIXES):
+        value = entry_summary(value)
+    return compact_value(value)
+
+
 def _short_sha(sha: str) -> Md:
     return md(sha[:7]) if _HEX.match(sha) else md(sha, _REV)
 
 
 def _rev_view(rev: str, sha: str) -> dict[str, Md]:
     short = _short_sha(sha)
+    if rev.lower() == sha.lower():  # a bare sha says nothing more spelled out twice
+        return {"rev": short, "sha": short, "label": short}
     return {"rev": md(rev, _REV), "sha": short, "label": Md(f"{md(rev, _REV)} ({short})")}
 
 
@@ -175,7 +209,7 @@ def _change_row(change: Change) -> dict[str, Md]:
         text += f" · **accepted**: {md(change.accepted.reason, _MESSAGE)}"
         if change.accepted.expires:
             text += f" (until {md(change.accepted.expires, 40)})"
-    values = f"{md(compact_value(change.before), _VALUE)} → {md(compact_value(change.after), _VALUE)}"
+    values = f"{md(_display(change.id, change.before), _VALUE)} → {md(_display(change.id, change.after), _VALUE)}"
     return {
         "subject": Md(subject),
         "change": Md(text),
