@@ -388,6 +388,8 @@ def publish(
     Never raises for GitHub trouble: a read-only token or an API failure leaves the receipt in the
     job summary and at md_path, and the run exits by policy only.
     """
+    import httpx
+
     from receipt.github.api import GitHubClient, GitHubError, ReadOnlyToken
     from receipt.github.comments import sync_comment
 
@@ -404,7 +406,7 @@ def publish(
         )
         lines.append(ae.command("notice", note, title=TITLE))
         return "read-only", "", "", note, lines
-    except (GitHubError, ReceiptError) as e:
+    except (GitHubError, ReceiptError, httpx.HTTPError, ValueError) as e:  # ValueError: a non-JSON answer
         note = f"The PR comment could not be written ({e}); the receipt is in this job summary and at {md_path.name}."
         lines.append(ae.command("warning", note, title=TITLE))
         return "failed", "", "", note, lines
