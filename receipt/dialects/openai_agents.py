@@ -238,6 +238,23 @@ class _Extractor:
             self._clone_specs(target)
         for fn in self.p.iter_functions():
             self._factory(fn)
+        self._factory_results()
+
+    def _factory_results(self) -> None:
+        """`x = make_agent()`: `x` denotes the agent the factory returns, and `x.handoffs.append(...)`
+        after the call changes that agent's lists."""
+        for a in self.p.iter_assigns():
+            if a.op != "=" or not isinstance(a.value, Call) or a.target in self.specs:
+                continue
+            fn = self.p.functions.get(self._origin(a.value.func) or "")
+            if fn is None:
+                continue
+            for spec in self.spec_order:
+                if fn.symbol in spec.symbols:
+                    spec.symbols.add(a.target)
+                    for owners in spec.owners.values():
+                        if a.target not in owners:
+                            owners.append(a.target)
 
     def _add_spec(self, spec: _AgentSpec) -> None:
         spec.symbols.add(spec.symbol)

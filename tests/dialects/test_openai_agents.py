@@ -446,6 +446,28 @@ def test_public_factory_returning_an_agent_is_a_conditional_root() -> None:
     assert s["tool:ping"].conditional  # only ever attached inside a factory
 
 
+def test_lists_changed_on_the_variable_holding_a_factory_result_belong_to_that_agent() -> None:
+    s = exported(
+        {
+            "app.py": '''
+            from agents import Agent, function_tool
+
+            @function_tool
+            def ping() -> str: ...
+
+            def build_specialist():
+                return Agent(name="Specialist")
+
+            triage = Agent(name="Triage", handoffs=[])
+            specialist = build_specialist()
+            specialist.handoffs.append(triage)
+            specialist.tools.append(ping)
+            '''
+        }
+    )
+    assert s["agent:Specialist"].reaches == ["agent:Triage", "tool:ping"]
+
+
 # -- handoffs --------------------------------------------------------------------------------------------
 
 
