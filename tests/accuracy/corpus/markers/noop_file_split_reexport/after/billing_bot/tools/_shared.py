@@ -1,0 +1,3 @@
+from billing_bot.ledger import Ledger
+
+ledger = Ledger.from_env()

@@ -1,0 +1,16 @@
+
+"""Tools the billing agent may call. Declared with behavior-receipt markers."""
+
+from __future__ import annotations
+
+from receipt.markers import tool
+
+from billing_bot.ledger import Ledger
+
+_ledger = Ledger.from_env()
+
+
+@tool(read_only=True, idempotent=True, open_world=False)
+def lookup_invoice(invoice_id: str) -> dict:
+    """Return the invoice with its line items and payment status."""
+    return _ledger.invoice(invoice_id)

@@ -1,0 +1,66 @@
+"""Accuracy of the whole pipeline on a corpus of realistic before/after projects.
+
+Each case in tests/accuracy/corpus is a small project in one framework's idiom, changed in one way
+a real pull request would change it, with the exact change list a reviewer should see. The corpus
+test scores every case (precision and recall over all findings) and fails below 100%, listing every
+mismatch; one parametrised test per case names the case that broke. See README.md to add a case.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from tests.accuracy.harness import Case, Outcome, load_cases, run_case, totals
+
+CASES = load_cases()
+
+
+class _Outcomes(dict):  # type: ignore[type-arg]
+    """case id -> Outcome, each case run on first use so per-case tests and the total share runs."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root
+
+    def __missing__(self, case_id: str) -> Outcome:
+        case = next(c for c in CASES if c.id == case_id)
+        outcome = self[case_id] = run_case(case, self.root / case.framework / case.name)
+        return outcome
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Outcome]]:
+    root = tmp_path_factory.mktemp("accuracy")
+    saved = os.environ.get("RECEIPT_CACHE_DIR")
+    os.environ["RECEIPT_CACHE_DIR"] = str(root / "cache")  # one facts cache for the whole run
+    try:
+        yield _Outcomes(root)
+    finally:
+        if saved is None:
+            os.environ.pop("RECEIPT_CACHE_DIR", None)
+        else:
+            os.environ["RECEIPT_CACHE_DIR"] = saved
+
+
+def test_precision_and_recall_are_total(outcomes: dict[str, Outcome]) -> None:
+    scored = [outcomes[c.id] for c in CASES if c.xfail is None]
+    t = totals(scored)
+    report = "\n".join(o.mismatch() for o in scored if not o.exact)
+    summary = f"precision {t.precision:.3f} recall {t.recall:.3f} (tp={t.tp} fp={t.fp} fn={t.fn})"
+    assert t.precision == 1.0 and t.recall == 1.0, f"{summary}\n{report}"
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, id=c.id, marks=[pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else [])
+        for c in CASES
+    ],
+)
+def test_case(case: Case, outcomes: dict[str, Outcome]) -> None:
+    outcome = outcomes[case.id]
+    assert outcome.exact, outcome.mismatch()
