@@ -293,3 +293,24 @@ def test_progress_is_quiet_when_stderr_is_not_a_terminal(repo: GitRepoBuilder) -
     out = run_cli("trace-diff", "HEAD", "HEAD", "--repo", str(repo.path))
     assert out.stderr == ""
     assert os.environ.get("CI") is None or out.returncode == 0
+
+
+def test_user_template_is_read_from_the_base_revision(repo: GitRepoBuilder) -> None:
+    repo.commit(
+        {
+            ".receipt.toml": 'template = ".github/receipt.md.j2"\n',
+            ".github/receipt.md.j2": "## Our receipt\n\nVerdict {{ verdict }} ({{ counts }})\n{{ tool_line }}\n",
+        },
+        "team template",
+    )
+    # The PR rewrites the template to hide its verdict: the base's template is still used.
+    repo.commit(
+        {
+            ".github/receipt.md.j2": "## All good\n",
+            "shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"'),
+        }
+    )
+    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path))
+    assert out.returncode == 1, out.stderr
+    assert out.stdout.startswith("## Our receipt\n\nVerdict FAIL")
+    assert "All good" not in out.stdout

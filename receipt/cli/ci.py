@@ -284,7 +284,7 @@ def ci(
         raise typer.Exit(EXIT_OK)
 
     from receipt.keys import SIGNING_KEY_ENV, maybe_load_signing_key
-    from receipt.pipeline import build_receipt, load_config
+    from receipt.pipeline import build_receipt, load_config, template_text_for
 
     git_repo = _open_repo(settings.repo)
     require_commits(git_repo, [revs.base, revs.head])
@@ -311,7 +311,8 @@ def ci(
     )
 
     marker = make_marker(key_name, revs.head, revs.base)
-    body = render_body(receipt, marker, signing_key, repository, revs)
+    template = template_text_for(git_repo, compared_base, settings.config_file)  # from the base, like the gate
+    body = render_body(receipt, marker, signing_key, repository, revs, template)
     from receipt.render import render_annotations, render_json
 
     out_dir = settings.output_dir or ae.default_output_dir(actions, key_name)
@@ -360,17 +361,19 @@ def ci(
     raise typer.Exit(EXIT_OK if receipt.verdict.ok else EXIT_FINDINGS)
 
 
-def render_body(receipt, marker: Marker, signing_key, repository: str, revs: ae.EventRevisions) -> str:
+def render_body(
+    receipt, marker: Marker, signing_key, repository: str, revs: ae.EventRevisions, template: str | None = None
+) -> str:
     """The comment body: marker first, then the receipt; signed when a key is configured."""
     if signing_key is not None:
         from receipt.sign import Binding, render_signed
 
         # Bound to what the PR shows (its base and head), so a verifier can check against the PR page.
         binding = Binding(repository=repository, pr=revs.pr, base_sha=revs.base, head_sha=revs.head)
-        return render_signed(receipt, signing_key, binding, header_comment=marker.render())
+        return render_signed(receipt, signing_key, binding, header_comment=marker.render(), template_text=template)
     from receipt.render import render_markdown
 
-    return render_markdown(receipt, header_comment=marker.render(), footer_note=UNSIGNED_NOTE)
+    return render_markdown(receipt, header_comment=marker.render(), footer_note=UNSIGNED_NOTE, template_text=template)
 
 
 def publish(
