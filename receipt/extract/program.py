@@ -110,6 +110,11 @@ class Program:
             return name
         mod, rest = split
         if not rest:
+            # `from pkg import x` where pkg/__init__.py rebinds `x` (`from pkg.x import x`): Python
+            # returns the package attribute, i.e. the re-exported object, not the submodule.
+            bound = self.imports.get(mod)
+            if bound is not None and bound != mod:
+                return self.canonical(bound, depth + 1)
             return mod
         head, _, tail = rest.partition(".")
         symbol = f"{mod}.{head}"
