@@ -1,0 +1,2 @@
+
+"""MCP server exposing the team's issue tracker to coding assistants."""
