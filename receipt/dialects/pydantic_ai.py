@@ -106,7 +106,8 @@ def model_value(program: Program, expr: Expr | None) -> str | Dynamic | None:
         if isinstance(name, str) and origin.endswith("init_chat_model"):  # LangChain: the id itself
             provider = program.evaluate(call.kw("model_provider"))
             return f"{provider}:{name}" if isinstance(provider, str) else name
-        if isinstance(name, str) and origin:
+        # Only a class builds a model object; `os.getenv("MODEL", ...)` names a variable, not a model.
+        if isinstance(name, str) and origin and origin.rsplit(".", 1)[-1][:1].isupper():
             return f"{origin.rsplit('.', 1)[-1]}:{name}"
     return value if isinstance(value, Dynamic) else Dynamic(dynamic=describe(expr))
 

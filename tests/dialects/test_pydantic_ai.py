@@ -64,6 +64,11 @@ b = Agent(OpenAIChatModel("gpt-4o"))
     assert s["agent:b"].model == "OpenAIChatModel:gpt-4o"
 
 
+def test_model_from_a_getenv_call_with_a_default_is_dynamic() -> None:
+    s = surface_of({"app/a.py": HEAD + '\nimport os\na = Agent(os.getenv("MODEL", "openai:gpt-4o"))\n'})
+    assert isinstance(s["agent:a"].model, Dynamic) and "MODEL" in s["agent:a"].model.dynamic
+
+
 def test_import_origin_aliases_and_module_import() -> None:
     s = surface_of(
         {
