@@ -1,0 +1,34 @@
+
+from __future__ import annotations
+
+import os
+
+from langchain.agents import create_agent
+from langchain.agents.middleware import HumanInTheLoopMiddleware
+from langgraph.checkpoint.memory import InMemorySaver
+
+from sql_assistant.tools import describe_table, email_report, execute_sql, read_data
+
+TOOLS = [read_data, execute_sql, email_report]
+if os.environ.get("SQL_ASSISTANT_SCHEMA_TOOLS"):
+    TOOLS.append(describe_table)
+
+SYSTEM_PROMPT = """You are a careful analytics assistant.
+Prefer read_data; only change data when the user explicitly asks for it."""
+
+agent = create_agent(
+    model="openai:gpt-4o",
+    tools=TOOLS,
+    system_prompt=SYSTEM_PROMPT,
+    middleware=[
+        HumanInTheLoopMiddleware(
+            interrupt_on={
+                "execute_sql": {"allowed_decisions": ["approve", "reject"]},
+                "read_data": False,
+            },
+            description_prefix="Tool execution pending approval",
+        ),
+    ],
+    checkpointer=InMemorySaver(),
+    name="sql_assistant",
+)
