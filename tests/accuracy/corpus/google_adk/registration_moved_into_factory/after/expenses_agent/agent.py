@@ -12,7 +12,8 @@ policy_agent = Agent(
     instruction="Answer questions about the expense policy. Quote the policy section you rely on.",
 )
 
-\ndef _build_root() -> Agent:
+
+def _build_root() -> Agent:
     return Agent(
         name="expenses_assistant",
         model="gemini-2.0-flash",
