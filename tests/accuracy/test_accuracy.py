@@ -14,7 +14,7 @@ from typing import Iterator
 
 import pytest
 
-from tests.accuracy.harness import Case, Outcome, load_cases, run_case, totals
+from tests.accuracy.harness import Case, Finding, Outcome, load_cases, run_case, score, totals
 
 CASES = load_cases()
 
@@ -46,11 +46,32 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Out
             os.environ["RECEIPT_CACHE_DIR"] = saved
 
 
+def test_corpus_is_big_enough_and_covers_every_framework() -> None:
+    frameworks = {c.framework for c in CASES}
+    assert len(CASES) >= 60, len(CASES)
+    assert {"markers", "mcp", "fastmcp", "openai_agents", "pydantic_ai", "langchain", "crewai", "google_adk", "smolagents", "corvid"} <= frameworks
+    # Quiet refactors are half the point: the receipt must not cry wolf on them.
+    for fw in sorted(frameworks):
+        assert any(not c.expected for c in CASES if c.framework == fw), f"{fw}: no no-change case"
+
+
+def test_scoring_is_a_multiset_comparison() -> None:
+    case = next(c for c in CASES if len(c.expected) >= 2)
+    first, *rest = case.expected
+    extra = Finding("tool.added", "tool", "not-expected", "info")
+    o = score(case, [first, first, extra])  # one expected finding twice, the others missing, one extra
+    assert sum(o.tp.values()) == 1 and sum(o.fn.values()) == len(rest)
+    assert o.fp == {first: 1, extra: 1} and not o.exact
+    t = totals([o])
+    assert t.precision == 1 / 3 and t.recall == 1 / len(case.expected)
+
+
 def test_precision_and_recall_are_total(outcomes: dict[str, Outcome]) -> None:
     scored = [outcomes[c.id] for c in CASES if c.xfail is None]
     t = totals(scored)
     report = "\n".join(o.mismatch() for o in scored if not o.exact)
     summary = f"precision {t.precision:.3f} recall {t.recall:.3f} (tp={t.tp} fp={t.fp} fn={t.fn})"
+    print(f"accuracy over {len(scored)} cases: {summary}")
     assert t.precision == 1.0 and t.recall == 1.0, f"{summary}\n{report}"
 
 
