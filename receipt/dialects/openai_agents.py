@@ -94,6 +94,12 @@ def _kwargs_text(call: Call) -> str:
     return ";".join(f"{k}={describe(v)}" for k, v in sorted(call.kwargs, key=lambda kv: kv[0]))
 
 
+def _mcp_tools_danger(server: str) -> Dynamic:
+    """An MCP server's tools are listed at run time; by the MCP spec an unannotated tool is
+    destructive, and whether the server annotates them read-only cannot be known here."""
+    return Dynamic(dynamic=f"tools of MCP server {server} (listed at run time)")
+
+
 def _public_module_level(symbol: str) -> bool:
     return "<locals>" not in symbol and not symbol.rsplit(".", 1)[-1].startswith("_")
 
@@ -548,6 +554,8 @@ class _Extractor:
         if not isinstance(name, str):
             self._note(path, line, f"{leaf}: the tool name cannot be resolved statically")
             return None
+        if leaf == "HostedMCPTool":
+            fixed = {**fixed, "dangerous": _mcp_tools_danger(scope or "hosted_mcp")}
         entry = Entry(
             kind="tool",
             name=name,
@@ -814,6 +822,7 @@ class _Extractor:
             line=line,
             dialect=NAME,
             conditional=isinstance(d, AssignFact) and d.conditional,
+            dangerous=_mcp_tools_danger(label),
             approval=approval,
             trust_tier=trust_from(approval),
             tags=["mcp-server"],

@@ -734,6 +734,7 @@ def test_hosted_mcp_tool_approval_from_tool_config() -> None:
     assert s["tool:docs/hosted_mcp"].approval == "never"
     assert s["tool:mix/hosted_mcp"].approval == "conditional"
     assert s["tool:auto/hosted_mcp"].approval == "conditional"
+    assert all(isinstance(s[f"tool:{k}/hosted_mcp"].dangerous, Dynamic) for k in ("gh", "docs", "mix", "auto"))
 
 
 def test_local_mcp_servers_on_an_agent_are_one_tool_entry_per_server() -> None:
@@ -755,6 +756,8 @@ def test_local_mcp_servers_on_an_agent_are_one_tool_entry_per_server() -> None:
     assert s["agent:Bot"].reaches == ["tool:filesystem/*", "tool:remote/*"]
     assert s["tool:filesystem/*"].approval == "always"
     assert s["tool:remote/*"].approval == "never" and s["tool:remote/*"].open_world is True
+    # Whether the server's tools are destructive (the MCP default) is only known at run time.
+    assert s["tool:remote/*"].dangerous == Dynamic(dynamic="tools of MCP server remote (listed at run time)")
     assert any("MCP server app.main.server cannot be resolved" in m for m in _issues(files))
 
 
