@@ -1,0 +1,2 @@
+
+"""Billing assistant: answers invoice questions and issues refunds."""

@@ -1,0 +1,2 @@
+
+"""Bank support agent (modelled on the PydanticAI bank support example)."""
