@@ -59,6 +59,7 @@ from receipt.extract.facts import (
     Ref,
     Seq,
     Splat,
+    walk,
 )
 from receipt.extract.program import Item, Program, describe
 from receipt.models import Dynamic, Entry, ExtractionIssue, Param, Signature
@@ -656,7 +657,7 @@ class _Analyser:
                 for f in m.functions:
                     roots.extend(f.returns_exprs)
                 for r in roots:
-                    for sub in _walk(r):
+                    for sub in walk(r):
                         self._call_paths.setdefault(id(sub), m.path)
         return self._call_paths.get(id(expr))
 
@@ -697,28 +698,6 @@ def _owner_by_line(m: ModuleFacts, pname: str, line: int) -> str | None:
         if f.line <= line and any(p.name == pname for p in f.params) and (best is None or f.line > best.line):
             best = f
     return best.symbol if best else None
-
-
-def _walk(expr: Expr) -> Iterable[Expr]:
-    yield expr
-    if isinstance(expr, Call):
-        yield from _walk(expr.func)
-        for a in expr.args:
-            yield from _walk(a)
-        for _, v in expr.kwargs:
-            yield from _walk(v)
-    elif isinstance(expr, Seq):
-        for a in expr.items:
-            yield from _walk(a)
-    elif isinstance(expr, Map):
-        for k, v in expr.items:
-            yield from _walk(k)
-            yield from _walk(v)
-    elif isinstance(expr, (Splat, Attr)):
-        yield from _walk(expr.value)
-    elif isinstance(expr, Concat):
-        yield from _walk(expr.left)
-        yield from _walk(expr.right)
 
 
 def bind(fn: FunctionFact, call: Call) -> dict[str, Expr]:

@@ -14,7 +14,7 @@ mappings, and `Dyn` for anything that cannot be known statically (kept with its 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Iterator, Union
 
 # --- expressions -----------------------------------------------------------------------------
 
@@ -95,6 +95,29 @@ class Dyn:
 
 
 Expr = Union[Const, Ref, Call, Seq, Map, Attr, Splat, Concat, Dyn]
+
+
+def walk(expr: Expr) -> Iterator[Expr]:
+    """`expr` and every expression inside it, each parent before its children, in source order."""
+    yield expr
+    if isinstance(expr, Call):
+        yield from walk(expr.func)
+        for a in expr.args:
+            yield from walk(a)
+        for _, v in expr.kwargs:
+            yield from walk(v)
+    elif isinstance(expr, Seq):
+        for a in expr.items:
+            yield from walk(a)
+    elif isinstance(expr, Map):
+        for k, v in expr.items:
+            yield from walk(k)
+            yield from walk(v)
+    elif isinstance(expr, (Splat, Attr)):
+        yield from walk(expr.value)
+    elif isinstance(expr, Concat):
+        yield from walk(expr.left)
+        yield from walk(expr.right)
 
 # --- statements and definitions ----------------------------------------------------------------
 

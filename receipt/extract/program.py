@@ -26,6 +26,7 @@ from receipt.extract.facts import (
     Ref,
     Seq,
     Splat,
+    walk,
 )
 from receipt.models import Dynamic
 
@@ -411,41 +412,11 @@ class Program:
 
 
 def _calls_in(expr: Expr) -> Iterable[Call]:
-    if isinstance(expr, Call):
-        yield expr
-        yield from _calls_in(expr.func)
-        for a in expr.args:
-            yield from _calls_in(a)
-        for _, v in expr.kwargs:
-            yield from _calls_in(v)
-    elif isinstance(expr, Seq):
-        for a in expr.items:
-            yield from _calls_in(a)
-    elif isinstance(expr, Map):
-        for k, v in expr.items:
-            yield from _calls_in(k)
-            yield from _calls_in(v)
-    elif isinstance(expr, (Splat, Attr)):
-        yield from _calls_in(expr.value)
-    elif isinstance(expr, Concat):
-        yield from _calls_in(expr.left)
-        yield from _calls_in(expr.right)
+    return (e for e in walk(expr) if isinstance(e, Call))
 
 
 def _mentions_parameter(expr: Expr) -> bool:
-    if isinstance(expr, Dyn):
-        return expr.why == "parameter"
-    if isinstance(expr, Call):
-        return any(_mentions_parameter(a) for a in (expr.func, *expr.args, *(v for _, v in expr.kwargs)))
-    if isinstance(expr, Seq):
-        return any(_mentions_parameter(a) for a in expr.items)
-    if isinstance(expr, Map):
-        return any(_mentions_parameter(k) or _mentions_parameter(v) for k, v in expr.items)
-    if isinstance(expr, (Splat, Attr)):
-        return _mentions_parameter(expr.value)
-    if isinstance(expr, Concat):
-        return _mentions_parameter(expr.left) or _mentions_parameter(expr.right)
-    return False
+    return any(isinstance(e, Dyn) and e.why == "parameter" for e in walk(expr))
 
 
 def short_name(name: str) -> str:
