@@ -1,0 +1,6 @@
+
+from mcp.server.fastmcp import FastMCP
+
+from .config import SERVER_NAME
+
+mcp = FastMCP(SERVER_NAME)

@@ -1,0 +1,2 @@
+
+SERVER_NAME = "notes"

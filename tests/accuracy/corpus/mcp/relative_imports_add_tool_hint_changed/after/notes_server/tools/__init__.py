@@ -1,0 +1,2 @@
+
+from . import read, write  # noqa: F401  (registration side effects)

@@ -1,0 +1,5 @@
+from mcp.server.fastmcp import FastMCP
+
+from .config import SERVER_NAME
+
+mcp = FastMCP(SERVER_NAME)

@@ -1,0 +1,1 @@
+from . import read, write  # noqa: F401  (registration side effects)

@@ -1,0 +1,14 @@
+
+from agents import function_tool
+
+
+@function_tool(needs_approval=True)
+def reset_password(username: str) -> str:
+    """Reset a user's password and email a temporary one."""
+    return username
+
+
+@function_tool
+def unlock_account(username: str, reason: str = "") -> str:
+    """Unlock an account locked after failed logins."""
+    return username

@@ -1,0 +1,8 @@
+
+from agents import function_tool
+
+
+@function_tool
+def search_kb(query: list[str]) -> str:
+    """Search the IT knowledge base."""
+    return query

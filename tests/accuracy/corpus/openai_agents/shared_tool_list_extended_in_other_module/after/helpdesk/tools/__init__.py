@@ -1,0 +1,6 @@
+
+from .accounts import disable_mfa, reset_password, unlock_account
+from .kb import search_kb
+
+COMMON_TOOLS = [search_kb]
+ACCOUNT_TOOLS = [unlock_account, reset_password, disable_mfa]
