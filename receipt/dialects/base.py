@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from receipt.extract.facts import Call, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
-from receipt.models import TRUST_FROM_APPROVAL, Dynamic, Entry, ExtractionIssue, Param, Signature
+from receipt.models import APPROVAL_ORDER, TRUST_FROM_APPROVAL, Dynamic, Entry, ExtractionIssue, Param, Signature
 
 
 @dataclass
@@ -142,6 +142,27 @@ def trust_from(approval: str | Dynamic) -> str | Dynamic:
     if isinstance(approval, Dynamic):
         return approval
     return TRUST_FROM_APPROVAL[approval]
+
+
+def stricter(a: Any, b: Any) -> Any:
+    """Both gates apply: the stricter wins; unknown stays unknown unless the other is `always`."""
+    if a == "always" or b == "always":
+        return "always"
+    if isinstance(a, Dynamic):
+        return a
+    if isinstance(b, Dynamic):
+        return b
+    return a if APPROVAL_ORDER[a] >= APPROVAL_ORDER[b] else b
+
+
+def lowest(values: list[Any]) -> Any:
+    """Several ways to reach a tool: the most permissive one is the tool's effective approval."""
+    if any(v == "never" for v in values):
+        return "never"
+    dynamic = sorted((v for v in values if isinstance(v, Dynamic)), key=lambda d: d.dynamic)
+    if dynamic:
+        return dynamic[0]
+    return min(values, key=lambda v: APPROVAL_ORDER[v])
 
 
 def decorator_call(dec: Expr) -> tuple[Expr, Call | None]:

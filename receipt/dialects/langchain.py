@@ -54,8 +54,10 @@ from receipt.dialects.base import (
     decorator_call,
     digest,
     issue,
+    lowest,
     origin_matches,
     signature_of,
+    stricter,
     trust_from,
 )
 from receipt.dialects.pydantic_ai import (
@@ -63,10 +65,8 @@ from receipt.dialects.pydantic_ai import (
     function_text,
     instructions_digest,
     is_public_module_level,
-    lowest,
     model_value,
     replaces,
-    stricter,
 )
 from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Expr, FunctionFact, Map, Ref
 from receipt.extract.program import Program, describe

@@ -44,8 +44,10 @@ from receipt.dialects.base import (
     decorator_call,
     digest,
     issue,
+    lowest,
     origin_matches,
     signature_of,
+    stricter,
     trust_from,
 )
 from receipt.extract.facts import AssignFact, Attr, Call, Const, Expr, FunctionFact, Ref
@@ -65,30 +67,6 @@ _PROMPT_DECORATORS = ("system_prompt", "instructions")
 _PASSTHROUGH = {"filtered": True, "prepared": True, "prefixed": False, "renamed": False}
 # Decorators of other frameworks' tools: such a function is their tool, not a plain one of ours.
 _FOREIGN_TOOL_PACKAGES = ("receipt", "crewai", "smolagents", "agents", "google", "mcp", "fastmcp", "langchain", "langchain_core", "llama_index")
-
-_RANK = {"never": 0, "conditional": 1, "always": 2}
-
-
-def stricter(a: Any, b: Any) -> Any:
-    """Both gates apply: the stricter wins; unknown stays unknown unless the other is `always`."""
-    if a == "always" or b == "always":
-        return "always"
-    if isinstance(a, Dynamic):
-        return a
-    if isinstance(b, Dynamic):
-        return b
-    return a if _RANK[a] >= _RANK[b] else b
-
-
-def lowest(values: list[Any]) -> Any:
-    """Several ways to reach a tool: the most permissive one is the tool's effective approval."""
-    if any(v == "never" for v in values):
-        return "never"
-    dynamic = sorted((v for v in values if isinstance(v, Dynamic)), key=lambda d: d.dynamic)
-    if dynamic:
-        return dynamic[0]
-    return min(values, key=lambda v: _RANK[v])
-
 
 def model_value(program: Program, expr: Expr | None) -> str | Dynamic | None:
     """A model id: a literal string, `Class:model-name` for a model object built from a literal name,
