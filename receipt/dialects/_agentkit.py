@@ -16,7 +16,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from receipt.dialects.base import Candidate, DialectResult, as_str, digest, issue
+from receipt.dialects.base import Candidate, DialectResult, as_str, digest, issue, leaf, module_level_public
 from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Item, Program, describe
 from receipt.models import Dynamic, Entry, ExtractionIssue
@@ -35,21 +35,6 @@ def from_package(origin: str | None, packages: Iterable[str], *leaves: str) -> b
     if leaves and leaf not in leaves:
         return False
     return any(module == p or module.startswith(p + ".") for p in packages)
-
-
-def leaf(name: str) -> str:
-    return name.rsplit(".", 1)[-1]
-
-
-def module_level_public(program: Program, symbol: str) -> bool:
-    """A name defined directly at module level whose last segment is public."""
-    if "<locals>" in symbol:
-        return False
-    m = program.module_of.get(symbol)
-    if m is None or not symbol.startswith(m.module + "."):
-        return False
-    rest = symbol[len(m.module) + 1 :]
-    return "." not in rest and not rest.startswith("_")
 
 
 def has_external_decorator(program: Program, fn: FunctionFact) -> bool:

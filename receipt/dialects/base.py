@@ -180,6 +180,22 @@ def expr_text(expr: Expr | None) -> str:
     return describe(expr) if expr is not None else ""
 
 
+def leaf(name: str | None) -> str:
+    """Last segment of a dotted name (`agents.tool.function_tool` -> `function_tool`); "" for None."""
+    return (name or "").rsplit(".", 1)[-1]
+
+
+def module_level_public(program: Program, symbol: str) -> bool:
+    """A name defined directly at module level whose last segment is public (an export candidate)."""
+    if "<locals>" in symbol:
+        return False
+    m = program.module_of.get(symbol)
+    if m is None or not symbol.startswith(m.module + "."):
+        return False
+    rest = symbol[len(m.module) + 1 :]
+    return "." not in rest and not rest.startswith("_")
+
+
 def origin_matches(origin: str | None, *candidates: str) -> bool:
     """True when `origin` is one of `candidates` or a re-export path ending in one of them.
 

@@ -44,13 +44,11 @@ from receipt.dialects._agentkit import (
     Site,
     can_block,
     from_package,
-    leaf,
     model_value,
-    module_level_public,
     self_method,
     text_digest,
 )
-from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, signature_of, trust_from
+from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, leaf, module_level_public, signature_of, trust_from
 from receipt.extract.facts import Call, ClassFact, Const, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic

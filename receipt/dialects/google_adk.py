@@ -24,8 +24,8 @@ callbacks as approval gates, custom `BaseTool` subclasses (reported), agents fro
 
 from __future__ import annotations
 
-from receipt.dialects._agentkit import Kit, Site, from_package, has_external_decorator, leaf, model_value, module_level_public, text_digest
-from receipt.dialects.base import DialectResult, approval_from, digest, signature_of, trust_from
+from receipt.dialects._agentkit import Kit, Site, from_package, has_external_decorator, model_value, text_digest
+from receipt.dialects.base import DialectResult, approval_from, digest, leaf, module_level_public, signature_of, trust_from
 from receipt.extract.facts import Call, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Param, Signature

@@ -28,8 +28,8 @@ from __future__ import annotations
 from typing import Any
 
 from receipt.canonical import canonical_json
-from receipt.dialects._agentkit import Kit, Site, from_package, leaf, model_value, module_level_public, text_digest
-from receipt.dialects.base import DialectResult, digest, signature_of
+from receipt.dialects._agentkit import Kit, Site, from_package, model_value, text_digest
+from receipt.dialects.base import DialectResult, digest, leaf, module_level_public, signature_of
 from receipt.extract.facts import Call, ClassFact, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Param, Signature
