@@ -186,14 +186,13 @@ def leaf(name: str | None) -> str:
 
 
 def module_level_public(program: Program, symbol: str) -> bool:
-    """A name defined directly at module level whose last segment is public (an export candidate)."""
+    """A public name of a module of the repository (an export candidate): not inside a function,
+    not a class attribute, last segment not starting with `_`. `other_module.x = ...` counts for
+    `other_module`: importers see it there."""
     if "<locals>" in symbol:
         return False
-    m = program.module_of.get(symbol)
-    if m is None or not symbol.startswith(m.module + "."):
-        return False
-    rest = symbol[len(m.module) + 1 :]
-    return "." not in rest and not rest.startswith("_")
+    module, _, name = symbol.rpartition(".")
+    return module in program.modules and not name.startswith("_")
 
 
 def origin_matches(origin: str | None, *candidates: str) -> bool:

@@ -55,6 +55,7 @@ from receipt.dialects.base import (
     digest,
     issue,
     lowest,
+    module_level_public,
     origin_matches,
     signature_of,
     stricter,
@@ -64,7 +65,6 @@ from receipt.dialects.pydantic_ai import (
     foreign_tool,
     function_text,
     instructions_digest,
-    is_public_module_level,
     model_value,
     replaces,
 )
@@ -298,7 +298,7 @@ class _Extractor:
             line=call.line,
             dialect=NAME,
             conditional=conditional,
-            root=is_public_module_level(symbol, self.p),
+            root=module_level_public(self.p, symbol),
             model=model_value(self.p, call.arg(0, "model")),
         )
         self.agents[symbol] = _Agent(symbol, entry, call, react)
@@ -309,7 +309,7 @@ class _Extractor:
             if react is not None:
                 self.add_agent(a.target, a.value, react, a.conditional, a.target.rsplit(".", 1)[-1], self.p.path_of(a.target))  # type: ignore[arg-type]
         for fn in self.p.iter_functions():
-            public = fn.owner_class is None and is_public_module_level(fn.symbol, self.p)
+            public = fn.owner_class is None and module_level_public(self.p, fn.symbol)
             for ret in fn.returns_exprs:
                 react = self.kind_of(ret)
                 if react is not None:

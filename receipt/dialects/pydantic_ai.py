@@ -45,6 +45,7 @@ from receipt.dialects.base import (
     digest,
     issue,
     lowest,
+    module_level_public,
     origin_matches,
     signature_of,
     stricter,
@@ -106,13 +107,6 @@ def instructions_digest(parts: list[str | Dynamic]) -> str | None:
     if any(isinstance(p, Dynamic) for p in texts):
         return "dynamic:" + hashlib.sha256(joined.encode()).hexdigest()
     return digest(joined)
-
-
-def is_public_module_level(symbol: str, program: Program) -> bool:
-    if "<locals>" in symbol:
-        return False
-    module, _, leaf = symbol.rpartition(".")
-    return not leaf.startswith("_") and module in program.modules
 
 
 def replaces(existing: Any, conditional: bool, result: DialectResult, path: str, line: int) -> bool:
@@ -190,10 +184,10 @@ class _Extractor:
                 if self.is_call_of(ret, _AGENT):  # `def build(): return Agent(...)`
                     sym = f"{fn.symbol}.<return>"
                     self.add_agent(sym, ret, ret.line, True, name_hint=fn.name, path=self.p.path_of(fn.symbol))  # type: ignore[arg-type,union-attr]
-                    self.agents[sym].entry.root = is_public_module_level(fn.symbol, self.p) and fn.owner_class is None
+                    self.agents[sym].entry.root = module_level_public(self.p, fn.symbol) and fn.owner_class is None
         # `def build(): agent = Agent(...); ...; return agent` -> a conditional root.
         for fn in self.p.iter_functions():
-            if fn.owner_class is not None or not is_public_module_level(fn.symbol, self.p):
+            if fn.owner_class is not None or not module_level_public(self.p, fn.symbol):
                 continue
             for ret in fn.returns_exprs:
                 if isinstance(ret, Ref) and self.p.canonical(ret.name) in self.agents:
@@ -210,7 +204,7 @@ class _Extractor:
             line=line,
             dialect=NAME,
             conditional=conditional,
-            root=is_public_module_level(symbol, self.p),
+            root=module_level_public(self.p, symbol),
             model=model_value(self.p, call.arg(0, "model")),
         )
         self.agents[symbol] = _Agent(symbol, entry, call)

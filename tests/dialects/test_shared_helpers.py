@@ -1,0 +1,53 @@
+"""Helpers shared by several dialects (receipt/dialects/base.py, _agentkit.py, extract/facts.walk)."""
+
+from __future__ import annotations
+
+import pytest
+
+from receipt.dialects.base import lowest, stricter
+from receipt.extract.facts import Call, Concat, Const, Dyn, Map, Ref, Seq, Splat, walk
+from receipt.models import Dynamic
+from tests.helpers import surface_of
+
+_AGENTS = {
+    "pydantic_ai": ("from pydantic_ai import Agent", "Agent('openai:gpt-4o', name='helper')"),
+    "crewai": ("from crewai import Agent", "Agent(role='helper', goal='g', backstory='b')"),
+    "google_adk": ("from google.adk.agents import LlmAgent", "LlmAgent(name='helper', model='m')"),
+    "smolagents": ("from smolagents import CodeAgent", "CodeAgent(tools=[], model='m', name='helper')"),
+    "langchain": ("from langchain.agents import create_agent", "create_agent('openai:gpt-4o', tools=[], name='helper')"),
+}
+
+
+@pytest.mark.parametrize("framework", sorted(_AGENTS))
+def test_every_agent_dialect_exports_the_same_public_names(framework: str) -> None:
+    imp, ctor = _AGENTS[framework]
+    s = surface_of({
+        "pkg/__init__.py": "",
+        "pkg/sub.py": "X = 1\n",
+        "pkg/agents.py": f"{imp}\nimport pkg.sub as sub\n\nhelper = {ctor}\n_private = {ctor.replace('helper', 'private')}\nsub.patched = {ctor.replace('helper', 'patched')}\n\n"
+        f"def build():\n    inner = {ctor.replace('helper', 'inner')}\n    return inner\n",
+    })
+    roots = {e.name: e.root for e in s.values() if e.kind == "agent"}
+    # A public module-level name is a root, also one set on another module (importers see it there);
+    # private names are not; one built inside a public factory is a (conditional) root.
+    assert roots == {"helper": True, "private": False, "patched": True, "inner": True}
+
+
+def test_walk_visits_every_subexpression_parents_first_in_source_order() -> None:
+    inner = Call(Ref("f"), (Const(1),))
+    expr = Call(Ref("g"), (Seq((inner, Splat(Ref("xs")))),), (("k", Map(((Const("a"), Concat(Ref("l"), Dyn("p", "parameter"))),))),))
+    seen = list(walk(expr))
+    assert seen[0] is expr
+    assert [e for e in seen if isinstance(e, Call)] == [expr, inner]
+    assert [e.name for e in seen if isinstance(e, Ref)] == ["g", "f", "xs", "l"]
+    assert any(isinstance(e, Dyn) and e.why == "parameter" for e in seen)
+
+
+def test_approval_algebra() -> None:
+    d = Dynamic(dynamic="flag")
+    assert stricter("never", "conditional") == "conditional"
+    assert stricter(d, "always") == "always"
+    assert stricter("never", d) == d
+    assert lowest(["always", "conditional"]) == "conditional"
+    assert lowest([d, "never"]) == "never"
+    assert lowest(["always", d]) == d
