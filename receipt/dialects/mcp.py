@@ -43,6 +43,7 @@ from receipt.dialects.base import (
     decorator_call,
     digest,
     issue,
+    leaf,
     signature_of,
 )
 from receipt.extract.facts import (
@@ -90,28 +91,24 @@ _MAX_DEPTH = 8
 # --- recognising framework names ------------------------------------------------------------------
 
 
-def _leaf(origin: str | None) -> str:
-    return (origin or "").rsplit(".", 1)[-1]
-
-
 def _server_class(origin: str | None) -> tuple[str, bool] | None:
     """(flavor, low-level?) when `origin` is an MCP server class."""
     if not origin:
         return None
-    leaf = _leaf(origin)
+    name = leaf(origin)
     if origin.startswith("mcp.server.") or origin in ("mcp.FastMCP", "mcp.MCPServer"):
-        if leaf in _SDK_HIGH:
+        if name in _SDK_HIGH:
             return "mcp", False
-        if leaf in _SDK_LOW and origin.startswith("mcp.server."):
+        if name in _SDK_LOW and origin.startswith("mcp.server."):
             return "mcp", True
-    if (origin.startswith("fastmcp.") or origin == "fastmcp") and leaf == "FastMCP":
+    if (origin.startswith("fastmcp.") or origin == "fastmcp") and name == "FastMCP":
         return "fastmcp", False
     return None
 
 
 def _framework(origin: str | None, *leaves: str) -> bool:
     """A name from the MCP SDK or fastmcp with one of these leaf names (`mcp.types.Tool`)."""
-    return bool(origin) and origin.split(".", 1)[0] in ("mcp", "fastmcp") and _leaf(origin) in leaves  # type: ignore[union-attr]
+    return bool(origin) and origin.split(".", 1)[0] in ("mcp", "fastmcp") and leaf(origin) in leaves  # type: ignore[union-attr]
 
 
 # --- analysis model -------------------------------------------------------------------------------
@@ -207,8 +204,8 @@ class _Analyser:
                 if a.op != "=" or not isinstance(a.value, Call):
                     continue
                 origin = self.p.origin(a.value.func) or ""
-                if origin.startswith("fastmcp.") and _leaf(origin) in _GENERATED:
-                    self.warn("fastmcp", m.path, a.line, f"MCP server {a.target.rsplit('.', 1)[-1]} = {_leaf(origin)}(...) gets its "
+                if origin.startswith("fastmcp.") and leaf(origin) in _GENERATED:
+                    self.warn("fastmcp", m.path, a.line, f"MCP server {a.target.rsplit('.', 1)[-1]} = {leaf(origin)}(...) gets its "
                               "components at run time; they are not in the surface")
                     continue
                 kind = self._server_kind(a.value)
