@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import io
 import tokenize
 from pathlib import Path
+from typing import Iterator
 
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.python import extract_python, module_name_for
@@ -26,6 +29,25 @@ def _version() -> str:
 
 
 EXTRACTOR_VERSION = _version()
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic-GC passes while one file's facts are built or decoded.
+
+    A run keeps thousands of files' facts alive; every collection triggered by the allocations of
+    the next file re-scans that whole heap, which measured 30-70% of extraction and cache-read time
+    on a 5,000-file repository. Facts hold no reference cycles (reference counting frees them), and
+    the collector runs again as soon as the file is done; the output is the same either way.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _error(path: str, reason: str, message: str, line: int | None = None) -> ModuleFacts:
@@ -55,6 +77,11 @@ def decode_python(path: str, data: bytes) -> str | ModuleFacts:
 
 def extract_file(path: str, data: bytes) -> ModuleFacts:
     """Facts of one source file. Never raises for bad content: the problem is recorded in `error`."""
+    with gc_paused():
+        return _extract(path, data)
+
+
+def _extract(path: str, data: bytes) -> ModuleFacts:
     if path.endswith(".py"):
         text = decode_python(path, data)
         if isinstance(text, ModuleFacts):

@@ -12,7 +12,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from receipt.extract import EXTRACTOR_VERSION
+from receipt.extract import EXTRACTOR_VERSION, gc_paused
 from receipt.extract.facts import ModuleFacts, facts_from_json, facts_to_json
 
 
@@ -32,8 +32,9 @@ class FactsCache:
             return None
         f = self._file(blob, path)
         try:
-            data = json.loads(f.read_bytes())
-            facts = facts_from_json(data)
+            raw = f.read_bytes()
+            with gc_paused():
+                facts = facts_from_json(json.loads(raw))
         except FileNotFoundError:
             self.misses += 1
             return None
@@ -54,7 +55,10 @@ class FactsCache:
             f.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=f.parent, prefix=".tmp-", suffix=".json")
             with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(facts_to_json(facts), out, separators=(",", ":"))
+                # dumps, not dump: json.dump streams through the pure-Python encoder (same text, slower).
+                with gc_paused():
+                    text = json.dumps(facts_to_json(facts), separators=(",", ":"))
+                out.write(text)
             os.replace(tmp, f)
         except OSError:
             # A read-only or full disk must not fail a receipt; the cache is an optimisation.
