@@ -1,8 +1,10 @@
-"""Shared machinery for dialects whose agents are constructor calls holding lists of tools and agents.
+"""Shared machinery of the agent-framework dialects.
 
+Helpers used by several of them (model ids, instruction digests, foreign tools, reassigned agents),
+and `Kit`, for dialects whose agents are constructor calls holding lists of tools and agents:
 CrewAI, Google ADK and smolagents all spell an agent as `SomeAgent(..., tools=[...], <children>=[...])`
 where list items are decorated functions, instances of tool classes, wrapper calls
-(`FunctionTool(f)`), inline agents, or variables holding any of these. This module resolves such
+(`FunctionTool(f)`), inline agents, or variables holding any of these. `Kit` resolves such
 items to the symbols the linker understands, creates one candidate per declaration (deduplicated by
 an *identity*: the symbol that names it, or its call site when it is written inline), and derives
 the `conditional` flag of a tool from all the places it is attached.
@@ -12,11 +14,12 @@ Not a dialect itself (the registry skips modules starting with `_`).
 
 from __future__ import annotations
 
+import hashlib
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from receipt.dialects.base import Candidate, DialectResult, as_str, digest, issue, leaf, module_level_public
+from receipt.dialects.base import Candidate, DialectResult, as_str, decorator_call, digest, issue, leaf, module_level_public
 from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Item, Program, describe
 from receipt.models import Dynamic, Entry, ExtractionIssue
@@ -85,6 +88,69 @@ def text_digest(parts: list[tuple[str, Any]]) -> str | None:
         return digest("\n\n".join(f"{k}: {textwrap.dedent(v).strip()}" for k, v in present))
     shown = [f"{k}={v.dynamic if isinstance(v, Dynamic) else repr(v)}" for k, v in present]
     return digest(Dynamic(dynamic="; ".join(shown)))
+
+
+def qualified_model(program: Program, expr: Expr | None) -> str | Dynamic | None:
+    """A model id (PydanticAI, LangChain): a literal string, `Class:model-name` for a model object built
+    from a literal name, `provider:name` for LangChain's `init_chat_model`, or Dynamic. Absent -> None
+    (chosen at run time). Unlike `model_value`, the class is part of the id."""
+    if expr is None:
+        return None
+    value = program.evaluate(expr)
+    if isinstance(value, str) or value is None:
+        return value
+    call = program.value_of(expr)
+    if isinstance(call, Call):
+        inner = call.arg(0, "model_name") or call.kw("model")
+        name = program.evaluate(inner) if inner is not None else None
+        origin = program.origin(call.func) or ""
+        if isinstance(name, str) and origin.endswith("init_chat_model"):  # LangChain: the id itself
+            provider = program.evaluate(call.kw("model_provider"))
+            return f"{provider}:{name}" if isinstance(provider, str) else name
+        # Only a class builds a model object; `os.getenv("MODEL", ...)` names a variable, not a model.
+        if isinstance(name, str) and origin and origin.rsplit(".", 1)[-1][:1].isupper():
+            return f"{origin.rsplit('.', 1)[-1]}:{name}"
+    return value if isinstance(value, Dynamic) else Dynamic(dynamic=describe(expr))
+
+
+def function_text(fn: FunctionFact) -> str:
+    """Source-level text of a prompt function: its docstring and return expressions."""
+    parts = [fn.doc or ""] + [describe(r) for r in fn.returns_exprs]
+    return "\n".join(parts)
+
+
+def instructions_digest(parts: list[str | Dynamic]) -> str | None:
+    """Digest of unlabelled instruction texts in order (PydanticAI, LangChain); see `text_digest`."""
+    texts = [p for p in parts if not (isinstance(p, str) and not p.strip())]
+    if not texts:
+        return None
+    if len(texts) == 1:
+        return digest(texts[0])
+    joined = "\n\n".join(p if isinstance(p, str) else "<dynamic>" + p.dynamic for p in texts)
+    if any(isinstance(p, Dynamic) for p in texts):
+        return "dynamic:" + hashlib.sha256(joined.encode()).hexdigest()
+    return digest(joined)
+
+
+def replaces(existing: Any, conditional: bool, result: DialectResult, path: str, line: int) -> bool:
+    """A variable assigned an agent twice (if/else): the first unconditional assignment is kept."""
+    if existing is None:
+        return True
+    result.issues.append(issue(path, line, f"agent '{existing.entry.name}' is assigned more than once; the receipt shows one assignment", "reassigned"))
+    return existing.entry.conditional and not conditional
+
+
+# Decorators of other frameworks' tools: such a function is their tool, not a plain one of ours.
+_FOREIGN_TOOL_PACKAGES = ("receipt", "crewai", "smolagents", "agents", "google", "mcp", "fastmcp", "langchain", "langchain_core", "llama_index")
+
+
+def foreign_tool(program: Program, fn: FunctionFact) -> bool:
+    """Decorated as another framework's (or a native marker's) tool: that dialect owns it."""
+    for dec in fn.decorators:
+        origin = program.origin(decorator_call(dec)[0]) or ""
+        if origin.split(".", 1)[0] in _FOREIGN_TOOL_PACKAGES and program.is_external(origin):
+            return True
+    return False
 
 
 def can_block(fn: FunctionFact) -> bool:

@@ -48,6 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from receipt.dialects._agentkit import foreign_tool, function_text, instructions_digest, qualified_model, replaces
 from receipt.dialects.base import (
     Candidate,
     DialectResult,
@@ -60,13 +61,6 @@ from receipt.dialects.base import (
     signature_of,
     stricter,
     trust_from,
-)
-from receipt.dialects.pydantic_ai import (
-    foreign_tool,
-    function_text,
-    instructions_digest,
-    model_value,
-    replaces,
 )
 from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Expr, FunctionFact, Map, Ref
 from receipt.extract.program import Program, describe
@@ -299,7 +293,7 @@ class _Extractor:
             dialect=NAME,
             conditional=conditional,
             root=module_level_public(self.p, symbol),
-            model=model_value(self.p, call.arg(0, "model")),
+            model=qualified_model(self.p, call.arg(0, "model")),
         )
         self.agents[symbol] = _Agent(symbol, entry, call, react)
 

@@ -33,10 +33,10 @@ names that are not literals fall back to the function name.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from receipt.dialects._agentkit import foreign_tool, function_text, instructions_digest, qualified_model, replaces
 from receipt.dialects.base import (
     Candidate,
     DialectResult,
@@ -66,64 +66,6 @@ _TOOL_DECORATORS = {"tool": True, "tool_plain": False}  # method -> takes RunCon
 _PROMPT_DECORATORS = ("system_prompt", "instructions")
 # Toolset methods returning a wrapper around the same tools: value = registration is conditional.
 _PASSTHROUGH = {"filtered": True, "prepared": True, "prefixed": False, "renamed": False}
-# Decorators of other frameworks' tools: such a function is their tool, not a plain one of ours.
-_FOREIGN_TOOL_PACKAGES = ("receipt", "crewai", "smolagents", "agents", "google", "mcp", "fastmcp", "langchain", "langchain_core", "llama_index")
-
-def model_value(program: Program, expr: Expr | None) -> str | Dynamic | None:
-    """A model id: a literal string, `Class:model-name` for a model object built from a literal name,
-    or Dynamic. Absent -> None (chosen at run time)."""
-    if expr is None:
-        return None
-    value = program.evaluate(expr)
-    if isinstance(value, str) or value is None:
-        return value
-    call = program.value_of(expr)
-    if isinstance(call, Call):
-        inner = call.arg(0, "model_name") or call.kw("model")
-        name = program.evaluate(inner) if inner is not None else None
-        origin = program.origin(call.func) or ""
-        if isinstance(name, str) and origin.endswith("init_chat_model"):  # LangChain: the id itself
-            provider = program.evaluate(call.kw("model_provider"))
-            return f"{provider}:{name}" if isinstance(provider, str) else name
-        # Only a class builds a model object; `os.getenv("MODEL", ...)` names a variable, not a model.
-        if isinstance(name, str) and origin and origin.rsplit(".", 1)[-1][:1].isupper():
-            return f"{origin.rsplit('.', 1)[-1]}:{name}"
-    return value if isinstance(value, Dynamic) else Dynamic(dynamic=describe(expr))
-
-
-def function_text(fn: FunctionFact) -> str:
-    """Source-level text of a prompt function: its docstring and return expressions."""
-    parts = [fn.doc or ""] + [describe(r) for r in fn.returns_exprs]
-    return "\n".join(parts)
-
-
-def instructions_digest(parts: list[str | Dynamic]) -> str | None:
-    texts = [p for p in parts if not (isinstance(p, str) and not p.strip())]
-    if not texts:
-        return None
-    if len(texts) == 1:
-        return digest(texts[0])
-    joined = "\n\n".join(p if isinstance(p, str) else "<dynamic>" + p.dynamic for p in texts)
-    if any(isinstance(p, Dynamic) for p in texts):
-        return "dynamic:" + hashlib.sha256(joined.encode()).hexdigest()
-    return digest(joined)
-
-
-def replaces(existing: Any, conditional: bool, result: DialectResult, path: str, line: int) -> bool:
-    """A variable assigned an agent twice (if/else): the first unconditional assignment is kept."""
-    if existing is None:
-        return True
-    result.issues.append(issue(path, line, f"agent '{existing.entry.name}' is assigned more than once; the receipt shows one assignment", "reassigned"))
-    return existing.entry.conditional and not conditional
-
-
-def foreign_tool(program: Program, fn: FunctionFact) -> bool:
-    for dec in fn.decorators:
-        origin = program.origin(decorator_call(dec)[0]) or ""
-        if origin.split(".", 1)[0] in _FOREIGN_TOOL_PACKAGES and program.is_external(origin):
-            return True
-    return False
-
 
 @dataclass
 class _Tool:
@@ -205,7 +147,7 @@ class _Extractor:
             dialect=NAME,
             conditional=conditional,
             root=module_level_public(self.p, symbol),
-            model=model_value(self.p, call.arg(0, "model")),
+            model=qualified_model(self.p, call.arg(0, "model")),
         )
         self.agents[symbol] = _Agent(symbol, entry, call)
 
