@@ -30,6 +30,13 @@ def timed(fn: Callable[[], T]) -> tuple[float, T]:
     return time.perf_counter() - t0, out
 
 
+def timed_cpu(fn: Callable[[], T]) -> tuple[float, float, T]:
+    """(wall s, CPU s, result): CPU time stays meaningful when other work shares the machine."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = fn()
+    return time.perf_counter() - t0, time.process_time() - c0, out
+
+
 def median(values: Sequence[float]) -> float:
     return statistics.median(values)
 
@@ -56,7 +63,13 @@ def git(repo: Path, *args: str) -> str:
 
 
 def project_commit() -> str:
-    """The behavior-receipt commit being measured (and whether the tree had local edits)."""
+    """The behavior-receipt commit being measured (and whether the tree had local edits).
+
+    A snapshot made with `git archive` has no .git: its commit is read from `.bench-commit`.
+    """
+    stamp = PROJECT / ".bench-commit"
+    if stamp.exists() and not (PROJECT / ".git").exists():
+        return stamp.read_text().strip()[:12] + " (snapshot)"
     try:
         sha = git(PROJECT, "rev-parse", "--short=12", "HEAD")
         dirty = git(PROJECT, "status", "--porcelain", "--untracked-files=no", "--", "receipt")

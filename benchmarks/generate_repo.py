@@ -749,8 +749,13 @@ def print_stats(stats: dict[str, object]) -> None:
     print(f"generated   in {stats['seconds']} s")
 
 
-def add_params(ap: argparse.ArgumentParser) -> None:
-    d = Params()
+# What the benchmark scripts generate by default: sized so that a default run of both stays near
+# five minutes on a 2-core machine. The generator's own default is the 5,000-file repository.
+BENCH_DEFAULTS = Params(files=1000, agents=60, commits=50, others=40)
+
+
+def add_params(ap: argparse.ArgumentParser, d: Params | None = None) -> None:
+    d = d or Params()
     ap.add_argument("--files", type=int, default=d.files, help=f"Python files in the initial tree (default {d.files})")
     ap.add_argument("--agents", type=int, default=d.agents, help=f"agent files among them (default {d.agents})")
     ap.add_argument("--commits", type=int, default=d.commits, help=f"commits, the initial import included (default {d.commits})")
