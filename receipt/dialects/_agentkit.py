@@ -19,7 +19,19 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from receipt.dialects.base import Candidate, DialectResult, as_str, decorator_call, digest, issue, leaf, module_level_public
+from receipt.dialects.base import (
+    Candidate,
+    DialectResult,
+    as_str,
+    decorator_call,
+    digest,
+    issue,
+    leaf,
+    lowest,
+    module_level_public,
+    stricter,
+    trust_from,
+)
 from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Item, Program, describe
 from receipt.models import Dynamic, Entry, ExtractionIssue
@@ -151,6 +163,31 @@ def foreign_tool(program: Program, fn: FunctionFact) -> bool:
         if origin.split(".", 1)[0] in _FOREIGN_TOOL_PACKAGES and program.is_external(origin):
             return True
     return False
+
+
+@dataclass
+class GatedTool:
+    """A tool whose approval depends on how it is registered (PydanticAI, LangChain).
+
+    Its own gate (declaration and body) applies on every path; each registration adds the gate of
+    that path (an agent's middleware, a toolset wrapper). A tool reached several ways takes the
+    *lowest* of them: the path a reviewer must worry about is the one without a human.
+    """
+
+    entry: Entry
+    symbols: set[str]
+    approval: Any = "never"  # intrinsic: the declaration and the body
+    def_conditional: bool = False
+    registrations: list[tuple[bool, Any]] = field(default_factory=list)  # (conditional, gate)
+
+    def candidate(self) -> Candidate:
+        """Settle the effective approval and `conditional` flag: the tool as the surface shows it."""
+        gates = [stricter(self.approval, gate) for _, gate in self.registrations]
+        self.entry.approval = lowest(gates) if gates else self.approval
+        self.entry.trust_tier = trust_from(self.entry.approval)  # type: ignore[assignment]
+        registered_only_conditionally = bool(self.registrations) and all(c for c, _ in self.registrations)
+        self.entry.conditional = self.def_conditional or registered_only_conditionally
+        return Candidate(self.entry, self.symbols)
 
 
 def can_block(fn: FunctionFact) -> bool:

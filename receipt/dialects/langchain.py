@@ -48,19 +48,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from receipt.dialects._agentkit import foreign_tool, function_text, instructions_digest, qualified_model, replaces
+from receipt.dialects._agentkit import GatedTool, foreign_tool, function_text, instructions_digest, qualified_model, replaces
 from receipt.dialects.base import (
     Candidate,
     DialectResult,
     decorator_call,
     digest,
     issue,
-    lowest,
     module_level_public,
     origin_matches,
     signature_of,
     stricter,
-    trust_from,
 )
 from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Expr, FunctionFact, Map, Ref
 from receipt.extract.program import Program, describe
@@ -96,15 +94,6 @@ def tool_signature(fn: FunctionFact) -> Signature:
 
 
 @dataclass
-class _Tool:
-    entry: Entry
-    symbols: set[str]
-    approval: Any = "never"
-    def_conditional: bool = False
-    registrations: list[tuple[bool, Any]] = field(default_factory=list)
-
-
-@dataclass
 class _Agent:
     symbol: str
     entry: Entry
@@ -118,7 +107,7 @@ class _Extractor:
     def __init__(self, program: Program):
         self.p = program
         self.result = DialectResult()
-        self.tools: dict[str, _Tool] = {}
+        self.tools: dict[str, GatedTool] = {}
         self.agents: dict[str, _Agent] = {}
 
     # -- helpers --------------------------------------------------------------------------------
@@ -130,7 +119,7 @@ class _Extractor:
         return any(origin_matches(self.p.origin(c.func), *_INTERRUPT) for c in fn.calls)
 
     def add(self, tid: str, entry: Entry, symbols: set[str], fn: FunctionFact | None, conditional: bool) -> str:
-        tool = _Tool(entry, symbols, def_conditional=conditional)
+        tool = GatedTool(entry, symbols, def_conditional=conditional)
         if fn is not None and self.calls_interrupt(fn):
             tool.approval = "conditional"
         self.tools[tid] = tool
@@ -444,12 +433,7 @@ class _Extractor:
             agent.entry.instructions_sha256 = self.prompt(agent)
             self.result.candidates.append(Candidate(agent.entry, {agent.symbol}, sorted({*agent.tools, *agent.reach})))
         for tid in sorted(self.tools):
-            tool = self.tools[tid]
-            gates = [stricter(tool.approval, gate) for _, gate in tool.registrations]
-            tool.entry.approval = lowest(gates) if gates else tool.approval
-            tool.entry.trust_tier = trust_from(tool.entry.approval)  # type: ignore[assignment]
-            tool.entry.conditional = tool.def_conditional or (bool(tool.registrations) and all(c for c, _ in tool.registrations))
-            self.result.candidates.append(Candidate(tool.entry, tool.symbols))
+            self.result.candidates.append(self.tools[tid].candidate())
         return self.result
 
 

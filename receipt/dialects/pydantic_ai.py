@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from receipt.dialects._agentkit import foreign_tool, function_text, instructions_digest, qualified_model, replaces
+from receipt.dialects._agentkit import GatedTool, foreign_tool, function_text, instructions_digest, qualified_model, replaces
 from receipt.dialects.base import (
     Candidate,
     DialectResult,
@@ -44,12 +44,10 @@ from receipt.dialects.base import (
     decorator_call,
     digest,
     issue,
-    lowest,
     module_level_public,
     origin_matches,
     signature_of,
     stricter,
-    trust_from,
 )
 from receipt.extract.facts import AssignFact, Attr, Call, Const, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
@@ -67,14 +65,10 @@ _PROMPT_DECORATORS = ("system_prompt", "instructions")
 # Toolset methods returning a wrapper around the same tools: value = registration is conditional.
 _PASSTHROUGH = {"filtered": True, "prepared": True, "prefixed": False, "renamed": False}
 
+
 @dataclass
-class _Tool:
-    entry: Entry
-    symbols: set[str]
-    approval: Any = "never"  # intrinsic: the declaration and the body
-    explicit_approval: bool = False
-    def_conditional: bool = False
-    registrations: list[tuple[bool, Any]] = field(default_factory=list)  # (conditional, gate)
+class _Tool(GatedTool):
+    explicit_approval: bool = False  # requires_approval= given: a toolset's default does not apply
 
 
 @dataclass
@@ -405,13 +399,7 @@ class _Extractor:
             reach = sorted({*agent.tools, *agent.reach})
             self.result.candidates.append(Candidate(agent.entry, {agent.symbol}, reach))
         for tid in sorted(self.tools):
-            tool = self.tools[tid]
-            gates = [stricter(tool.approval, gate) for _, gate in tool.registrations]
-            tool.entry.approval = lowest(gates) if gates else tool.approval
-            tool.entry.trust_tier = trust_from(tool.entry.approval)  # type: ignore[assignment]
-            registered_only_conditionally = bool(tool.registrations) and all(c for c, _ in tool.registrations)
-            tool.entry.conditional = tool.def_conditional or registered_only_conditionally
-            self.result.candidates.append(Candidate(tool.entry, tool.symbols))
+            self.result.candidates.append(self.tools[tid].candidate())
         return self.result
 
 
