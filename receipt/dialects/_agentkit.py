@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from receipt.dialects.base import (
     Candidate,
@@ -226,6 +226,11 @@ class Site:
 class Kit:
     program: Program
     dialect: str
+    # The dialect's two framework-specific answers: is a callee (by origin) one of its agent
+    # classes, and build the candidate of an agent constructor call (call, identity, site, fallback
+    # name) -> identity.
+    is_agent: Callable[[str | None], bool]
+    build_agent: Callable[[Call, str, Site, str], str]
     cands: dict[str, Candidate] = field(default_factory=dict)
     attachments: dict[str, list[bool]] = field(default_factory=dict)
     issues: list[ExtractionIssue] = field(default_factory=list)
@@ -305,6 +310,25 @@ class Kit:
     def subclass_of(self, cls: ClassFact, packages: Iterable[str], *leaves: str) -> bool:
         pk = tuple(packages)
         return any(from_package(b, pk, *leaves) for b in self.program.class_bases(cls))
+
+    # -- agents and tools named in lists ----------------------------------------------------------
+
+    def agent_item(self, expr: Expr, conditional: bool, owner: Site, what: str) -> list[str]:
+        """An item of an agent list (`sub_agents=[...]`): the agent it builds, else what it names."""
+        value, var = self.follow(expr)
+        if isinstance(value, Call) and self.is_agent(self.program.origin(value.func)):
+            if var is not None:
+                site = self.site_of(var) or Site(owner.path, value.line, conditional)
+                return [self.build_agent(value, var, site, leaf(var))]
+            site = Site(owner.path, value.line, conditional)
+            return [self.build_agent(value, self.inline_identity(owner, value), site, "agent")]
+        if isinstance(value, Call):
+            origin = self.program.origin(value.func)
+            return [origin] if origin else []
+        if isinstance(value, Ref):
+            return [value.name]
+        self.warn(owner.path, owner.line, f"{what} {describe(expr)} not statically known")
+        return []
 
     def by_symbol(self, symbol: str) -> Candidate | None:
         direct = self.cands.get(symbol)  # the common case: the symbol is the identity

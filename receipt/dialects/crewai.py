@@ -74,7 +74,7 @@ def sanitize_tool_name(name: str) -> str:
 class _Crew:
     def __init__(self, program: Program):
         self.program = program
-        self.kit = Kit(program, NAME)
+        self.kit = Kit(program, NAME, self.is_agent, self.agent)
         self.crews: list[tuple[list[str], str | None]] = []  # (member identities, manager identity)
         self.tool_ids: set[str] = set()
 
@@ -188,20 +188,7 @@ class _Crew:
         method = self_method(self.program, fn, expr)
         if method is not None:
             return [method]
-        value, var = self.kit.follow(expr)
-        if isinstance(value, Call) and self.is_agent(self.program.origin(value.func)):
-            if var is not None:
-                site = self.kit.site_of(var) or Site(owner.path, value.line, conditional)
-                return [self.agent(value, var, site, leaf(var))]
-            site = Site(owner.path, value.line, conditional)
-            return [self.agent(value, self.kit.inline_identity(owner, value), site, "agent")]
-        if isinstance(value, Call):
-            origin = self.program.origin(value.func)
-            return [origin] if origin else []
-        if isinstance(value, Ref):
-            return [value.name]
-        self.kit.warn(owner.path, owner.line, f"agent {describe(expr)} not statically known")
-        return []
+        return self.kit.agent_item(expr, conditional, owner, "agent")
 
     def tool_item(self, expr: Expr, conditional: bool, owner: Site) -> list[str]:
         p = self.program

@@ -40,7 +40,7 @@ _DROPPED = ("tool_context", "input_stream")
 class _Adk:
     def __init__(self, program: Program):
         self.program = program
-        self.kit = Kit(program, NAME)
+        self.kit = Kit(program, NAME, self.is_agent, self.agent)
 
     # -- classification -------------------------------------------------------------------------
 
@@ -91,7 +91,7 @@ class _Adk:
         for item in self.kit.items(call.kw("tools"), site, "tools"):
             reach += self.tool_item(item.expr, item.conditional, site)
         for item in self.kit.items(call.kw("sub_agents"), site, "sub_agents"):
-            reach += self.agent_item(item.expr, item.conditional, site)
+            reach += self.kit.agent_item(item.expr, item.conditional, site, "sub-agent")
         cand.reach.extend(reach)
         return identity
 
@@ -100,22 +100,6 @@ class _Adk:
         if target in self.program.functions or (isinstance(expr, Dyn) and expr.why == "lambda"):
             return Dynamic(dynamic=f"instruction provider {describe(expr)}")
         return self.program.evaluate(expr)
-
-    def agent_item(self, expr: Expr, conditional: bool, owner: Site) -> list[str]:
-        value, var = self.kit.follow(expr)
-        if isinstance(value, Call) and self.is_agent(self.program.origin(value.func)):
-            if var is not None:
-                site = self.kit.site_of(var) or Site(owner.path, value.line, conditional)
-                return [self.agent(value, var, site, leaf(var))]
-            site = Site(owner.path, value.line, conditional)
-            return [self.agent(value, self.kit.inline_identity(owner, value), site, "agent")]
-        if isinstance(value, Call):
-            origin = self.program.origin(value.func)
-            return [origin] if origin else []
-        if isinstance(value, Ref):
-            return [value.name]
-        self.kit.warn(owner.path, getattr(value, "line", owner.line), f"sub-agent {describe(expr)} not statically known")
-        return []
 
     # -- tools ----------------------------------------------------------------------------------
 
@@ -160,7 +144,7 @@ class _Adk:
         # AgentTool: a tool named after the agent, reaching it.
         if self.kit.get(identity) is None:
             agent_expr = call.arg(0, "agent")
-            reach = self.agent_item(agent_expr, site.conditional, site) if agent_expr is not None else []
+            reach = self.kit.agent_item(agent_expr, site.conditional, site, "sub-agent") if agent_expr is not None else []
             value, var = self.kit.follow(agent_expr) if agent_expr is not None else (None, None)
             name, description = None, None
             if isinstance(value, Call):

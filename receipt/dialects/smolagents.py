@@ -89,7 +89,7 @@ def _jsonable(value: Any) -> Any:
 class _Smol:
     def __init__(self, program: Program):
         self.program = program
-        self.kit = Kit(program, NAME)
+        self.kit = Kit(program, NAME, self.is_agent, self.agent)
 
     def is_agent(self, origin: str | None) -> bool:
         if from_package(origin, _PKG, *_AGENTS):
@@ -203,25 +203,9 @@ class _Smol:
         for item in self.kit.items(call.arg(0, "tools"), site, "tools"):
             reach += self.tool_item(item.expr, item.conditional, site)
         for item in self.kit.items(call.kw("managed_agents"), site, "managed_agents"):
-            reach += self.agent_item(item.expr, item.conditional, site)
+            reach += self.kit.agent_item(item.expr, item.conditional, site, "managed agent")
         cand.reach.extend(reach)
         return identity
-
-    def agent_item(self, expr: Expr, conditional: bool, owner: Site) -> list[str]:
-        value, var = self.kit.follow(expr)
-        if isinstance(value, Call) and self.is_agent(self.program.origin(value.func)):
-            if var is not None:
-                site = self.kit.site_of(var) or Site(owner.path, value.line, conditional)
-                return [self.agent(value, var, site, leaf(var))]
-            site = Site(owner.path, value.line, conditional)
-            return [self.agent(value, self.kit.inline_identity(owner, value), site, "agent")]
-        if isinstance(value, Call):
-            origin = self.program.origin(value.func)
-            return [origin] if origin else []
-        if isinstance(value, Ref):
-            return [value.name]
-        self.kit.warn(owner.path, owner.line, f"managed agent {describe(expr)} not statically known")
-        return []
 
     def tool_item(self, expr: Expr, conditional: bool, owner: Site) -> list[str]:
         p = self.program
