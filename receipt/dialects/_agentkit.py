@@ -330,6 +330,43 @@ class Kit:
         self.warn(owner.path, owner.line, f"{what} {describe(expr)} not statically known")
         return []
 
+    def external(self, origin: str, line: int, owner: Site, conditional: bool, var: str | None, name: str, **attrs: Any) -> list[str]:
+        """A framework's own tool object (`WebSearchTool()`): one entry per class, wherever it is used."""
+        identity = f"external:{origin}"
+        if self.get(identity) is None:
+            site = Site(owner.path, line, conditional)
+            self.add(identity, self.entry("tool", name, site, extra={"external": origin}, **attrs))
+        cand = self.get(identity)
+        if var is not None and cand is not None:
+            cand.symbols.add(var)
+        self.attach(identity, conditional)
+        return [identity]
+
+    # -- where agents are built -----------------------------------------------------------------
+
+    def assigned_agents(self) -> None:
+        """`x = SomeAgent(...)`, at module level or in a factory; exported when `x` is public."""
+        p = self.program
+        for a in p.iter_assigns():
+            if a.op == "=" and isinstance(a.value, Call) and self.is_agent(p.origin(a.value.func)):
+                site = Site(p.path_of(a.target), a.line, a.conditional, module_level_public(p, a.target))
+                self.build_agent(a.value, a.target, site, leaf(a.target))
+
+    def returned(self, fn: FunctionFact, expr: Expr, root: bool | None = None, conditional: bool = True) -> None:
+        """An agent a factory returns (built there or named) is denoted by the factory; only
+        sometimes there; exported when the factory is a public module-level function (the default
+        `root`)."""
+        p = self.program
+        if root is None:
+            root = fn.owner_class is None and module_level_public(p, fn.symbol)
+        if isinstance(expr, Call) and self.is_agent(p.origin(expr.func)):
+            self.build_agent(expr, fn.symbol, Site(p.path_of(fn.symbol), expr.line, conditional, root), fn.name)
+        elif isinstance(expr, Ref):
+            cand = self.get(p.canonical(expr.name))
+            if cand is not None and cand.entry.kind == "agent":
+                cand.symbols.add(fn.symbol)
+                cand.entry.root = cand.entry.root or root
+
     def by_symbol(self, symbol: str) -> Candidate | None:
         direct = self.cands.get(symbol)  # the common case: the symbol is the identity
         if direct is not None:

@@ -218,16 +218,9 @@ class _Crew:
         return []
 
     def external(self, origin: str, line: int, owner: Site, conditional: bool, var: str | None) -> list[str]:
-        identity = f"external:{origin}"
-        if self.kit.get(identity) is None:
-            entry = self.kit.entry("tool", leaf(origin), Site(owner.path, line, conditional), extra={"external": origin})
-            self.kit.add(identity, entry)
-            self.tool_ids.add(identity)
-        cand = self.kit.get(identity)
-        if var is not None and cand is not None:
-            cand.symbols.add(var)
-        self.kit.attach(identity, conditional)
-        return [identity]
+        ids = self.kit.external(origin, line, owner, conditional, var, leaf(origin))
+        self.tool_ids.update(ids)
+        return ids
 
     # -- crews and tasks ------------------------------------------------------------------------
 
@@ -352,10 +345,7 @@ class _Crew:
         for cls in p.iter_classes():
             if self.is_tool_class(cls):
                 self.tool_class(cls)
-        for a in p.iter_assigns():
-            if a.op == "=" and isinstance(a.value, Call) and self.is_agent(p.origin(a.value.func)):
-                site = Site(p.path_of(a.target), a.line, a.conditional, module_level_public(p, a.target))
-                self.agent(a.value, a.target, site, leaf(a.target))
+        self.kit.assigned_agents()
         for fn in p.iter_functions():
             for r in fn.returns_exprs:
                 self.returned(fn, r)
@@ -366,20 +356,12 @@ class _Crew:
         return self.kit.result()
 
     def returned(self, fn: FunctionFact, expr: Expr) -> None:
-        p = self.program
-        crewbase = self.crewbase_agent(fn)
-        if crewbase:
-            cls = p.classes[fn.owner_class or ""]
-            root, conditional = module_level_public(p, cls.symbol), cls.conditional
+        """A factory's agent, or a CrewBase `@agent` method's: exported and conditional with its class."""
+        if self.crewbase_agent(fn):
+            cls = self.program.classes[fn.owner_class or ""]
+            self.kit.returned(fn, expr, module_level_public(self.program, cls.symbol), cls.conditional)
         else:
-            root, conditional = fn.owner_class is None and module_level_public(p, fn.symbol), True
-        if isinstance(expr, Call) and self.is_agent(p.origin(expr.func)):
-            self.agent(expr, fn.symbol, Site(p.path_of(fn.symbol), expr.line, conditional, root), fn.name)
-        elif isinstance(expr, Ref):
-            cand = self.kit.get(p.canonical(expr.name))
-            if cand is not None and cand.entry.kind == "agent":
-                cand.symbols.add(fn.symbol)
-                cand.entry.root = cand.entry.root or root
+            self.kit.returned(fn, expr)
 
     def crews_and_tasks(self) -> None:
         """Crews and tasks wherever they are built: module level, factories, CrewBase methods."""

@@ -211,15 +211,7 @@ class _Adk:
         if name.endswith("Toolset") or name.endswith("ToolSet"):
             self.kit.warn(owner.path, line, f"toolset {name}: its tools are only known at runtime and are not analysed")
             return []
-        identity = f"external:{origin}"
-        if self.kit.get(identity) is None:
-            site = Site(owner.path, line, conditional)
-            self.kit.add(identity, self.kit.entry("tool", name, site, extra={"external": origin}))
-        cand = self.kit.get(identity)
-        if var is not None and cand is not None:
-            cand.symbols.add(var)
-        self.kit.attach(identity, conditional)
-        return [identity]
+        return self.kit.external(origin, line, owner, conditional, var, name)
 
     # -- driver ---------------------------------------------------------------------------------
 
@@ -236,22 +228,9 @@ class _Adk:
                 self.wrapper(a.value, a.target, Site(site.path, site.line, site.conditional))
         for fn in p.iter_functions():
             for r in fn.returns_exprs:
-                self.returned(fn, r)
+                self.kit.returned(fn, r)
         self.kit.bind_factory_results()
         return self.kit.result()
-
-    def returned(self, fn: FunctionFact, expr: Expr) -> None:
-        """An agent returned by a factory: conditional; exported when the factory is public."""
-        p = self.program
-        root = fn.owner_class is None and module_level_public(p, fn.symbol)
-        site = Site(p.path_of(fn.symbol), fn.line, True, root)
-        if isinstance(expr, Call) and self.is_agent(p.origin(expr.func)):
-            self.agent(expr, fn.symbol, Site(site.path, expr.line, True, root), fn.name)
-        elif isinstance(expr, Ref):
-            cand = self.kit.get(p.canonical(expr.name))
-            if cand is not None and cand.entry.kind == "agent":
-                cand.symbols.add(fn.symbol)
-                cand.entry.root = cand.entry.root or root
 
 
 def extract(program: Program) -> DialectResult:

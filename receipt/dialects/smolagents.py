@@ -29,7 +29,7 @@ from typing import Any
 
 from receipt.canonical import canonical_json
 from receipt.dialects._agentkit import Kit, Site, from_package, model_value, text_digest
-from receipt.dialects.base import DialectResult, digest, leaf, module_level_public, signature_of
+from receipt.dialects.base import DialectResult, digest, leaf, signature_of
 from receipt.extract.facts import Call, ClassFact, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Param, Signature
@@ -240,18 +240,7 @@ class _Smol:
 
     def external(self, origin: str, line: int, owner: Site, conditional: bool, var: str | None) -> list[str]:
         cls = leaf(origin)
-        identity = f"external:{origin}"
-        if self.kit.get(identity) is None:
-            site = Site(owner.path, line, conditional)
-            entry = self.kit.entry(
-                "tool", _KNOWN_TOOLS.get(cls, cls), site, dangerous=cls in _DANGEROUS_TOOLS, extra={"external": origin}
-            )
-            self.kit.add(identity, entry)
-        cand = self.kit.get(identity)
-        if var is not None and cand is not None:
-            cand.symbols.add(var)
-        self.kit.attach(identity, conditional)
-        return [identity]
+        return self.kit.external(origin, line, owner, conditional, var, _KNOWN_TOOLS.get(cls, cls), dangerous=cls in _DANGEROUS_TOOLS)
 
     # -- driver ---------------------------------------------------------------------------------
 
@@ -263,26 +252,12 @@ class _Smol:
         for cls in p.iter_classes():
             if self.is_tool_class(cls) and not self.is_agent(cls.symbol):
                 self.tool_class(cls)
-        for a in p.iter_assigns():
-            if a.op == "=" and isinstance(a.value, Call) and self.is_agent(p.origin(a.value.func)):
-                site = Site(p.path_of(a.target), a.line, a.conditional, module_level_public(p, a.target))
-                self.agent(a.value, a.target, site, leaf(a.target))
+        self.kit.assigned_agents()
         for fn in p.iter_functions():
             for r in fn.returns_exprs:
-                self.returned(fn, r)
+                self.kit.returned(fn, r)
         self.kit.bind_factory_results()
         return self.kit.result()
-
-    def returned(self, fn: FunctionFact, expr: Expr) -> None:
-        p = self.program
-        root = fn.owner_class is None and module_level_public(p, fn.symbol)
-        if isinstance(expr, Call) and self.is_agent(p.origin(expr.func)):
-            self.agent(expr, fn.symbol, Site(p.path_of(fn.symbol), expr.line, True, root), fn.name)
-        elif isinstance(expr, Ref):
-            cand = self.kit.get(p.canonical(expr.name))
-            if cand is not None and cand.entry.kind == "agent":
-                cand.symbols.add(fn.symbol)
-                cand.entry.root = cand.entry.root or root
 
 
 def extract(program: Program) -> DialectResult:
