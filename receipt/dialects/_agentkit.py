@@ -311,6 +311,15 @@ class Kit:
         pk = tuple(packages)
         return any(from_package(b, pk, *leaves) for b in self.program.class_bases(cls))
 
+    def is_class(self, origin: str | None, packages: Iterable[str], leaves: Iterable[str], *bases: str) -> bool:
+        """One of the framework classes `leaves`, or a class of the repository deriving from one of
+        them or from one of the framework's `bases`."""
+        pk, names = tuple(packages), tuple(leaves)
+        if from_package(origin, pk, *names):
+            return True
+        cls = self.class_of(origin)
+        return cls is not None and self.subclass_of(cls, pk, *names, *bases)
+
     # -- agents and tools named in lists ----------------------------------------------------------
 
     def agent_item(self, expr: Expr, conditional: bool, owner: Site, what: str) -> list[str]:

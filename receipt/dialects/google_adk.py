@@ -45,10 +45,7 @@ class _Adk:
     # -- classification -------------------------------------------------------------------------
 
     def is_agent(self, origin: str | None) -> bool:
-        if from_package(origin, _PKG, *_AGENTS):
-            return True
-        cls = self.kit.class_of(origin)
-        return cls is not None and self.kit.subclass_of(cls, _PKG, *_AGENTS, "BaseAgent")
+        return self.kit.is_class(origin, _PKG, _AGENTS, "BaseAgent")
 
     def tool_kind(self, origin: str | None) -> str | None:
         if from_package(origin, _PKG, "FunctionTool", "LongRunningFunctionTool"):

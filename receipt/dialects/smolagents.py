@@ -92,10 +92,7 @@ class _Smol:
         self.kit = Kit(program, NAME, self.is_agent, self.agent)
 
     def is_agent(self, origin: str | None) -> bool:
-        if from_package(origin, _PKG, *_AGENTS):
-            return True
-        cls = self.kit.class_of(origin)
-        return cls is not None and self.kit.subclass_of(cls, _PKG, *_AGENTS, "MultiStepAgent")
+        return self.kit.is_class(origin, _PKG, _AGENTS, "MultiStepAgent")
 
     def is_tool_class(self, cls: ClassFact) -> bool:
         return self.kit.subclass_of(cls, _PKG, "Tool", "PipelineTool")
@@ -162,10 +159,7 @@ class _Smol:
                 parts.append((key, p.evaluate(expr)))
         extra: dict[str, Any] = {}
         dangerous: Any = False
-        code_agent = from_package(origin, _PKG, "CodeAgent") or (
-            (cls := self.kit.class_of(origin)) is not None and self.kit.subclass_of(cls, _PKG, "CodeAgent")
-        )
-        if code_agent:
+        if self.kit.is_class(origin, _PKG, ("CodeAgent",)):
             imports_expr = call.kw("additional_authorized_imports")
             imports = p.evaluate(imports_expr) if imports_expr is not None else []
             executor: Any = "local"
