@@ -339,6 +339,22 @@ class Kit:
         self.warn(owner.path, owner.line, f"{what} {describe(expr)} not statically known")
         return []
 
+    def attached(self, identity: str, conditional: bool) -> list[str]:
+        """A tool of the repository named in a list: attached there when this dialect declared it."""
+        if self.get(identity) is not None:
+            self.attach(identity, conditional)
+        return [identity]
+
+    def named_tool(self, value: Expr, expr: Expr, owner: Site) -> list[str]:
+        """A tool list item that builds nothing this dialect knows: the name it refers to (another
+        dialect's tool, resolved by the linker), else a warning."""
+        if isinstance(value, Ref):
+            if self.program.is_external(value.name):
+                self.warn(owner.path, owner.line, f"tool {describe(value)} from outside the repository is not analysed")
+            return [value.name]
+        self.warn(owner.path, owner.line, f"tool {describe(expr)} not statically known")
+        return []
+
     def external(self, origin: str, line: int, owner: Site, conditional: bool, var: str | None, name: str, **attrs: Any) -> list[str]:
         """A framework's own tool object (`WebSearchTool()`): one entry per class, wherever it is used."""
         identity = f"external:{origin}"

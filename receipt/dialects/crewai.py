@@ -194,15 +194,11 @@ class _Crew:
         p = self.program
         value, var = self.kit.follow(expr)
         if isinstance(value, Ref) and value.name in p.functions:
-            if self.kit.get(value.name) is not None:
-                self.kit.attach(value.name, conditional)
-            return [value.name]
+            return self.kit.attached(value.name, conditional)
         if isinstance(value, Call):
             origin = p.origin(value.func) or ""
             if origin in p.classes:
-                if self.kit.get(origin) is not None:
-                    self.kit.attach(origin, conditional)
-                return [origin]
+                return self.kit.attached(origin, conditional)
             if origin in p.functions:
                 return [origin]
             if from_package(origin, ("crewai_tools", "crewai")) and leaf(origin)[:1].isupper():
@@ -210,12 +206,7 @@ class _Crew:
             if origin:
                 self.kit.warn(owner.path, value.line, f"tool {describe(value)} from outside the repository is not analysed")
                 return [origin]
-        if isinstance(value, Ref):
-            if p.is_external(value.name):
-                self.kit.warn(owner.path, owner.line, f"tool {describe(value)} from outside the repository is not analysed")
-            return [value.name]
-        self.kit.warn(owner.path, owner.line, f"tool {describe(expr)} not statically known")
-        return []
+        return self.kit.named_tool(value, expr, owner)
 
     def external(self, origin: str, line: int, owner: Site, conditional: bool, var: str | None) -> list[str]:
         ids = self.kit.external(origin, line, owner, conditional, var, leaf(origin))

@@ -194,14 +194,9 @@ class _Adk:
             elif origin and p.is_external(origin):
                 self.kit.warn(owner.path, value.line, f"tool {describe(value)} from outside the repository is not analysed")
             return [origin] if origin else []
-        if isinstance(value, Ref):
-            if from_package(value.name, _PKG):
-                return self.external(value.name, owner.line, owner, conditional, var)
-            if p.is_external(value.name):
-                self.kit.warn(owner.path, owner.line, f"tool {describe(value)} from outside the repository is not analysed")
-            return [value.name]
-        self.kit.warn(owner.path, owner.line, f"tool {describe(expr)} not statically known")
-        return []
+        if isinstance(value, Ref) and from_package(value.name, _PKG):
+            return self.external(value.name, owner.line, owner, conditional, var)
+        return self.kit.named_tool(value, expr, owner)
 
     def external(self, origin: str, line: int, owner: Site, conditional: bool, var: str | None) -> list[str]:
         name = leaf(origin)

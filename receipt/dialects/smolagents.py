@@ -205,19 +205,14 @@ class _Smol:
         p = self.program
         value, var = self.kit.follow(expr)
         if isinstance(value, Ref) and value.name in p.functions:
-            identity = value.name
-            if self.kit.get(identity) is not None:
-                self.kit.attach(identity, conditional)
-            return [identity]
+            return self.kit.attached(value.name, conditional)
         if isinstance(value, Call):
             origin = p.origin(value.func) or ""
             if leaf(origin) in _RUNTIME_LOADERS or (from_package(origin, _PKG) and leaf(origin)[:1].islower()):
                 self.kit.warn(owner.path, value.line, f"tool {describe(value)} is loaded at runtime and is not analysed")
                 return []
             if origin in p.classes:
-                if self.kit.get(origin) is not None:
-                    self.kit.attach(origin, conditional)
-                return [origin]
+                return self.kit.attached(origin, conditional)
             if from_package(origin, _PKG):
                 return self.external(origin, value.line, owner, conditional, var)
             if origin in p.functions:
@@ -225,12 +220,7 @@ class _Smol:
             if origin:
                 self.kit.warn(owner.path, value.line, f"tool {describe(value)} from outside the repository is not analysed")
                 return [origin]
-        if isinstance(value, Ref):
-            if p.is_external(value.name):
-                self.kit.warn(owner.path, owner.line, f"tool {describe(value)} from outside the repository is not analysed")
-            return [value.name]
-        self.kit.warn(owner.path, owner.line, f"tool {describe(expr)} not statically known")
-        return []
+        return self.kit.named_tool(value, expr, owner)
 
     def external(self, origin: str, line: int, owner: Site, conditional: bool, var: str | None) -> list[str]:
         cls = leaf(origin)
