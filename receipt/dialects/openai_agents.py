@@ -407,7 +407,14 @@ class _Extractor:
         elif self.p.evaluate(kw.get("use_docstring_info")) is False:
             description = ""
         approval = self._approval(kw.get("needs_approval"))
-        entry = Entry(
+        entry = self._tool_entry(name, path, line, conditional, approval, signature=signature_of(fn), description_sha256=digest(description))
+        cand = self._register_tool(entry, symbols, conditional)
+        self._apply_enabled(kw.get("is_enabled"), symbols)
+        return cand
+
+    @staticmethod
+    def _tool_entry(name: str, path: str, line: int, conditional: bool, approval: Any, **attrs: Any) -> Entry:
+        return Entry(
             kind="tool",
             name=name,
             path=path,
@@ -416,12 +423,8 @@ class _Extractor:
             conditional=conditional,
             approval=approval,
             trust_tier=trust_from(approval),
-            signature=signature_of(fn),
-            description_sha256=digest(description),
+            **attrs,
         )
-        cand = self._register_tool(entry, symbols, conditional)
-        self._apply_enabled(kw.get("is_enabled"), symbols)
-        return cand
 
     def _register_tool(self, entry: Entry, symbols: set[str], conditional: bool) -> Candidate:
         cand = Candidate(entry, set(symbols))
@@ -506,18 +509,7 @@ class _Extractor:
                 ]
             )
         approval = self._approval(call.kw("needs_approval"))
-        entry = Entry(
-            kind="tool",
-            name=name,
-            path=path,
-            line=line,
-            dialect=NAME,
-            conditional=conditional,
-            approval=approval,
-            trust_tier=trust_from(approval),
-            signature=signature,
-            description_sha256=digest(self._str(call.arg(1, "description"))),
-        )
+        entry = self._tool_entry(name, path, line, conditional, approval, signature=signature, description_sha256=digest(self._str(call.arg(1, "description"))))
         sym = symbol or self._synthetic(path, line)
         cand = self._register_tool(entry, {sym}, conditional)
         self._apply_enabled(call.kw("is_enabled"), {sym})
@@ -556,19 +548,7 @@ class _Extractor:
             return None
         if leaf == "HostedMCPTool":
             fixed = {**fixed, "dangerous": _mcp_tools_danger(scope or "hosted_mcp")}
-        entry = Entry(
-            kind="tool",
-            name=name,
-            scope=scope,
-            path=path,
-            line=line,
-            dialect=NAME,
-            conditional=conditional,
-            approval=approval,
-            trust_tier=trust_from(approval),
-            description_sha256=digest(description),
-            **fixed,
-        )
+        entry = self._tool_entry(name, path, line, conditional, approval, scope=scope, description_sha256=digest(description), **fixed)
         return self._merge_or_register(("hosted", entry.key), entry, symbol or self._synthetic(path, line), conditional)
 
     def _given(self, expr: Expr | None) -> bool:
@@ -595,18 +575,9 @@ class _Extractor:
             returns="str",
         )
         approval = self._approval(call.kw("needs_approval"))
-        entry = Entry(
-            kind="tool",
-            name=name,
-            path=path,
-            line=line,
-            dialect=NAME,
-            conditional=conditional,
-            approval=approval,
-            trust_tier=trust_from(approval),
-            signature=signature,
-            description_sha256=digest(description if description is not None else ""),
-            tags=["agent-as-tool"],
+        entry = self._tool_entry(
+            name, path, line, conditional, approval,
+            signature=signature, description_sha256=digest(description if description is not None else ""), tags=["agent-as-tool"],
         )
         if symbol is not None:
             cand = self._register_tool(entry, {symbol}, conditional)
@@ -814,19 +785,8 @@ class _Extractor:
         if not isinstance(label, str):
             label = short_name(symbol).rsplit(".", 1)[-1] if symbol else (self._origin(value.func) or "mcp").rsplit(".", 1)[-1]
         approval = self._approval(value.kw("require_approval"))
-        entry = Entry(
-            kind="tool",
-            name="*",
-            scope=label,
-            path=path,
-            line=line,
-            dialect=NAME,
-            conditional=isinstance(d, AssignFact) and d.conditional,
-            dangerous=_mcp_tools_danger(label),
-            approval=approval,
-            trust_tier=trust_from(approval),
-            tags=["mcp-server"],
-        )
+        conditional = isinstance(d, AssignFact) and d.conditional
+        entry = self._tool_entry("*", path, line, conditional, approval, scope=label, dangerous=_mcp_tools_danger(label), tags=["mcp-server"])
         cand = self._merge_or_register(("mcp", entry.key), entry, symbol or self._synthetic(path, line), entry.conditional)
         return sorted(cand.symbols)[0]
 
