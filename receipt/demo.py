@@ -64,17 +64,22 @@ HEAD_FILES = {
 }
 
 
-def _git(repo: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "Demo",
-        "GIT_AUTHOR_EMAIL": "demo@example.invalid",
-        "GIT_COMMITTER_NAME": "Demo",
-        "GIT_COMMITTER_EMAIL": "demo@example.invalid",
+def git_env(name: str, email: str) -> dict[str, str]:
+    """Environment for reproducible commits: a fixed identity and date and no system git config, so
+    a throwaway repository (the demo's, a test's) gets the same shas on every machine."""
+    return {
+        "GIT_AUTHOR_NAME": name,
+        "GIT_AUTHOR_EMAIL": email,
+        "GIT_COMMITTER_NAME": name,
+        "GIT_COMMITTER_EMAIL": email,
         "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
         "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
         "GIT_CONFIG_NOSYSTEM": "1",
     }
+
+
+def _git(repo: Path, *args: str) -> str:
+    env = {**os.environ, **git_env("Demo", "demo@example.invalid")}
     out = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True)
     if out.returncode != 0:
         raise UsageError(f"demo: git {args[0]} failed: {out.stderr.strip().splitlines()[-1] if out.stderr.strip() else out.returncode}")

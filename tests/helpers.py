@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Mapping
 
+from receipt.demo import git_env
 from receipt.dialects.registry import dialects
 from receipt.extract import extract_file
 from receipt.extract.program import Program
@@ -37,15 +38,7 @@ def exported(files: Mapping[str, str | bytes], exports: tuple[str, ...] = ()) ->
     return {k: e for k, e in surface_of(files, exports).items() if e.exported}
 
 
-_GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test",
-    "GIT_AUTHOR_EMAIL": "test@example.invalid",
-    "GIT_COMMITTER_NAME": "Test",
-    "GIT_COMMITTER_EMAIL": "test@example.invalid",
-    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
-    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
+_GIT_ENV = git_env("Test", "test@example.invalid")
 
 
 class GitRepoBuilder:

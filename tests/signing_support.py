@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Optional
 
 from receipt.canonical import fingerprint
+from receipt.demo import git_env
 from receipt.models import Change, Receipt, RevInfo, Subject, Summary, ToolInfo, Verdict
 
 BASE_SHA = "1" * 40
@@ -107,15 +108,7 @@ def run_cli(*args: str, input: Optional[bytes] = None, cwd: Optional[Path] = Non
 
 
 def git(cwd: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
+    env = {**os.environ, **git_env("t", "t@example.com"), "GIT_CONFIG_GLOBAL": os.devnull}
     out = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True)
     return out.stdout.strip()
 
