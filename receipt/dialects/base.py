@@ -14,7 +14,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from receipt.extract.facts import Call, Expr, FunctionFact, Ref
+from receipt.extract.facts import Attr, Call, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import APPROVAL_ORDER, TRUST_FROM_APPROVAL, Dynamic, Entry, ExtractionIssue, Param, Signature
 
@@ -170,6 +170,21 @@ def decorator_call(dec: Expr) -> tuple[Expr, Call | None]:
     if isinstance(dec, Call):
         return dec.func, dec
     return dec, None
+
+
+def split_method(func: Expr, *, parameters: bool = False) -> tuple[Expr | None, str | None]:
+    """The callee of `x.m(...)` as (x, "m"): `Ref("pkg.mod.mcp.tool")` -> (Ref("pkg.mod.mcp"), "tool"),
+    `make().tool` -> (make(), "tool"); with `parameters`, also a parameter's method (`Dyn("mcp.tool")`
+    -> (Dyn("mcp"), "tool")). Anything else -> (None, None)."""
+    if isinstance(func, Ref) and "." in func.name:
+        receiver, method = func.name.rsplit(".", 1)
+        return Ref(receiver), method
+    if parameters and isinstance(func, Dyn) and func.why == "parameter" and "." in func.src:
+        receiver, method = func.src.rsplit(".", 1)
+        return Dyn(receiver, "parameter"), method
+    if isinstance(func, Attr):
+        return func.value, func.attr
+    return None, None
 
 
 def issue(path: str, line: int | None, message: str, reason: str = "unresolved") -> ExtractionIssue:

@@ -45,6 +45,7 @@ from receipt.dialects.base import (
     issue,
     leaf,
     signature_of,
+    split_method,
 )
 from receipt.extract.facts import (
     AssignFact,
@@ -360,7 +361,7 @@ class _Analyser:
 
     def decorator(self, fn: FunctionFact, dec: Expr) -> None:
         func, call = decorator_call(dec)
-        receiver, method = _split_method(func)
+        receiver, method = split_method(func, parameters=True)
         if receiver is None or method not in ("tool", "prompt", "list_tools", "list_prompts"):
             return
         path = self.p.path_of(fn.symbol)
@@ -392,7 +393,7 @@ class _Analyser:
         inner: Call | None = None
         if isinstance(func, Call):  # mcp.tool(name=...)(fn)
             inner, func = func, func.func
-        receiver, method = _split_method(func)
+        receiver, method = split_method(func, parameters=True)
         if receiver is None or method is None:
             return
         if method not in _REGISTER and method not in _SERVE:
@@ -660,19 +661,6 @@ class _Analyser:
 
 
 # --- helpers (pure) -------------------------------------------------------------------------------
-
-
-def _split_method(func: Expr) -> tuple[Expr | None, str | None]:
-    """`Ref("pkg.mod.mcp.tool")` -> (Ref("pkg.mod.mcp"), "tool"); `Dyn("mcp.tool")` -> (Dyn("mcp"), "tool")."""
-    if isinstance(func, Ref) and "." in func.name:
-        receiver, method = func.name.rsplit(".", 1)
-        return Ref(receiver), method
-    if isinstance(func, Dyn) and func.why == "parameter" and "." in func.src:
-        receiver, method = func.src.rsplit(".", 1)
-        return Dyn(receiver, "parameter"), method
-    if isinstance(func, Attr):
-        return func.value, func.attr
-    return None, None
 
 
 def _statement_calls(m: ModuleFacts) -> Iterable[tuple[Call, bool]]:

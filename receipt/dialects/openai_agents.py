@@ -51,9 +51,10 @@ from receipt.dialects.base import (
     issue,
     origin_matches,
     signature_of,
+    split_method,
     trust_from,
 )
-from receipt.extract.facts import AssignFact, Attr, Call, Dyn, Expr, FunctionFact, Ref
+from receipt.extract.facts import AssignFact, Call, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Item, Program, describe, short_name
 from receipt.models import APPROVAL_ORDER, Dynamic, Entry, Param, Signature, entry_key
 
@@ -183,12 +184,8 @@ class _Extractor:
     @staticmethod
     def _method(call: Call, name: str) -> Expr | None:
         """The receiver of `receiver.name(...)`, or None."""
-        func = call.func
-        if isinstance(func, Ref) and func.name.endswith("." + name):
-            return Ref(func.name[: -len(name) - 1])
-        if isinstance(func, Attr) and func.attr == name:
-            return func.value
-        return None
+        receiver, method = split_method(call.func)
+        return receiver if method == name else None
 
     # -- values ---------------------------------------------------------------------------------
 

@@ -47,9 +47,10 @@ from receipt.dialects.base import (
     module_level_public,
     origin_matches,
     signature_of,
+    split_method,
     stricter,
 )
-from receipt.extract.facts import AssignFact, Attr, Call, Const, Expr, FunctionFact, Ref
+from receipt.extract.facts import AssignFact, Call, Const, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Entry
 
@@ -280,7 +281,7 @@ class _Extractor:
                 inner = expr.arg(0, "wrapped")
                 gate = self.approval_gate(expr.arg(1, "approval_required_func"))
                 return [(t, c, stricter(g, gate)) for t, c, g in self.toolset_item(inner, path, line)] if inner is not None else []
-            receiver, method = self.method_of(expr)
+            receiver, method = split_method(expr.func)
             if receiver is not None and method == "approval_required":
                 gate = self.approval_gate(expr.arg(0, "approval_required_func"))
                 return [(t, c, stricter(g, gate)) for t, c, g in self.toolset_item(receiver, path, line)]
@@ -303,14 +304,6 @@ class _Extractor:
             return "always"
         return "conditional"
 
-    def method_of(self, call: Call) -> tuple[Expr | None, str | None]:
-        """`x.m(...)` -> (x, "m") for a reference or an attribute of another call."""
-        if isinstance(call.func, Ref) and "." in call.func.name:
-            receiver, method = call.func.name.rsplit(".", 1)
-            return Ref(receiver), method
-        if isinstance(call.func, Attr):
-            return call.func.value, call.func.attr
-        return None, None
 
     # -- agents ---------------------------------------------------------------------------------
 
