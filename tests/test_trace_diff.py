@@ -314,3 +314,24 @@ def test_user_template_is_read_from_the_base_revision(repo: GitRepoBuilder) -> N
     assert out.returncode == 1, out.stderr
     assert out.stdout.startswith("## Our receipt\n\nVerdict FAIL")
     assert "All good" not in out.stdout
+
+
+def test_thousands_of_changes_fit_the_comment_budget_signed_and_verifiable(repo: GitRepoBuilder, tmp_path: Path) -> None:
+    n = 3000
+    tools = "from receipt.markers import agent, tool\n" + "".join(
+        f"@tool(dangerous={i % 3 == 0})\ndef tool_{i:04d}(x: int): ...\n" for i in range(n)
+    )
+    tools += "@agent\ndef everything():\n" + "".join(f"    tool_{i:04d}(1)\n" for i in range(n))
+    repo.commit({"shop/many.py": tools})
+    keys = run_cli("keygen", "--out", str(tmp_path / "k"))
+    assert keys.returncode == 0, keys.stderr
+    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--sign-key", str(tmp_path / "k.key"))
+    assert out.returncode == 1, out.stderr
+    assert len(out.stdout) <= 60_000
+    assert "**Verdict: FAIL**" in out.stdout and "omitted" in out.stdout
+    assert out.stdout.rstrip().endswith("</details>")  # the signature block is intact, at the end
+    (tmp_path / "r.md").write_text(out.stdout)
+    verified = run_cli("verify", str(tmp_path / "r.md"), "--key", str(tmp_path / "k.pub"))
+    assert verified.returncode == 0, verified.stderr
+    full = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json")
+    assert json.loads(full.stdout)["summary"]["changes"] == n + 1  # every tool and the agent: JSON is never cut
