@@ -131,6 +131,18 @@ def function_text(fn: FunctionFact) -> str:
     return "\n".join(parts)
 
 
+def prompt_part(program: Program, expr: Expr) -> str | Dynamic | None:
+    """One instructions argument as text: a prompt function's text, a literal, or Dynamic; None when
+    it is None (no instructions)."""
+    target = program.lookup(expr.name) if isinstance(expr, Ref) else None
+    if isinstance(target, FunctionFact):
+        return function_text(target)
+    value = program.evaluate(expr)
+    if value is None or isinstance(value, (str, Dynamic)):
+        return value
+    return Dynamic(dynamic=describe(expr))
+
+
 def instructions_digest(parts: list[str | Dynamic]) -> str | None:
     """Digest of unlabelled instruction texts in order (PydanticAI, LangChain); see `text_digest`."""
     texts = [p for p in parts if not (isinstance(p, str) and not p.strip())]

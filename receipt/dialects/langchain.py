@@ -48,7 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from receipt.dialects._agentkit import GatedTool, foreign_tool, function_text, instructions_digest, qualified_model, replaces
+from receipt.dialects._agentkit import GatedTool, foreign_tool, instructions_digest, prompt_part, qualified_model, replaces
 from receipt.dialects.base import (
     Candidate,
     DialectResult,
@@ -309,19 +309,14 @@ class _Extractor:
             expr = agent.call.kw(key)
             if expr is None:
                 continue
-            value = self.p.value_of(expr)
-            target = self.p.lookup(expr.name) if isinstance(expr, Ref) else None
-            if isinstance(target, FunctionFact):
-                parts.append(function_text(target))
-            elif isinstance(value, Call) and origin_matches(self.p.origin(value.func), *_SYSTEM_MESSAGE):
+            value = self.p.value_of(expr)  # a prompt function is a reference, never a SystemMessage call
+            if isinstance(value, Call) and origin_matches(self.p.origin(value.func), *_SYSTEM_MESSAGE):
                 content = self.p.evaluate(value.arg(0, "content"))
                 parts.append(content if isinstance(content, (str, Dynamic)) else Dynamic(dynamic=describe(value)))
             else:
-                v = self.p.evaluate(expr)
-                if isinstance(v, (str, Dynamic)):
-                    parts.append(v)
-                elif v is not None:
-                    parts.append(Dynamic(dynamic=describe(expr)))
+                part = prompt_part(self.p, expr)
+                if part is not None:
+                    parts.append(part)
         return instructions_digest(parts)
 
     def interrupt_map(self, expr: Expr | None) -> dict[str, Any] | Dynamic:

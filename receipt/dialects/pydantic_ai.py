@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from receipt.dialects._agentkit import GatedTool, foreign_tool, function_text, instructions_digest, qualified_model, replaces
+from receipt.dialects._agentkit import GatedTool, foreign_tool, function_text, instructions_digest, prompt_part, qualified_model, replaces
 from receipt.dialects.base import (
     Candidate,
     DialectResult,
@@ -368,15 +368,9 @@ class _Extractor:
             items = self.p.items(expr) if not isinstance(self.p.evaluate(expr), str) else None
             exprs = [expr] if items is None or isinstance(items, Dynamic) else [i.expr for i in items]
             for e in exprs:
-                target = self.p.lookup(e.name) if isinstance(e, Ref) else None
-                if isinstance(target, FunctionFact):
-                    parts.append(function_text(target))
-                    continue
-                value = self.p.evaluate(e)
-                if isinstance(value, (str, Dynamic)):
-                    parts.append(value)
-                elif value is not None:
-                    parts.append(Dynamic(dynamic=describe(e)))
+                part = prompt_part(self.p, e)
+                if part is not None:
+                    parts.append(part)
         parts.extend(text for _, _, text in sorted(agent.prompt_parts, key=lambda t: (t[0], t[1])))
         return instructions_digest(parts)
 
