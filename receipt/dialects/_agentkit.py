@@ -53,7 +53,8 @@ def from_package(origin: str | None, packages: Iterable[str], *leaves: str) -> b
 
 
 def has_external_decorator(program: Program, fn: FunctionFact) -> bool:
-    """Decorated by something from outside the repository (another framework owns the object)."""
+    """Decorated by anything from outside the repository (another library owns the object); compare
+    `foreign_tool`, which only counts the tool decorators of the frameworks we read."""
     for dec in fn.decorators:
         func = dec.func if isinstance(dec, Call) else dec
         origin = program.origin(func)
@@ -85,7 +86,7 @@ def model_value(program: Program, expr: Expr | None, keywords: tuple[str, ...] =
 
 
 def text_digest(parts: list[tuple[str, Any]]) -> str | None:
-    """Digest of the texts that make up an agent's instructions.
+    """Digest of the labelled texts that make up an agent's instructions (CrewAI, ADK, smolagents).
 
     One part: the digest of that text itself (so it matches any other dialect's digest of the same
     instructions). Several: a labelled join, so moving a sentence from `goal` to `backstory` counts.
@@ -120,8 +121,8 @@ def qualified_model(program: Program, expr: Expr | None) -> str | Dynamic | None
             provider = program.evaluate(call.kw("model_provider"))
             return f"{provider}:{name}" if isinstance(provider, str) else name
         # Only a class builds a model object; `os.getenv("MODEL", ...)` names a variable, not a model.
-        if isinstance(name, str) and origin and origin.rsplit(".", 1)[-1][:1].isupper():
-            return f"{origin.rsplit('.', 1)[-1]}:{name}"
+        if isinstance(name, str) and origin and leaf(origin)[:1].isupper():
+            return f"{leaf(origin)}:{name}"
     return value if isinstance(value, Dynamic) else Dynamic(dynamic=describe(expr))
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from receipt.dialects.base import lowest, stricter
-from receipt.extract.facts import Call, Concat, Const, Dyn, Map, Ref, Seq, Splat, walk
+from receipt.dialects.base import lowest, split_method, stricter
+from receipt.extract.facts import Attr, Call, Concat, Const, Dyn, Map, Ref, Seq, Splat, walk
 from receipt.models import Dynamic
 from tests.helpers import surface_of
 
@@ -51,3 +51,13 @@ def test_approval_algebra() -> None:
     assert lowest(["always", "conditional"]) == "conditional"
     assert lowest([d, "never"]) == "never"
     assert lowest(["always", d]) == d
+
+
+def test_split_method() -> None:
+    assert split_method(Ref("pkg.mod.mcp.tool")) == (Ref("pkg.mod.mcp"), "tool")
+    made = Call(Ref("pkg.make"))
+    assert split_method(Attr(made, "tool")) == (made, "tool")
+    assert split_method(Ref("tool")) == (None, None)
+    # A parameter's method only when asked for (MCP registration helpers take the server as a parameter).
+    assert split_method(Dyn("mcp.tool", "parameter")) == (None, None)
+    assert split_method(Dyn("mcp.tool", "parameter"), parameters=True) == (Dyn("mcp", "parameter"), "tool")
