@@ -628,6 +628,22 @@ def extraction_error_changes(head: Surface) -> list[Change]:
     return sort_changes(seen.values())
 
 
+def unresolved_changes(base: Surface, head: Surface) -> list[Change]:
+    """One `surface.unresolved` per registration at head that cannot be resolved statically and
+    was not already unresolved at base (a standing limitation is not news on every PR)."""
+    def unresolved(surface: Surface) -> dict[tuple[str, str], Any]:
+        return {(i.path, i.message): i for i in surface.skipped if i.kind == "unresolved"}
+
+    known = set(unresolved(base))
+    out = []
+    for (path, message), issue in sorted(unresolved(head).items()):
+        if (path, message) in known:
+            continue
+        subject = Subject(kind="file", name=path, path=path, line=issue.line, key=f"file:{path}")
+        out.append(make_change("surface.unresolved", subject, None, {"unresolved": message}, f"file '{path}': {message}"))
+    return sort_changes(out)
+
+
 def config_change(path: str, base_text: str | None, head_text: str | None) -> Change | None:
     """`config.changed` when the receipt's own configuration differs between base and head.
 

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 from receipt import __version__
 from receipt.canonical import canonical_json, sha256_hex
 from receipt.config import CONFIG_FILES, Config, parse_config, select_config
-from receipt.diff import config_change, diff_surfaces, extraction_error_changes, summarize
+from receipt.diff import config_change, diff_surfaces, extraction_error_changes, summarize, unresolved_changes
 from receipt.dialects.registry import dialects
 from receipt.errors import ConfigError
 from receipt.extract import extract_file
@@ -188,6 +188,7 @@ def build_receipt(
 
     changes = diff_surfaces(base_surface, head_surface)
     changes += extraction_error_changes(head_surface)
+    changes += unresolved_changes(base_surface, head_surface)
     cfg_change = config_change(loaded.path or head_config.path or ".receipt.toml", loaded.text, head_config.text)
     if cfg_change is not None:
         changes.append(cfg_change)

@@ -14,6 +14,7 @@ import pytest
 from receipt.canonical import canonical_json
 from receipt.catalogue import CATALOGUE
 from receipt.diff import (
+    unresolved_changes,
     config_change,
     diff_surfaces,
     extraction_error_changes,
@@ -34,7 +35,9 @@ def mk(kind: str, name: str = "x", **kw: Any) -> Entry:
     return Entry(kind=kind, name=name, **kw)
 
 
-def surf(*entries: Entry, rev: str = "base", errors: list[ExtractionIssue] | None = None) -> Surface:
+def surf(
+    *entries: Entry, rev: str = "base", errors: list[ExtractionIssue] | None = None, skipped: list[ExtractionIssue] | None = None
+) -> Surface:
     return Surface(
         rev=rev,
         sha=("a" if rev == "base" else "b") * 40,
@@ -42,6 +45,7 @@ def surf(*entries: Entry, rev: str = "base", errors: list[ExtractionIssue] | Non
         tools=[e for e in entries if e.kind == "tool"],
         prompts=[e for e in entries if e.kind == "prompt"],
         errors=errors or [],
+        skipped=skipped or [],
     )
 
 
@@ -722,6 +726,8 @@ def every_scenario_change() -> list[Change]:
         out += diff_surfaces(surf(mk(kind, "r", reaches=["tool:t"]), t), surf(mk(kind, "r"), t, rev="head"))
         out += diff_surfaces(surf(mk(kind, "r"), t), surf(mk(kind, "r", reaches=["tool:t"]), t, rev="head"))
     out += extraction_error_changes(surf(rev="head", errors=[issue("a.py", 1)]))
+    unresolved = ExtractionIssue(path="a.py", line=3, kind="unresolved", reason="unresolved", message="tools=load() cannot be resolved")
+    out += unresolved_changes(surf(), surf(rev="head", skipped=[unresolved]))
     change = config_change(".receipt.toml", None, "")
     assert change is not None
     out.append(change)

@@ -334,3 +334,19 @@ def test_thousands_of_changes_fit_the_comment_budget_signed_and_verifiable(repo:
     assert verified.returncode == 0, verified.stderr
     full = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json")
     assert json.loads(full.stdout)["summary"]["changes"] == n + 1  # every tool and the agent: JSON is never cut
+
+
+def test_a_new_registration_that_cannot_be_resolved_is_a_warning_once(repo: GitRepoBuilder) -> None:
+    agent = (
+        "from agents import Agent\nfrom vendor_toolkit import load_tools\n"
+        "support = Agent(name='support', tools=load_tools())\n"
+    )
+    repo.commit({"shop/oa.py": agent})
+    code, receipt = changes_of(repo, "HEAD~1", "HEAD")
+    unresolved = [c for c in receipt["changes"] if c["id"] == "surface.unresolved"]
+    assert len(unresolved) == 1 and unresolved[0]["severity"] == "warning"
+    assert unresolved[0]["subject"]["path"] == "shop/oa.py"
+    # A standing limitation is not news: the next unrelated change does not repeat it.
+    repo.commit({"shop/oa.py": agent + "# touched\n"})
+    _, again = changes_of(repo, "HEAD~1", "HEAD")
+    assert [c for c in again["changes"] if c["id"] == "surface.unresolved"] == []
