@@ -65,8 +65,10 @@ class _Scope:
 
 
 class _Extractor:
-    def __init__(self, path: str, tree: ast.Module):
+    def __init__(self, path: str, tree: ast.Module, *, scope_statements: bool = True):
         self.module, is_package = module_name_for(path)
+        # False when the source cannot contain `global`/`nonlocal`: skips one walk per function.
+        self.scope_statements = scope_statements
         self.is_package = is_package
         self.facts = ModuleFacts(path=path, module=self.module, is_package=is_package)
         self.tree = tree
@@ -324,7 +326,9 @@ class _Extractor:
         local_names: set[str] = set()
         local_imports: dict[str, str] = {}
         self._collect_names(node.body, local_names, local_imports, top=False)
-        declared_global = {n for s in ast.walk(node) if isinstance(s, (ast.Global, ast.Nonlocal)) for n in s.names}
+        declared_global = (
+            {n for s in ast.walk(node) if isinstance(s, (ast.Global, ast.Nonlocal)) for n in s.names} if self.scope_statements else set()
+        )
         inner.locals |= local_names - declared_global - inner.params
         inner.local_imports.update(local_imports)
 
@@ -481,7 +485,9 @@ def extract_python(path: str, source: str) -> ModuleFacts:
             error={"line": None, "reason": "unparseable", "message": f"cannot parse: {type(e).__name__}"},
         )
     try:
-        return _Extractor(path, tree).run()
+        # Keywords are matched literally (look-alike Unicode spellings are syntax errors): no word, no statement.
+        scope_statements = "global" in source or "nonlocal" in source
+        return _Extractor(path, tree, scope_statements=scope_statements).run()
     except RecursionError:
         module, is_package = module_name_for(path)
         return ModuleFacts(
