@@ -7,8 +7,8 @@ import gc
 import hashlib
 import io
 import tokenize
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.python import extract_python, module_name_for
