@@ -11,8 +11,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence, TypeVar
+from typing import TypeVar
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent

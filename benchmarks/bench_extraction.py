@@ -26,20 +26,19 @@ import json
 import pstats
 import resource
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine, mb, median, project_commit, table, timed, timed_cpu  # noqa: E402
-from generate_repo import BENCH_DEFAULTS, add_params, ensure_repo, params_from  # noqa: E402
+from _common import machine, mb, median, project_commit, table, timed, timed_cpu
+from generate_repo import BENCH_DEFAULTS, add_params, ensure_repo, params_from
 
-from receipt.dialects.registry import dialects  # noqa: E402
-from receipt.extract import extract_file  # noqa: E402
-from receipt.extract.facts import facts_from_json, facts_to_json  # noqa: E402
-from receipt.extract.program import Program  # noqa: E402
-from receipt.gitsource import GitRepo  # noqa: E402
-from receipt.link import link  # noqa: E402
-from receipt.pipeline import surface_from_facts  # noqa: E402
+from receipt.dialects.registry import dialects
+from receipt.extract import extract_file
+from receipt.extract.facts import facts_from_json, facts_to_json
+from receipt.extract.program import Program
+from receipt.gitsource import GitRepo
+from receipt.link import link
+from receipt.pipeline import surface_from_facts
 
 
 def load_corpus(repo_dir: Path, rev: str) -> list[tuple[str, bytes]]:
@@ -104,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     repo_dir = ensure_repo(params_from(args), args.repo)
     t_git, corpus = timed(lambda: load_corpus(repo_dir, args.rev))
     n, size = len(corpus), sum(len(b) for _, b in corpus)
-    print(f"# Extraction throughput\n")
+    print("# Extraction throughput\n")
     print(f"behavior-receipt {project_commit()} · {machine()}")
     print(f"corpus: {repo_dir.name} @ {args.rev}: {n} source files, {mb(size):.1f} MB (read from git in {t_git:.2f} s)\n")
 
@@ -121,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.repeat):
         w, c, texts = timed_cpu(lambda: cache_write(facts))
         write.append((w, c))
-        w, c, _ = timed_cpu(lambda: cache_read(texts))
+        w, c, _ = timed_cpu(lambda t=texts: cache_read(t))
         read.append((w, c))
     json_size = sum(len(s.encode()) for s in texts)
     result = None

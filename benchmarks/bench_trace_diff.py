@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import PROJECT, git, machine, median, project_commit, table  # noqa: E402
-from generate_repo import BENCH_DEFAULTS, add_params, ensure_repo, params_from  # noqa: E402
+from _common import PROJECT, git, machine, median, project_commit, table
+from generate_repo import BENCH_DEFAULTS, add_params, ensure_repo, params_from
 
 
 @dataclass

@@ -37,20 +37,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import WORK, mb  # noqa: E402
+from _common import WORK, mb
 
 STYLES = ("markers", "mcp", "openai", "pydantic", "langchain")
 # Styles whose approval is expressible in the framework itself (MCP has no approval concept).
 APPROVAL_STYLES = ("markers", "openai", "pydantic", "langchain")
 
-AREAS = (
-    "analytics billing catalog checkout crm data fulfilment identity inventory ledger logistics marketing "
-    "notifications payments pricing reporting risk search support platform"
-).split()
-SUBS = "core io models services utils adapters jobs api".split()
-VERBS = "load parse build compute normalize merge validate render index resolve fetch store filter group score format sync collect prune split".split()
-NOUNS = "invoice order customer ledger record batch event report session token payload account ticket shipment policy quota metric profile catalog entry".split()
-KINDS = "Record Service Repository Builder Client Index Cache Policy Report Job".split()
+AREAS = ["analytics", "billing", "catalog", "checkout", "crm", "data", "fulfilment", "identity", "inventory", "ledger", "logistics", "marketing", "notifications", "payments", "pricing", "reporting", "risk", "search", "support", "platform"]
+SUBS = ["core", "io", "models", "services", "utils", "adapters", "jobs", "api"]
+VERBS = ["load", "parse", "build", "compute", "normalize", "merge", "validate", "render", "index", "resolve", "fetch", "store", "filter", "group", "score", "format", "sync", "collect", "prune", "split"]
+NOUNS = ["invoice", "order", "customer", "ledger", "record", "batch", "event", "report", "session", "token", "payload", "account", "ticket", "shipment", "policy", "quota", "metric", "profile", "catalog", "entry"]
+KINDS = ["Record", "Service", "Repository", "Builder", "Client", "Index", "Cache", "Policy", "Report", "Job"]
 PARAMS = (
     ("items", "list[dict[str, Any]]", None),
     ("key", "str", None),
@@ -784,7 +781,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if out.exists() and not args.force:
         print(f"exists (use --force to regenerate): {out}")
-        print_stats(json.loads(stats_file.read_text()))
+        print_stats({**json.loads(stats_file.read_text()), "path": str(out)})
         return 0
     out.parent.mkdir(parents=True, exist_ok=True)
     print_stats(write_repo(p, out, checkout=not args.no_checkout))
