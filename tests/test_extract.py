@@ -173,11 +173,20 @@ def test_cache_hits_rebuilds_corrupt_entries_and_never_shares_paths(tmp_path: Pa
     cache = FactsCache(tmp_path)
     f = facts("m.py", "x = 1\n")
     cache.put("abc123", "m.py", f)
-    assert facts_to_json(cache.get("abc123", "m.py")) == facts_to_json(f)  # type: ignore[arg-type]
-    assert cache.get("abc123", "other.py") is None  # same blob at another path is another module
+    assert facts_to_json(FactsCache(tmp_path).get("abc123", "m.py")) == facts_to_json(f)  # type: ignore[arg-type]
+    assert FactsCache(tmp_path).get("abc123", "other.py") is None  # same blob at another path is another module
     entry = next((tmp_path / EXTRACTOR_VERSION).rglob("*.json"))
     entry.write_text("{not json")
-    assert cache.get("abc123", "m.py") is None
-    cache.put("abc123", "m.py", f)
-    assert cache.get("abc123", "m.py") is not None
+    next_run = FactsCache(tmp_path)  # a later run reads the disk
+    assert next_run.get("abc123", "m.py") is None
+    next_run.put("abc123", "m.py", f)
+    assert FactsCache(tmp_path).get("abc123", "m.py") is not None
     assert not list(tmp_path.rglob(".tmp-*"))  # atomic writes leave no temp files
+
+
+def test_cache_shares_facts_between_revisions_in_one_run_even_without_a_directory() -> None:
+    cache = FactsCache(None)  # caching disabled on disk
+    f = facts("m.py", "x = 1\n")
+    cache.put("abc", "m.py", f)
+    assert cache.get("abc", "m.py") is f  # the second revision reuses the first one's facts
+    assert cache.get("abc", "n.py") is None

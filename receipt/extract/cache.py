@@ -21,6 +21,9 @@ class FactsCache:
         self.root = root
         self.hits = 0
         self.misses = 0
+        # Base and head share most blobs: a blob read once in this run is not decoded again.
+        # Facts are never mutated after extraction, so sharing the object is safe.
+        self._memory: dict[tuple[str, str], ModuleFacts] = {}
 
     def _file(self, blob: str, path: str) -> Path:
         assert self.root is not None
@@ -28,6 +31,10 @@ class FactsCache:
         return self.root / EXTRACTOR_VERSION / key[:2] / f"{key}.json"
 
     def get(self, blob: str, path: str) -> ModuleFacts | None:
+        memo = self._memory.get((blob, path))
+        if memo is not None:
+            self.hits += 1
+            return memo
         if self.root is None:
             return None
         f = self._file(blob, path)
@@ -45,9 +52,11 @@ class FactsCache:
             self.misses += 1
             return None
         self.hits += 1
+        self._memory[(blob, path)] = facts
         return facts
 
     def put(self, blob: str, path: str, facts: ModuleFacts) -> None:
+        self._memory[(blob, path)] = facts
         if self.root is None:
             return
         f = self._file(blob, path)
