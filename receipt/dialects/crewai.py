@@ -361,10 +361,13 @@ class _Crew:
 
         def visit(call: Call, site: Site, fn: FunctionFact | None) -> None:
             origin = p.origin(call.func)
+            is_crew = from_package(origin, ("crewai",), "Crew")
+            if not is_crew and not from_package(origin, ("crewai",), "Task"):
+                return  # most calls are neither: skip rendering them as text for the seen-key
             key = (site.path, call.line, describe(call))
             if key in seen:
                 return
-            if from_package(origin, ("crewai",), "Crew"):
+            if is_crew:
                 seen.add(key)
                 self.crew(call, site, fn)
             elif from_package(origin, ("crewai",), "Task"):
