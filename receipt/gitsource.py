@@ -59,6 +59,8 @@ class GitRepo:
         except InvalidGitRepositoryError:
             raise GitError(f"not a git repository: {path}") from None
         self.git_dir = Path(self.repo.git_dir)
+        # Config, template and keyring are read from the same commit by several stages of one run.
+        self._paths: dict[tuple[str, str], bytes | None] = {}
 
     @property
     def is_shallow(self) -> bool:
@@ -177,6 +179,11 @@ class GitRepo:
 
     def read_path(self, sha: str, path: str) -> bytes | None:
         """A file's bytes at a commit, or None when it does not exist there."""
+        if (sha, path) not in self._paths:
+            self._paths[(sha, path)] = self._read_path(sha, path)
+        return self._paths[(sha, path)]
+
+    def _read_path(self, sha: str, path: str) -> bytes | None:
         try:
             out = self.repo.git.ls_tree("-z", "--full-tree", sha, "--", path)
         except GitCommandError as e:

@@ -23,7 +23,7 @@ from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
 from receipt.gitsource import GitRepo
 from receipt.link import link
-from receipt.models import SEVERITY_ORDER, ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
+from receipt.models import ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
 from receipt.policy import apply_policy
 
 Progress = Callable[[str], None]
@@ -161,7 +161,6 @@ def build_receipt(
     config_file: str | None = None,
     fail_on: str | None = None,
     merge_base: bool = False,
-    include_surfaces: bool = False,
     today: _dt.date | None = None,
     progress: Progress = _quiet,
 ) -> Receipt:
@@ -179,6 +178,7 @@ def build_receipt(
 
     # Trust roots come from the base: the PR under review cannot relax its own gate.
     loaded = load_config(git_repo, base_sha, config_file)
+    # A config named outside the repository (local runs only) has no head version to compare.
     head_config = load_config(git_repo, head_sha, config_file) if not config_file or loaded.path else loaded
     cfg = loaded.config
     cache = FactsCache(default_cache_dir(git_repo.git_dir))
@@ -195,8 +195,7 @@ def build_receipt(
     # A file that fails to parse at head has not lost its tools: the extraction error says so once.
     broken = {e.path for e in head_surface.errors}
     changes = [c for c in changes if not (c.id.endswith(".removed") and c.subject.path in broken)]
-    changes, verdict = apply_policy(changes, cfg, fail_on, today or _today())  # type: ignore[arg-type]
-    changes.sort(key=lambda c: (-SEVERITY_ORDER[c.severity], c.subject.kind, c.subject.key or c.subject.name, c.id, c.fingerprint))
+    changes, verdict = apply_policy(changes, cfg, fail_on, today or _today())  # type: ignore[arg-type]  (sorted)
     receipt = Receipt(
         tool=ToolInfo(version=__version__),
         base=RevInfo(rev=base_rev if not merge_base else f"merge-base({base}, {head})", sha=base_sha, surface_sha256=surface_sha256(base_surface)),

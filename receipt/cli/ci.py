@@ -301,7 +301,7 @@ def ci(
     signing_key = maybe_load_signing_key(settings.sign_key_file, env.get(SIGNING_KEY_ENV))
 
     receipt = build_receipt(
-        settings.repo,
+        git_repo,
         revs.base,
         revs.head,
         paths=settings.paths,

@@ -90,6 +90,7 @@ def trace_diff(
 
     Example: trace-diff HEAD~1 HEAD
     """
+    from receipt.gitsource import GitRepo
     from receipt.pipeline import build_receipt
     from receipt.render import render_annotations, render_json, render_markdown
 
@@ -100,15 +101,15 @@ def trace_diff(
         from receipt.keys import load_signing_key
 
         key = load_signing_key(sign_key, None if sign_key else env_key)
+    git_repo = GitRepo(repo)
     receipt = build_receipt(
-        repo,
+        git_repo,
         base,
         head,
         paths=paths or (),
         config_file=config,
         fail_on=fail_on.value if fail_on else None,
         merge_base=merge_base,
-        include_surfaces=include_surfaces,
         progress=progress_printer(),
     )
     _end_progress()
@@ -116,7 +117,7 @@ def trace_diff(
     if fmt is Format.markdown:
         from receipt.pipeline import template_text_for
 
-        template = template_text_for(repo, receipt.base.sha, config)
+        template = template_text_for(git_repo, receipt.base.sha, config)
     if fmt is Format.json:
         if key is not None:
             from receipt.sign import Binding, envelope_json
