@@ -8,9 +8,9 @@ that builds them), so that identical inputs give byte-identical receipts.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Kind = Literal["agent", "tool", "prompt"]
 Approval = Literal["never", "conditional", "always"]
@@ -184,6 +184,35 @@ class ToolInfo(_Model):
     version: str
 
 
+class Binding(BaseModel):
+    """What a receipt is about, beyond its content: which repository, PR and commits.
+
+    Signed with the receipt, so a valid signature block cannot be moved onto another PR's comment,
+    and shown in the visible body so a reader can tell. Empty (or None) means unknown, e.g. a local
+    run; `resolved` fills the shas from the receipt.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    repository: str = ""  # owner/name
+    pr: Optional[int] = Field(default=None, ge=1)
+    base_sha: str = ""
+    head_sha: str = ""
+
+    @field_validator("repository", "base_sha", "head_sha")
+    @classmethod
+    def _strip(cls, v: str) -> str:
+        return v.strip()
+
+    def resolved(self, receipt: "Receipt") -> "Binding":
+        return self.model_copy(
+            update={"base_sha": self.base_sha or receipt.base.sha, "head_sha": self.head_sha or receipt.head.sha}
+        )
+
+    def as_payload(self) -> dict[str, Any]:
+        return {"repository": self.repository, "pr": self.pr, "base_sha": self.base_sha, "head_sha": self.head_sha}
+
+
 class Receipt(_Model):
     """The canonical receipt. Renderers and the signer consume only this."""
 
@@ -199,7 +228,10 @@ class Receipt(_Model):
     errors: list[ExtractionIssue] = Field(default_factory=list)  # head-side extraction errors
     skipped: list[ExtractionIssue] = Field(default_factory=list)  # head-side skipped files
     surfaces: dict[str, Surface] | None = None  # {"base": ..., "head": ...}; JSON only on request
+    # Set at render time when the receipt is for a PR (CI) or signed: the body shows it. Not part of
+    # the JSON receipt (the signed payload carries it once, under "binding").
+    binding: Binding | None = None
 
     def to_json_dict(self, include_surfaces: bool = False) -> dict[str, Any]:
-        exclude = None if include_surfaces else {"surfaces"}
+        exclude = {"binding"} if include_surfaces else {"surfaces", "binding"}
         return self.model_dump(mode="json", by_alias=True, exclude=exclude)

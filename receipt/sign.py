@@ -17,12 +17,10 @@ from __future__ import annotations
 import base64
 from typing import Any, Callable, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
 from receipt.canonical import canonical_json, sha256_hex
 from receipt.errors import UsageError
 from receipt.keys import SigningKey
-from receipt.models import Receipt
+from receipt.models import Binding, Receipt  # noqa: F401  (Binding: re-exported, its home was here)
 
 PAYLOAD_TYPE = "application/vnd.behavior-receipt+json"
 PAYLOAD_SCHEMA = "behavior-receipt-payload/v1"
@@ -38,34 +36,6 @@ MIN_BODY_CHARS = 2000  # below this the visible receipt could not even hold its 
 ELIDABLE = ("skipped", "errors", "changes")
 
 Renderer = Callable[..., str]
-
-
-class Binding(BaseModel):
-    """What a receipt is about, beyond its content: which repository, PR and commits.
-
-    Signed with the receipt, so a valid signature block cannot be moved onto another PR's comment.
-    Empty (or None) means unknown, e.g. a local run; `resolved` fills the shas from the receipt.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    repository: str = ""  # owner/name
-    pr: Optional[int] = Field(default=None, ge=1)
-    base_sha: str = ""
-    head_sha: str = ""
-
-    @field_validator("repository", "base_sha", "head_sha")
-    @classmethod
-    def _strip(cls, v: str) -> str:
-        return v.strip()
-
-    def resolved(self, receipt: Receipt) -> Binding:
-        return self.model_copy(
-            update={"base_sha": self.base_sha or receipt.base.sha, "head_sha": self.head_sha or receipt.head.sha}
-        )
-
-    def as_payload(self) -> dict[str, Any]:
-        return {"repository": self.repository, "pr": self.pr, "base_sha": self.base_sha, "head_sha": self.head_sha}
 
 
 def pae(payload_type: str, payload: bytes) -> bytes:
@@ -181,6 +151,7 @@ def render_signed(
     receipt, binding and key give byte-identical text.
     """
     binding = binding.resolved(receipt)
+    receipt = receipt.model_copy(update={"binding": binding})  # the body shows what the signature binds
     elide, block_len = _fit_block(receipt, binding, key, max_chars)
     render = renderer or _default_renderer()
     room = max_chars - block_len

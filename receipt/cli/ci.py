@@ -365,11 +365,15 @@ def render_body(
     receipt, marker: Marker, signing_key, repository: str, revs: ae.EventRevisions, template: str | None = None
 ) -> str:
     """The comment body: marker first, then the receipt; signed when a key is configured."""
-    if signing_key is not None:
-        from receipt.sign import Binding, render_signed
+    from receipt.models import Binding
 
-        # Bound to what the PR shows (its base and head), so a verifier can check against the PR page.
-        binding = Binding(repository=repository, pr=revs.pr, base_sha=revs.base, head_sha=revs.head)
+    # Bound to what the PR shows (its base and head), so a verifier can check against the PR page;
+    # the body shows the binding, signed or not.
+    binding = Binding(repository=repository, pr=revs.pr, base_sha=revs.base, head_sha=revs.head)
+    receipt = receipt.model_copy(update={"binding": binding})
+    if signing_key is not None:
+        from receipt.sign import render_signed
+
         return render_signed(receipt, signing_key, binding, header_comment=marker.render(), template_text=template)
     from receipt.render import render_markdown
 

@@ -113,6 +113,10 @@ def trace_diff(
         progress=progress_printer(),
     )
     _end_progress()
+    if repository or pr is not None:  # the body shows what the receipt is for (signed receipts always do)
+        from receipt.models import Binding
+
+        receipt.binding = Binding(repository=repository, pr=pr).resolved(receipt)
     template = None
     if fmt is Format.markdown:
         from receipt.pipeline import template_text_for
@@ -120,7 +124,8 @@ def trace_diff(
         template = template_text_for(git_repo, receipt.base.sha, config)
     if fmt is Format.json:
         if key is not None:
-            from receipt.sign import Binding, envelope_json
+            from receipt.sign import envelope_json
+            from receipt.models import Binding
 
             binding = Binding(repository=repository, pr=pr, base_sha=receipt.base.sha, head_sha=receipt.head.sha)
             text = envelope_json(receipt, key, binding, None)
@@ -129,7 +134,8 @@ def trace_diff(
     elif fmt is Format.github:
         text = render_annotations(receipt)
     elif key is not None:
-        from receipt.sign import Binding, render_signed
+        from receipt.sign import render_signed
+        from receipt.models import Binding
 
         binding = Binding(repository=repository, pr=pr, base_sha=receipt.base.sha, head_sha=receipt.head.sha)
         text = render_signed(receipt, key, binding, template_text=template)
