@@ -21,7 +21,7 @@ from receipt.extract import extract_file
 from receipt.extract.cache import FactsCache, default_cache_dir
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
-from receipt.gitsource import GitRepo
+from receipt.gitsource import GitRepo, TreeListing
 from receipt.link import link
 from receipt.models import ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
 from receipt.policy import apply_policy
@@ -71,18 +71,25 @@ def _decode_config(data: bytes, name: str) -> str:
         raise ConfigError(f"invalid configuration in {name}: not UTF-8") from None
 
 
-def _facts_for(repo: GitRepo, sha: str, paths: Sequence[str], config: Config, cache: FactsCache, strict: bool, progress: Progress) -> tuple[list[ModuleFacts], list[ExtractionIssue], list[ExtractionIssue]]:
-    listing = repo.list_files(
+def _listing(repo: GitRepo, sha: str, paths: Sequence[str], config: Config, strict: bool) -> TreeListing:
+    return repo.list_files(
         sha, paths or config.paths, exclude=config.exclude, max_bytes=config.max_file_bytes, strict_paths=strict and bool(paths)
     )
+
+
+def _facts_for(
+    repo: GitRepo, listing: TreeListing, cache: FactsCache, progress: Progress, fresh: frozenset[tuple[str, str]] = frozenset()
+) -> tuple[list[ModuleFacts], list[ExtractionIssue], list[ExtractionIssue]]:
+    """Facts of every listed file. A `(blob, path)` in `fresh` (what differs between the two
+    revisions compared) is always extracted from its blob, never taken from the disk cache."""
     facts: list[ModuleFacts] = []
     errors = [s for s in listing.skipped if s.kind == "error"]
     skipped = [s for s in listing.skipped if s.kind != "error"]
     total = len(listing.files)
     for i, f in enumerate(listing.files):
         if total > 200 and i % 200 == 0:
-            progress(f"{sha[:12]}: {i}/{total} files")
-        cached = cache.get(f.blob, f.path)
+            progress(f"{i}/{total} files")
+        cached = None if (f.blob, f.path) in fresh else cache.get(f.blob, f.path)
         if cached is None:
             cached = extract_file(f.path, repo.read_blob(f.blob))
             cache.put(f.blob, f.path, cached)
@@ -118,11 +125,14 @@ def build_surface(
     cache: FactsCache | None = None,
     strict_paths: bool = True,
     progress: Progress = _quiet,
+    listing: TreeListing | None = None,
+    fresh: frozenset[tuple[str, str]] = frozenset(),
 ) -> Surface:
     sha = repo.resolve(rev)
     config = config or Config()
     cache = cache or FactsCache(default_cache_dir(repo.git_dir))
-    facts, errors, skipped = _facts_for(repo, sha, paths, config, cache, strict_paths, progress)
+    listing = listing or _listing(repo, sha, paths, config, strict_paths)
+    facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh)
     surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports)
     surface.errors = sorted(errors, key=lambda e: (e.path, e.line or 0))
     # Registrations that look real but cannot be resolved are reported, not dropped.
@@ -182,8 +192,15 @@ def build_receipt(
     head_config = load_config(git_repo, head_sha, config_file) if not config_file or loaded.path else loaded
     cfg = loaded.config
     cache = FactsCache(default_cache_dir(git_repo.git_dir))
-    base_surface = build_surface(git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=progress)
-    head_surface = build_surface(git_repo, head, paths=paths, config=cfg, cache=cache, progress=progress)
+    base_listing = _listing(git_repo, base_sha, paths, cfg, True)
+    head_listing = _listing(git_repo, head_sha, paths, cfg, True)
+    # What the change touches is read from its blobs on both sides, whatever the cache holds.
+    base_files = {(f.blob, f.path) for f in base_listing.files}
+    head_files = {(f.blob, f.path) for f in head_listing.files}
+    fresh = frozenset(base_files ^ head_files)
+    base_surface = build_surface(git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=progress, listing=base_listing, fresh=fresh)
+    head_surface = build_surface(git_repo, head, paths=paths, config=cfg, cache=cache, progress=progress, listing=head_listing, fresh=fresh)
+    cache.evict()
     base_surface.sha, head_surface.sha = base_sha, head_sha
 
     changes = diff_surfaces(base_surface, head_surface)

@@ -6,7 +6,9 @@ import json
 import textwrap
 from pathlib import Path
 
-from receipt.extract import EXTRACTOR_VERSION, extract_file
+import pytest
+
+from receipt.extract import extract_file
 from receipt.extract.cache import FactsCache
 from receipt.extract.facts import Call, Const, Dyn, Ref, facts_from_json, facts_to_json
 from receipt.extract.program import Item, Program
@@ -175,13 +177,58 @@ def test_cache_hits_rebuilds_corrupt_entries_and_never_shares_paths(tmp_path: Pa
     cache.put("abc123", "m.py", f)
     assert facts_to_json(FactsCache(tmp_path).get("abc123", "m.py")) == facts_to_json(f)  # type: ignore[arg-type]
     assert FactsCache(tmp_path).get("abc123", "other.py") is None  # same blob at another path is another module
-    entry = next((tmp_path / EXTRACTOR_VERSION).rglob("*.json"))
+    entry = next((tmp_path / "facts").rglob("*.zjson"))
     entry.write_text("{not json")
     next_run = FactsCache(tmp_path)  # a later run reads the disk
     assert next_run.get("abc123", "m.py") is None
     next_run.put("abc123", "m.py", f)
     assert FactsCache(tmp_path).get("abc123", "m.py") is not None
     assert not list(tmp_path.rglob(".tmp-*"))  # atomic writes leave no temp files
+
+
+def test_cache_entries_are_bound_to_blob_extractor_and_interpreter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from receipt.extract import cache as cache_mod
+
+    f = facts("m.py", "x = 1\n")
+    monkeypatch.setattr(cache_mod, "INTERPRETER", "cpython-3.99.0")  # filled by another Python
+    FactsCache(tmp_path).put("abc123", "m.py", f)
+    [other] = list((tmp_path / "facts").rglob("*.zjson"))
+    monkeypatch.undo()
+    assert FactsCache(tmp_path).get("abc123", "m.py") is None  # another interpreter's entry is never read
+    FactsCache(tmp_path).put("abc123", "m.py", f)
+    mine = next(p for p in (tmp_path / "facts").rglob("*.zjson") if p != other)
+    mine.write_bytes(other.read_bytes())  # the other Python's content under this Python's name
+    assert FactsCache(tmp_path).get("abc123", "m.py") is None  # checked on read, not only by name
+    FactsCache(tmp_path).put("def456", "m.py", facts("m.py", "y = 2\n"))
+    FactsCache(tmp_path).put("abc123", "m.py", f)
+    entries = {p.read_bytes(): p for p in (tmp_path / "facts").rglob("*.zjson") if p != other}
+    assert len(entries) == 2
+    a, b = entries.values()
+    a_bytes, b_bytes = a.read_bytes(), b.read_bytes()
+    a.write_bytes(b_bytes)
+    b.write_bytes(a_bytes)  # same path, other blob: a rotated cache
+    assert FactsCache(tmp_path).get("abc123", "m.py") is None
+    assert FactsCache(tmp_path).get("def456", "m.py") is None
+
+
+def test_cache_is_bounded_least_recently_used_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from receipt.extract.cache import prune
+
+    for i in range(10):
+        c = FactsCache(tmp_path)
+        c.put(f"blob{i}", "m.py", facts("m.py", f"x = {i}\n" * 50))
+    files = sorted((tmp_path / "facts").rglob("*.zjson"))
+    for age, p in enumerate(files):
+        os.utime(p, (1_000_000 + age, 1_000_000 + age))  # files[-1] is the most recently used
+    size = sum(p.stat().st_size for p in files)
+    assert prune(tmp_path, size) == 0  # within the bound: nothing deleted
+    assert prune(tmp_path, size // 2) > 0
+    left = sorted((tmp_path / "facts").rglob("*.zjson"))
+    assert left and set(left) < set(files)
+    assert files[-1] in left and files[0] not in left
+    assert sum(p.stat().st_size for p in left) <= size // 2
 
 
 def test_cache_shares_facts_between_revisions_in_one_run_even_without_a_directory() -> None:

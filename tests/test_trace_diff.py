@@ -256,11 +256,54 @@ def test_cache_makes_the_second_run_reuse_facts(repo: GitRepoBuilder, tmp_path: 
     cache = tmp_path / "cache"
     env = {"RECEIPT_CACHE_DIR": str(cache)}
     first = run_cli("trace-diff", "HEAD", "HEAD", "--repo", str(repo.path), "--format", "json", env=env)
-    entries = sorted(p.name for p in cache.rglob("*.json"))
+    entries = sorted(p.name for p in cache.rglob("*.zjson"))
     assert entries, "cold run writes the cache"
     second = run_cli("trace-diff", "HEAD", "HEAD", "--repo", str(repo.path), "--format", "json", env=env)
     assert first.stdout == second.stdout
-    assert sorted(p.name for p in cache.rglob("*.json")) == entries
+    assert sorted(p.name for p in cache.rglob("*.zjson")) == entries
+
+
+def _rotate(cache: Path) -> int:
+    """Each entry file gets the next one's content, as a mixed-up shared or restored cache would."""
+    files = sorted(cache.rglob("*.zjson"))
+    contents = [p.read_bytes() for p in files]
+    for p, data in zip(files, contents[1:] + contents[:1]):
+        p.write_bytes(data)
+    return len(files)
+
+
+def _relabel(cache: Path, python: str) -> None:
+    """Rewrite every entry as if another interpreter had computed it, with another entry's facts for
+    the same path: only the interpreter check can tell."""
+    import zlib
+
+    files = sorted(cache.rglob("*.zjson"))
+    entries = [json.loads(zlib.decompress(p.read_bytes())) for p in files]
+    for p, e in zip(files, entries):
+        donor = next((d for d in entries if d is not e and d["bound"]["path"] == e["bound"]["path"]), e)
+        e = {"bound": {**e["bound"], "python": python}, "facts": donor["facts"]}
+        p.write_bytes(zlib.compress(json.dumps(e).encode()))
+
+
+def test_a_rotated_or_foreign_cache_never_changes_the_verdict(repo: GitRepoBuilder, tmp_path: Path) -> None:
+    repo.commit({"shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"'), "shop/util.py": "X = 1\n"})
+    repo.commit({"shop/util.py": "X = 2\n"})
+    repo.commit({"shop/tools.py": TOOLS_V1, "shop/util.py": "X = 3\n"})
+    env = {"RECEIPT_CACHE_DIR": str(tmp_path / "cache")}
+    cold = run_cli("trace-diff", "HEAD~3", "HEAD~2", "--repo", str(repo.path), "--format", "json", env=env)
+    assert cold.returncode == 1 and "tool.approval_lowered" in cold.stdout
+    surfaces = {rev: run_cli("surface", rev, "--repo", str(repo.path), "--format", "json", env={"RECEIPT_CACHE_DIR": ""}).stdout for rev in ("HEAD~3", "HEAD~2", "HEAD")}
+    for rev in surfaces:  # fill the cache with every revision's facts
+        run_cli("surface", rev, "--repo", str(repo.path), "--format", "json", env=env)
+    assert _rotate(tmp_path / "cache") >= 4
+    again = run_cli("trace-diff", "HEAD~3", "HEAD~2", "--repo", str(repo.path), "--format", "json", env=env)
+    assert (again.returncode, again.stdout) == (1, cold.stdout)  # FAIL stays FAIL
+    for rev, text in surfaces.items():  # one revision alone: no file is "changed", only the binding protects it
+        _rotate(tmp_path / "cache")
+        assert run_cli("surface", rev, "--repo", str(repo.path), "--format", "json", env=env).stdout == text
+    _relabel(tmp_path / "cache", "cpython-3.99.0")
+    for rev, text in surfaces.items():
+        assert run_cli("surface", rev, "--repo", str(repo.path), "--format", "json", env=env).stdout == text
 
 
 def test_help_is_readable_and_trace_diff_alias_works(repo: GitRepoBuilder) -> None:

@@ -1,7 +1,18 @@
-"""Content-addressed cache of per-file facts: key = extractor version + blob id + path.
+"""Content-addressed cache of per-file facts. It only ever accelerates; it never decides.
 
-Writes are atomic (temp file + rename) so concurrent runs never see half a file; an unreadable or
-corrupt entry is ignored and rebuilt. The cache only ever speeds things up: deleting it is safe.
+Every entry is bound to what it was computed from: the git blob id, the path, the extractor version
+(a hash of the extraction code) and the interpreter (implementation and exact version: `ast` may
+read the same bytes differently in another Python). Those four are part of the file name *and*
+stored inside the entry, and checked on read: an entry moved under another name (a rotated or
+mixed-up shared cache, a cache restored from another runner's Python) fails the check and the file
+is extracted again. The pipeline never takes the facts of a file that differs between base and head
+from here (see pipeline.py), so no entry can hide what a change does.
+
+Entries are zlib-compressed JSON (about a tenth of the plain JSON, smaller than the source), written
+atomically (temp file + rename): concurrent runs never see half a file. The directory is bounded:
+after a run that wrote entries, the least recently used ones (by modification time; a read refreshes
+it) are deleted until the total is under `RECEIPT_CACHE_MAX_MB` (default 256). Deleting the cache is
+always safe.
 """
 
 from __future__ import annotations
@@ -9,11 +20,27 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import platform
+import sys
 import tempfile
+import zlib
 from pathlib import Path
 
 from receipt.extract import EXTRACTOR_VERSION, gc_paused
 from receipt.extract.facts import ModuleFacts, facts_from_json, facts_to_json
+
+# The exact interpreter: CPython 3.11.7 and 3.12.1 are different keys.
+INTERPRETER = f"{sys.implementation.name}-{platform.python_version()}"
+FORMAT = "facts-v2"  # layout of an entry; bump when it changes
+DEFAULT_MAX_MB = 256
+
+
+def _max_bytes() -> int:
+    raw = os.environ.get("RECEIPT_CACHE_MAX_MB", "")
+    try:
+        return max(0, int(raw)) * 1_000_000 if raw.strip() else DEFAULT_MAX_MB * 1_000_000
+    except ValueError:
+        return DEFAULT_MAX_MB * 1_000_000
 
 
 class FactsCache:
@@ -21,14 +48,18 @@ class FactsCache:
         self.root = root
         self.hits = 0
         self.misses = 0
+        self.written = 0
         # Base and head share most blobs: a blob read once in this run is not decoded again.
         # Facts are never mutated after extraction, so sharing the object is safe.
         self._memory: dict[tuple[str, str], ModuleFacts] = {}
 
+    def _binding(self, blob: str, path: str) -> dict[str, str]:
+        return {"format": FORMAT, "extractor": EXTRACTOR_VERSION, "python": INTERPRETER, "blob": blob, "path": path}
+
     def _file(self, blob: str, path: str) -> Path:
         assert self.root is not None
-        key = hashlib.sha256(f"{EXTRACTOR_VERSION}\0{blob}\0{path}".encode()).hexdigest()
-        return self.root / EXTRACTOR_VERSION / key[:2] / f"{key}.json"
+        key = hashlib.sha256(json.dumps(self._binding(blob, path), sort_keys=True).encode()).hexdigest()
+        return self.root / "facts" / key[:2] / f"{key}.zjson"
 
     def get(self, blob: str, path: str) -> ModuleFacts | None:
         memo = self._memory.get((blob, path))
@@ -39,18 +70,21 @@ class FactsCache:
             return None
         f = self._file(blob, path)
         try:
-            raw = f.read_bytes()
+            raw = zlib.decompress(f.read_bytes())
             with gc_paused():
-                facts = facts_from_json(json.loads(raw))
-        except FileNotFoundError:
+                entry = json.loads(raw)
+                if entry.get("bound") != self._binding(blob, path):
+                    raise ValueError("entry computed from something else")
+                facts = facts_from_json(entry["facts"])
+            if facts.path != path:
+                raise ValueError("entry describes another path")
+        except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: extract again
             self.misses += 1
             return None
-        except Exception:  # noqa: BLE001 - corrupt entry: rebuild it
-            self.misses += 1
-            return None
-        if facts.path != path:
-            self.misses += 1
-            return None
+        try:
+            os.utime(f)  # recently used: eviction keeps it
+        except OSError:
+            pass
         self.hits += 1
         self._memory[(blob, path)] = facts
         return facts
@@ -60,21 +94,60 @@ class FactsCache:
         if self.root is None:
             return
         f = self._file(blob, path)
+        tmp = None
         try:
             f.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=f.parent, prefix=".tmp-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
+            with gc_paused():
                 # dumps, not dump: json.dump streams through the pure-Python encoder (same text, slower).
-                with gc_paused():
-                    text = json.dumps(facts_to_json(facts), separators=(",", ":"))
-                out.write(text)
+                text = json.dumps({"bound": self._binding(blob, path), "facts": facts_to_json(facts)}, separators=(",", ":"))
+            data = zlib.compress(text.encode("utf-8"), 1)
+            fd, tmp = tempfile.mkstemp(dir=f.parent, prefix=".tmp-", suffix=".zjson")
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
             os.replace(tmp, f)
+            self.written += 1
         except OSError:
             # A read-only or full disk must not fail a receipt; the cache is an optimisation.
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+
+    def evict(self) -> None:
+        """Keep the directory under its size bound: least recently used entries go first."""
+        if self.root is None or not self.written:
+            return
+        prune(self.root, _max_bytes())
+
+
+def prune(root: Path, max_bytes: int) -> int:
+    """Delete the least recently used entries (any format or version) until `root` holds at most
+    `max_bytes` (to 80% of it, so the next runs do not prune again at once). Returns bytes freed."""
+    found: list[tuple[float, int, str]] = []
+    total = 0
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            p = os.path.join(dirpath, name)
             try:
-                os.unlink(tmp)  # type: ignore[possibly-undefined]
-            except (OSError, UnboundLocalError):
-                pass
+                st = os.stat(p)
+            except OSError:
+                continue
+            total += st.st_size
+            found.append((st.st_mtime, st.st_size, p))
+    if total <= max_bytes:
+        return 0
+    target = int(max_bytes * 0.8)
+    freed = 0
+    for _mtime, size, p in sorted(found):
+        if total - freed <= target:
+            break
+        try:
+            os.unlink(p)
+            freed += size
+        except OSError:
+            pass
+    return freed
 
 
 def default_cache_dir(git_dir: Path) -> Path | None:
