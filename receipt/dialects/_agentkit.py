@@ -28,7 +28,6 @@ from receipt.dialects.base import (
     issue,
     leaf,
     lowest,
-    module_level_public,
     stricter,
     trust_from,
 )
@@ -50,6 +49,24 @@ def from_package(origin: str | None, packages: Iterable[str], *leaves: str) -> b
     if leaves and leaf not in leaves:
         return False
     return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def _private(part: str) -> bool:
+    return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
+
+
+def builds_root(program: Program, symbol: str) -> bool:
+    """An agent the application builds where `symbol` names it is an export root (design, "Exported"):
+    at module level, or inside a function or method (`def main(): agent = Agent(...)`, factories,
+    CLIs), unless some part of its path below the module is private (`_grader = ...`,
+    `def _offline_eval(): ...`), which marks it internal. A symbol outside the repository's modules
+    (inline, synthetic) is not a root."""
+    module = symbol
+    while module and module not in program.modules:
+        module = module.rpartition(".")[0]
+    if not module or module == symbol:
+        return False
+    return not any(_private(part) for part in symbol[len(module) + 1 :].split("."))
 
 
 def has_external_decorator(program: Program, fn: FunctionFact) -> bool:
@@ -287,7 +304,7 @@ class Kit:
         d = self.program.lookup(symbol)
         if not isinstance(d, AssignFact):
             return None
-        return Site(self.program.path_of(symbol), d.line, d.conditional, module_level_public(self.program, symbol))
+        return Site(self.program.path_of(symbol), d.line, d.conditional, builds_root(self.program, symbol))
 
     # -- list items -----------------------------------------------------------------------------
 
@@ -383,20 +400,19 @@ class Kit:
     # -- where agents are built -----------------------------------------------------------------
 
     def assigned_agents(self) -> None:
-        """`x = SomeAgent(...)`, at module level or in a factory; exported when `x` is public."""
+        """`x = SomeAgent(...)`, at module level or in a function; exported unless marked internal."""
         p = self.program
         for a in p.iter_assigns():
             if a.op == "=" and isinstance(a.value, Call) and self.is_agent(p.origin(a.value.func)):
-                site = Site(p.path_of(a.target), a.line, a.conditional, module_level_public(p, a.target))
+                site = Site(p.path_of(a.target), a.line, a.conditional, builds_root(p, a.target))
                 self.build_agent(a.value, a.target, site, leaf(a.target))
 
     def returned(self, fn: FunctionFact, expr: Expr, root: bool | None = None, conditional: bool = True) -> None:
         """An agent a factory returns (built there or named) is denoted by the factory; only
-        sometimes there; exported when the factory is a public module-level function (the default
-        `root`)."""
+        sometimes there; exported unless the factory is marked internal (the default `root`)."""
         p = self.program
         if root is None:
-            root = fn.owner_class is None and module_level_public(p, fn.symbol)
+            root = builds_root(p, fn.symbol)
         if isinstance(expr, Call) and self.is_agent(p.origin(expr.func)):
             self.build_agent(expr, fn.symbol, Site(p.path_of(fn.symbol), expr.line, conditional, root), fn.name)
         elif isinstance(expr, Ref):
@@ -425,7 +441,7 @@ class Kit:
             if cand is None:
                 continue
             cand.symbols.add(a.target)
-            if module_level_public(p, a.target):
+            if builds_root(p, a.target):
                 cand.entry.root = True
 
     # -- result ---------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from typing import Any
 
 from receipt.dialects._agentkit import (
     Kit,
+    builds_root,
     Site,
     can_block,
     from_package,
@@ -381,7 +382,7 @@ class _Crew:
             for e in m.effects:
                 visit(e.call, Site(m.path, e.call.line, e.conditional, True), None)
         for fn in p.iter_functions():
-            public = fn.owner_class is None and module_level_public(p, fn.symbol)
+            public = builds_root(p, fn.symbol)
             for c in fn.calls:
                 visit(c, Site(p.path_of(fn.symbol), c.line, True, public), fn)
             for r in fn.returns_exprs:  # calls whose callee is `self.x` are not in fn.calls

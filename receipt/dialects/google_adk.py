@@ -24,8 +24,8 @@ callbacks as approval gates, custom `BaseTool` subclasses (reported), agents fro
 
 from __future__ import annotations
 
-from receipt.dialects._agentkit import Kit, Site, from_package, has_external_decorator, model_value, text_digest
-from receipt.dialects.base import DialectResult, approval_from, digest, leaf, module_level_public, signature_of, trust_from
+from receipt.dialects._agentkit import Kit, builds_root, Site, from_package, has_external_decorator, model_value, text_digest
+from receipt.dialects.base import DialectResult, approval_from, digest, leaf, signature_of, trust_from
 from receipt.extract.facts import Call, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Param, Signature
@@ -213,7 +213,7 @@ class _Adk:
             if a.op != "=" or not isinstance(a.value, Call):
                 continue
             origin = p.origin(a.value.func)
-            site = Site(p.path_of(a.target), a.line, a.conditional, module_level_public(p, a.target))
+            site = Site(p.path_of(a.target), a.line, a.conditional, builds_root(p, a.target))
             if self.is_agent(origin):
                 self.agent(a.value, a.target, site, leaf(a.target))
             elif self.tool_kind(origin):

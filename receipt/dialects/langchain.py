@@ -48,14 +48,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from receipt.dialects._agentkit import GatedTool, foreign_tool, instructions_digest, prompt_part, qualified_model, replaces
+from receipt.dialects._agentkit import GatedTool, builds_root, foreign_tool, instructions_digest, prompt_part, qualified_model, replaces
 from receipt.dialects.base import (
     Candidate,
     DialectResult,
     decorator_call,
     digest,
     issue,
-    module_level_public,
     origin_matches,
     signature_of,
     stricter,
@@ -281,7 +280,7 @@ class _Extractor:
             line=call.line,
             dialect=NAME,
             conditional=conditional,
-            root=module_level_public(self.p, symbol),
+            root=builds_root(self.p, symbol),
             model=qualified_model(self.p, call.arg(0, "model")),
         )
         self.agents[symbol] = _Agent(symbol, entry, call, react)
@@ -292,7 +291,7 @@ class _Extractor:
             if react is not None:
                 self.add_agent(a.target, a.value, react, a.conditional, a.target.rsplit(".", 1)[-1], self.p.path_of(a.target))  # type: ignore[arg-type]
         for fn in self.p.iter_functions():
-            public = fn.owner_class is None and module_level_public(self.p, fn.symbol)
+            public = builds_root(self.p, fn.symbol)
             for ret in fn.returns_exprs:
                 react = self.kind_of(ret)
                 if react is not None:

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from receipt.canonical import canonical_json
+from receipt.dialects._agentkit import builds_root
 from receipt.dialects.base import (
     Candidate,
     DialectResult,
@@ -99,10 +100,6 @@ def _mcp_tools_danger(server: str) -> Dynamic:
     """An MCP server's tools are listed at run time; by the MCP spec an unannotated tool is
     destructive, and whether the server annotates them read-only cannot be known here."""
     return Dynamic(dynamic=f"tools of MCP server {server} (listed at run time)")
-
-
-def _public_module_level(symbol: str) -> bool:
-    return "<locals>" not in symbol and not symbol.rsplit(".", 1)[-1].startswith("_")
 
 
 def _least_safe_approval(a: Any, b: Any) -> Any:
@@ -270,7 +267,7 @@ class _Extractor:
             kwargs["name"] = call.args[0]
         owners = {f: [symbol] for f in ("tools", "handoffs", "mcp_servers")}
         var = short_name(symbol).rsplit(".", 1)[-1]
-        root = _public_module_level(symbol) and not symbol.startswith(_SYNTH)
+        root = builds_root(self.p, symbol)
         if call.star:
             self._note(path, line, f"agent {var}: **kwargs passed to Agent(...) cannot be resolved statically")
         return _AgentSpec(symbol, call, path, line, conditional, kwargs, owners, var, root=root)
@@ -302,7 +299,7 @@ class _Extractor:
             f: ([symbol] if f in overrides else [*base.owners[f], symbol]) for f in ("tools", "handoffs", "mcp_servers")
         }
         var = short_name(symbol).rsplit(".", 1)[-1]
-        root = _public_module_level(symbol) and not symbol.startswith(_SYNTH)
+        root = builds_root(self.p, symbol)
         return _AgentSpec(
             symbol,
             call,
@@ -319,7 +316,7 @@ class _Extractor:
 
     def _factory(self, fn: FunctionFact) -> None:
         """A function returning an agent denotes it; a public module-level one makes it a root."""
-        public = fn.owner_class is None and _public_module_level(fn.symbol)
+        public = builds_root(self.p, fn.symbol)
         path = self.p.path_of(fn.symbol)
         for ret in fn.returns_exprs:
             specs: list[_AgentSpec] = []

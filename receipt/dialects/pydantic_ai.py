@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from receipt.dialects._agentkit import GatedTool, foreign_tool, function_text, instructions_digest, prompt_part, qualified_model, replaces
+from receipt.dialects._agentkit import GatedTool, builds_root, foreign_tool, function_text, instructions_digest, prompt_part, qualified_model, replaces
 from receipt.dialects.base import (
     Candidate,
     DialectResult,
@@ -44,7 +44,6 @@ from receipt.dialects.base import (
     decorator_call,
     digest,
     issue,
-    module_level_public,
     origin_matches,
     signature_of,
     split_method,
@@ -121,10 +120,10 @@ class _Extractor:
                 if self.is_call_of(ret, _AGENT):  # `def build(): return Agent(...)`
                     sym = f"{fn.symbol}.<return>"
                     self.add_agent(sym, ret, ret.line, True, name_hint=fn.name, path=self.p.path_of(fn.symbol))  # type: ignore[arg-type,union-attr]
-                    self.agents[sym].entry.root = module_level_public(self.p, fn.symbol) and fn.owner_class is None
+                    self.agents[sym].entry.root = builds_root(self.p, fn.symbol)
         # `def build(): agent = Agent(...); ...; return agent` -> a conditional root.
         for fn in self.p.iter_functions():
-            if fn.owner_class is not None or not module_level_public(self.p, fn.symbol):
+            if not builds_root(self.p, fn.symbol):
                 continue
             for ret in fn.returns_exprs:
                 if isinstance(ret, Ref) and self.p.canonical(ret.name) in self.agents:
@@ -141,7 +140,7 @@ class _Extractor:
             line=line,
             dialect=NAME,
             conditional=conditional,
-            root=module_level_public(self.p, symbol),
+            root=builds_root(self.p, symbol),
             model=qualified_model(self.p, call.arg(0, "model")),
         )
         self.agents[symbol] = _Agent(symbol, entry, call)

@@ -296,7 +296,7 @@ def test_an_app_directory_named_agents_does_not_hide_the_sdk() -> None:
 # -- agents ------------------------------------------------------------------------------------------
 
 
-def test_agent_roots_are_public_module_level_agents() -> None:
+def test_agent_roots_are_agents_the_application_builds_unless_private() -> None:
     s = surface_of(
         {
             "app.py": '''
@@ -307,12 +307,17 @@ def test_agent_roots_are_public_module_level_agents() -> None:
 
             async def main():
                 local = Agent(name="Local")
+
+            def _offline():
+                helper = Agent(name="Helper")
             '''
         }
     )
     assert s["agent:Public"].root and s["agent:Public"].exported
     assert not s["agent:Private"].exported
-    assert not s["agent:Local"].exported and s["agent:Local"].conditional
+    # built inside main(): an exported root, only there when main() runs
+    assert s["agent:Local"].exported and s["agent:Local"].conditional
+    assert not s["agent:Helper"].exported
 
 
 def test_generic_agent_and_subclass_of_agent() -> None:

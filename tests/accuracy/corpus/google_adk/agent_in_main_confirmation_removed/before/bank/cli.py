@@ -1,0 +1,14 @@
+from google.adk.agents import Agent
+from google.adk.tools import FunctionTool
+
+from bank.tools import balance, wire_money
+
+
+def main() -> None:
+    teller = Agent(
+        name="teller",
+        model="gemini-2.0-flash",
+        instruction="Answer questions about accounts.",
+        tools=[balance, FunctionTool(wire_money, require_confirmation=True)],
+    )
+    print(teller.name)
