@@ -231,6 +231,9 @@ class Receipt(_Model):
     # Set at render time when the receipt is for a PR (CI) or signed: the body shows it. Not part of
     # the JSON receipt (the signed payload carries it once, under "binding").
     binding: Binding | None = None
+    # No agent, tool or prompt of any supported framework was recognised at head under `paths`: an
+    # empty surface is said out loud, never shown as a quiet "no changes".
+    nothing_recognised: bool = False
 
     def to_json_dict(self, include_surfaces: bool = False) -> dict[str, Any]:
         exclude = {"binding"} if include_surfaces else {"surfaces", "binding"}

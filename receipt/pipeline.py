@@ -213,6 +213,9 @@ def build_receipt(
     broken = {e.path for e in head_surface.errors}
     changes = [c for c in changes if not (c.id.endswith(".removed") and c.subject.path in broken)]
     changes, verdict = apply_policy(changes, cfg, fail_on, today or _today())  # type: ignore[arg-type]  (sorted)
+    nothing_recognised = not head_surface.entries()
+    if nothing_recognised:
+        verdict.flags = sorted([*verdict.flags, "nothing-recognised"])
     receipt = Receipt(
         tool=ToolInfo(version=__version__),
         base=RevInfo(rev=base_rev if not merge_base else f"merge-base({base}, {head})", sha=base_sha, surface_sha256=surface_sha256(base_surface)),
@@ -225,6 +228,7 @@ def build_receipt(
         errors=head_surface.errors,
         skipped=head_surface.skipped,
         surfaces={"base": base_surface, "head": head_surface},
+        nothing_recognised=nothing_recognised,
     )
     return receipt
 

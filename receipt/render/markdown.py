@@ -316,10 +316,24 @@ class _Prepared:
         return sum(len(rows) for _, rows in self.groups)
 
 
+def _nothing_recognised(receipt: Receipt) -> Optional[Md]:
+    """"nothing recognised under PATHS": an empty surface is stated, never a quiet "no changes"."""
+    if not receipt.nothing_recognised:
+        return None
+    if not receipt.paths:
+        return trusted("nothing recognised in the whole tree (no agent or tool of a supported framework)")
+    shown = md_join([md(p, _PATH) for p in receipt.paths[:_MAX_PATHS]])
+    more = f" and {len(receipt.paths) - _MAX_PATHS:,} more" if len(receipt.paths) > _MAX_PATHS else ""
+    return Md(f"nothing recognised under {shown}{more} (no agent or tool of a supported framework)")
+
+
 def _counts(receipt: Receipt) -> Md:
     """Counted from the changes themselves, so the line always matches the groups below it.
 
     An accepted change is counted once, as accepted, whatever its severity."""
+    nothing = _nothing_recognised(receipt)
+    if not receipt.changes and nothing is not None and not receipt.errors:
+        return nothing
     if not receipt.changes:
         if receipt.errors:
             return trusted(
@@ -364,6 +378,8 @@ def _prepare(receipt: Receipt, header_comment: Optional[str], footer_note: Optio
         "head": _rev_view(receipt.head.rev, receipt.head.sha),
         "paths": paths,
         "exported": {"agents": receipt.summary.agents, "tools": receipt.summary.tools},
+        # with changes (or errors) the counts line is taken; the empty surface gets its own line
+        "nothing_recognised": _nothing_recognised(receipt) if receipt.changes or receipt.errors else None,
     }
     by_severity: dict[str, list[dict[str, Md]]] = {sev: [] for sev in SEVERITIES}
     for change in receipt.changes:  # the diff stage sorted them; keep that order within a group
