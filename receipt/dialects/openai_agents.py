@@ -63,8 +63,19 @@ NAME = "openai-agents"
 
 _PKG = "agents"
 _FUNCTION_TOOL = f"{_PKG}.function_tool"
+# Other public spellings of `function_tool` (agents/decorators.py: `tool = function_tool`).
+_FUNCTION_TOOL_ALIASES = (f"{_PKG}.decorators.tool",)
 _FUNCTION_TOOL_CLASS = f"{_PKG}.FunctionTool"
-_AGENT_CLASSES = (f"{_PKG}.Agent", f"{_PKG}.RealtimeAgent")
+_AGENT_CLASSES = (f"{_PKG}.Agent", f"{_PKG}.RealtimeAgent", f"{_PKG}.SandboxAgent")
+_SANDBOX_AGENT = f"{_PKG}.SandboxAgent"
+# SandboxAgent capabilities and the tools each exposes to the model (agents/sandbox/capabilities);
+# `capabilities=` absent means `Capabilities.default()`: Filesystem, Shell, Compaction.
+_SANDBOX_DEFAULT = ("Filesystem", "Shell", "Compaction")
+_SANDBOX_TOOLS: dict[str, tuple[tuple[str, dict[str, Any]], ...]] = {
+    "Filesystem": (("apply_patch", {"dangerous": True}), ("view_image", {"read_only": True})),
+    "Shell": (("exec_command", {"dangerous": True}), ("write_stdin", {"dangerous": True})),
+    "Compaction": (),
+}
 _HANDOFF = f"{_PKG}.handoff"
 _MCP_SERVERS = (f"{_PKG}.MCPServerStdio", f"{_PKG}.MCPServerSse", f"{_PKG}.MCPServerStreamableHttp")
 _SYNTH = "<openai-agents>"  # prefix of symbols made up for objects that have no variable
@@ -83,6 +94,7 @@ _HOSTED: dict[str, tuple[str | None, dict[str, Any]]] = {
     "ApplyPatchTool": ("apply_patch", {"dangerous": True}),
     "CustomTool": (None, {}),
     "HostedMCPTool": ("hosted_mcp", {}),
+    "ProgrammaticToolCallingTool": ("programmatic_tool_calling", {"dangerous": True}),
 }
 _MODEL_CLASSES_KW = "model"  # OpenAIChatCompletionsModel(model=...), LitellmModel(model=...)
 
@@ -165,6 +177,10 @@ class _Extractor:
             return True
         cls = self.p.classes.get(origin or "")
         return cls is not None and any(origin_matches(b, *_AGENT_CLASSES) for b in self.p.class_bases(cls))
+
+    def _is_function_tool(self, expr: Expr | None) -> bool:
+        origin = self._origin(expr)
+        return origin in _FUNCTION_TOOL_ALIASES or origin_matches(origin, _FUNCTION_TOOL)
 
     def _is_agent_ctor(self, expr: Expr | None) -> bool:
         return isinstance(expr, Call) and not isinstance(expr.func, Call) and self._is_agent_class(expr.func)
@@ -379,7 +395,7 @@ class _Extractor:
         for fn in self.p.iter_functions():
             for dec in fn.decorators:
                 func, call = decorator_call(dec)
-                if self._is(func, _FUNCTION_TOOL) and not isinstance(func, Call):
+                if self._is_function_tool(func) and not isinstance(func, Call):
                     self._function_tool(fn, call, {fn.symbol}, self.p.path_of(fn.symbol), fn.line, fn.conditional)
                     break
         for a in self.p.iter_assigns():
@@ -459,9 +475,9 @@ class _Extractor:
         # function_tool(fn, ...)  /  function_tool(...)(fn)
         options: Call | None = None
         wrapped: Expr | None = None
-        if isinstance(call.func, Call) and self._is(call.func.func, _FUNCTION_TOOL):
+        if isinstance(call.func, Call) and self._is_function_tool(call.func.func):
             options, wrapped = call.func, call.arg(0)
-        elif self._is(call.func, _FUNCTION_TOOL) and not isinstance(call.func, Call):
+        elif self._is_function_tool(call.func) and not isinstance(call.func, Call):
             options, wrapped = call, call.arg(0, "func")
         if options is not None:
             fn = self.p.lookup(wrapped.name) if isinstance(wrapped, Ref) else None
@@ -756,6 +772,7 @@ class _Extractor:
                 reach.add(self.p.canonical(target.name))  # maybe an agent another dialect knows
             else:
                 self._note(spec.path, spec.line, f"agent {spec.var_name}: handoff {describe(target) if target is not None else '?'} cannot be resolved statically")
+        reach |= self._sandbox_tools(spec)
         for item in self._items(spec, "mcp_servers"):
             cond = item.conditional or spec.conditional
             sym = self._mcp_server(item.expr, spec)
@@ -763,6 +780,44 @@ class _Extractor:
                 reach.add(sym)
                 self._attach_tool(sym, cond)
         cand.reach = sorted(set(cand.reach) | reach)
+
+    def _is_sandbox(self, spec: _AgentSpec) -> bool:
+        origin = self._origin(spec.call.func)
+        if origin_matches(origin, _SANDBOX_AGENT):
+            return True
+        cls = self.p.classes.get(origin or "")
+        return cls is not None and any(origin_matches(b, _SANDBOX_AGENT) for b in self.p.class_bases(cls))
+
+    def _sandbox_tools(self, spec: _AgentSpec) -> set[str]:
+        """The tools a SandboxAgent's capabilities expose (shell, patching files, ...)."""
+        if not self._is_sandbox(spec):
+            return set()
+        expr = spec.kwargs.get("capabilities")
+        if expr is None:
+            items: list[tuple[str | None, bool, int]] = [(c, spec.conditional, spec.line) for c in _SANDBOX_DEFAULT]
+        else:
+            got = self._items_of(expr)
+            if isinstance(got, Dynamic):
+                self._note(spec.path, spec.line, f"agent {spec.var_name}: capabilities={got.dynamic} cannot be resolved statically; their tools are not analysed")
+                return set()
+            items = []
+            for item in got:
+                value = self.p.value_of(item.expr)
+                origin = self._origin(value.func) if isinstance(value, Call) else None
+                capability = origin.rsplit(".", 1)[-1] if origin and origin.startswith(_PKG + ".") else None
+                if capability not in _SANDBOX_TOOLS:
+                    self._note(spec.path, spec.line, f"agent {spec.var_name}: sandbox capability {describe(item.expr)} adds tools that are not analysed")
+                    continue
+                items.append((capability, item.conditional or spec.conditional, getattr(value, "line", 0) or spec.line))
+        reach: set[str] = set()
+        for capability, cond, line in items:
+            for name, fixed in _SANDBOX_TOOLS[capability or ""]:
+                entry = self._tool_entry(name, spec.path, line, cond, "never", scope="sandbox", tags=["sandbox-capability"], **fixed)
+                cand = self._merge_or_register(("sandbox", name), entry, self._synthetic(spec.path, line), cond)
+                symbol = sorted(cand.symbols)[0]
+                reach.add(symbol)
+                self._attach_tool(symbol, cond)
+        return reach
 
     def _mcp_server(self, expr: Expr, spec: _AgentSpec) -> str | None:
         symbol = self.p.canonical(expr.name) if isinstance(expr, Ref) else None

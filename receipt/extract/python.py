@@ -210,7 +210,8 @@ class _Extractor:
         return Call(self._callee(node.func, scope), tuple(args), tuple(kwargs), node.lineno, star)
 
     def _callee(self, func: ast.AST, scope: _Scope) -> Expr:
-        """A call's callee; a generic class parametrised by a type (`Agent[Ctx](...)`) is that class."""
+        """A call's callee or a class's base; a generic class parametrised by a type (`Agent[Ctx](...)`,
+        `class Main(FastMCP[Ctx])`) is that class. The one place generic subscripts are resolved."""
         if isinstance(func, ast.Subscript) and _looks_like_type(func.slice):
             base = self.expr(func.value, scope)
             if isinstance(base, Ref):
@@ -369,7 +370,7 @@ class _Extractor:
             symbol=symbol,
             name=node.name,
             line=node.lineno,
-            bases=[self.expr(b, scope) for b in node.bases],
+            bases=[self._callee(b, scope) for b in node.bases],  # `class Ops(Agent[Ctx])` derives from Agent
             decorators=[self.expr(d, scope) for d in node.decorator_list],
             doc=ast.get_docstring(node),
             conditional=scope.conditional,
