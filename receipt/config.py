@@ -13,7 +13,7 @@ import math
 import posixpath
 import re
 import sys
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -103,6 +103,14 @@ class CommentConfig(_Strict):
         return v
 
 
+class TracesConfig(_Strict):
+    """`[tool.receipt.traces]`: policy for recorded traces given with --traces (docs/traces.md)."""
+
+    # Raise a change's severity one level (info -> warning -> regression) when more than this share
+    # of the recorded traces exercise its subject. Traces can only make a verdict stricter.
+    escalate_above: Optional[float] = Field(None, ge=0, lt=1)
+
+
 class Config(_Strict):
     paths: list[str] = Field(default_factory=list)  # scan limits; [] = whole tree
     exclude: list[str] = Field(default_factory=list)  # globs on repo-relative posix paths, `**` allowed
@@ -114,6 +122,7 @@ class Config(_Strict):
     keyring: str = DEFAULT_KEYRING
     max_file_bytes: int = Field(1_000_000, gt=0, strict=True)
     template: str | None = None  # repo-relative path of a user markdown template
+    traces: TracesConfig = Field(default_factory=TracesConfig)
 
     @field_validator("paths")
     @classmethod
@@ -220,7 +229,9 @@ def _glob(pattern: str) -> tuple[re.Pattern[str], bool]:
 # --------------------------------------------------------------------------------------------------
 # parsing
 
-_KNOWN_KEYS = sorted(set(Config.model_fields) | set(CommentConfig.model_fields) | set(Acceptance.model_fields))
+_KNOWN_KEYS = sorted(
+    set(Config.model_fields) | set(CommentConfig.model_fields) | set(Acceptance.model_fields) | set(TracesConfig.model_fields)
+)
 
 
 def _loc(prefix: str, loc: tuple[Any, ...]) -> str:

@@ -213,6 +213,47 @@ class Binding(BaseModel):
         return {"repository": self.repository, "pr": self.pr, "base_sha": self.base_sha, "head_sha": self.head_sha}
 
 
+class TraceProblem(_Model):
+    file: str  # relative to the --traces argument, never absolute
+    line: int  # 0: the file as a whole
+    reason: str
+
+
+class TraceEvidence(_Model):
+    """What the recorded traces given with --traces were (signed, so a verifier knows what the
+    traffic numbers rest on): how many traces and files, and a digest over the files' digests."""
+
+    traces: int
+    errored_traces: int
+    files: int
+    files_sha256: str  # sha256 over the sorted sha256 hex digests of the files, each followed by "\n"
+    records: int  # spans and events read
+    first_seen: str | None = None  # UTC, second resolution
+    last_seen: str | None = None
+    malformed: int = 0  # lines skipped as malformed (listed, up to a bound, in `problems`)
+    problems: list[TraceProblem] = Field(default_factory=list)
+    problem_count: int = 0
+    unknown_kinds: dict[str, int] = Field(default_factory=dict)  # event kinds skipped (forward compatible)
+    match_rule: str = "client-visible-name/v1"
+    escalate_above: float | None = None  # the base config's policy, when set
+
+
+class ChangeTraffic(_Model):
+    """How much recorded traffic exercises the subject of one change (joined to it by fingerprint)."""
+
+    fingerprint: str
+    id: str
+    subject: str  # the subject's key
+    traces: int
+    share: float  # traces / all traces, rounded to 6 decimals
+    errored: int  # of those traces, how many saw this subject fail
+    trace_ids: list[str] = Field(default_factory=list)  # the first few, sorted
+    first_seen: str | None = None
+    last_seen: str | None = None
+    ambiguous: bool = False  # the recorded name fits several entries: counts are an upper bound
+    escalated: bool = False  # severity raised one level by `traces.escalate_above`
+
+
 class Receipt(_Model):
     """The canonical receipt. Renderers and the signer consume only this."""
 
@@ -234,7 +275,12 @@ class Receipt(_Model):
     # No agent, tool or prompt of any supported framework was recognised at head under `paths`: an
     # empty surface is said out loud, never shown as a quiet "no changes".
     nothing_recognised: bool = False
+    # Recorded traces given with --traces (absent otherwise, so receipts without traces are unchanged).
+    traces: TraceEvidence | None = None
+    traffic: list[ChangeTraffic] | None = None  # per change whose subject is an agent, tool or prompt
 
     def to_json_dict(self, include_surfaces: bool = False) -> dict[str, Any]:
         exclude = {"binding"} if include_surfaces else {"surfaces", "binding"}
+        if self.traces is None:
+            exclude |= {"traces", "traffic"}
         return self.model_dump(mode="json", by_alias=True, exclude=exclude)

@@ -173,8 +173,18 @@ def build_receipt(
     merge_base: bool = False,
     today: _dt.date | None = None,
     progress: Progress = _quiet,
+    traces: Sequence[str | os.PathLike[str]] = (),
 ) -> Receipt:
-    """The receipt for base -> head (or merge-base(base, head) -> head: what a PR introduces)."""
+    """The receipt for base -> head (or merge-base(base, head) -> head: what a PR introduces).
+
+    `traces`: recorded trace files or folders (receipt.traces); their evidence goes into the receipt.
+    """
+    # Read first: a trace file this version cannot read fails the run before any extraction work.
+    corpus = None
+    if traces:
+        from receipt.traces import read_corpus
+
+        corpus = read_corpus(traces, progress)
     git_repo = repo if isinstance(repo, GitRepo) else GitRepo(repo)
     base_sha = git_repo.resolve(base)
     head_sha = git_repo.resolve(head)
@@ -212,7 +222,13 @@ def build_receipt(
     # A file that fails to parse at head has not lost its tools: the extraction error says so once.
     broken = {e.path for e in head_surface.errors}
     changes = [c for c in changes if not (c.id.endswith(".removed") and c.subject.path in broken)]
-    changes, verdict = apply_policy(changes, cfg, fail_on, today or _today())  # type: ignore[arg-type]  (sorted)
+    evidence = traffic = None
+    escalate: set[str] = set()
+    if corpus is not None:
+        from receipt.traces import evidence_for
+
+        evidence, traffic, escalate = evidence_for(corpus, changes, [base_surface, head_surface], cfg.traces.escalate_above)
+    changes, verdict = apply_policy(changes, cfg, fail_on, today or _today(), escalate)  # type: ignore[arg-type]  (sorted)
     nothing_recognised = not head_surface.entries()
     if nothing_recognised:
         verdict.flags = sorted([*verdict.flags, "nothing-recognised"])
@@ -229,6 +245,8 @@ def build_receipt(
         skipped=head_surface.skipped,
         surfaces={"base": base_surface, "head": head_surface},
         nothing_recognised=nothing_recognised,
+        traces=evidence,
+        traffic=traffic,
     )
     return receipt
 

@@ -33,7 +33,7 @@ BLOCK_TAIL = "\n```\n\n</details>\n"
 DEFAULT_MAX_CHARS = 60000
 MIN_BODY_CHARS = 2000  # below this the visible receipt could not even hold its verdict
 # Lists the embedded payload may drop (keeping their count and digest) so the block fits, in order.
-ELIDABLE = ("skipped", "errors", "changes")
+ELIDABLE = ("skipped", "errors", "traffic", "changes")
 
 Renderer = Callable[..., str]
 

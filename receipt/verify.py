@@ -129,6 +129,12 @@ class VerifiedReceipt(BaseModel):
             f"head:       {_clean(b.head_sha) or '(not bound)'}",
             f"verdict:    {'pass' if verdict.get('ok') else 'fail'} (fail-on {_clean(str(verdict.get('fail_on', '?')))}; {changes})",
         ]
+        traces = receipt.get("traces")
+        if isinstance(traces, dict):  # what the traffic figures rest on (receipt.traces)
+            lines.append(
+                f"traces:     {_clean(str(traces.get('traces', '?')))} traces from {_clean(str(traces.get('files', '?')))} files"
+                f" (files_sha256 {_clean(str(traces.get('files_sha256', '?')))})"
+            )
         return lines
 
 

@@ -74,6 +74,7 @@ def test_defaults():
         "keyring": ".github/receipt-keys.json",
         "max_file_bytes": 1_000_000,
         "template": None,
+        "traces": {"escalate_above": None},
     }
 
 

@@ -8,6 +8,7 @@ from receipt.cli.app import app
 
 # Each module registers its commands on `app`; keep one module per area so they stay independent.
 from receipt.cli import engine as _engine  # noqa: F401,E402  trace-diff, surface, explain, demo
+from receipt.cli import traces as _traces  # noqa: F401,E402  traces summarize
 
 try:  # signing and CI land as separate modules; the engine works without them
     import receipt.cli.signing as _signing  # noqa: F401,E402  keygen, verify

@@ -81,6 +81,7 @@ def trace_diff(
     sign_key: Optional[str] = typer.Option(None, "--sign-key", help="Ed25519 private key file (PKCS#8 PEM or 64-hex seed) to sign the receipt; or env RECEIPT_SIGNING_KEY."),
     repository: str = typer.Option("", "--repository", help="Binding: owner/name the receipt is for (signed receipts)."),
     pr: Optional[int] = typer.Option(None, "--pr", help="Binding: pull request number (signed receipts)."),
+    traces: Optional[List[str]] = typer.Option(None, "--traces", metavar="PATH", help="Recorded traces (file or folder; repeat for more) as evidence: which traces exercise each changed entry."),
 ) -> None:
     """Receipt for BASE -> HEAD: what the change does to the exported agents and tools.
 
@@ -111,6 +112,7 @@ def trace_diff(
         fail_on=fail_on.value if fail_on else None,
         merge_base=merge_base,
         progress=progress_printer(),
+        traces=traces or (),
     )
     _end_progress()
     if repository or pr is not None:  # the body shows what the receipt is for (signed receipts always do)

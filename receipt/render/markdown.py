@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from receipt.models import Change, Dynamic, Entry, ExtractionIssue, Receipt, entry_key
 from receipt.render.escape import Md, md, md_join, trusted
+from receipt.render.traffic import traffic_view
 
 DEFAULT_TEMPLATE = "receipt.md.j2"
 DEFAULT_MAX_CHARS = 60000
@@ -502,9 +503,10 @@ def render_markdown(
     """
     template = _compile(template_text if template_text is not None else load_template_text())
     prepared = _prepare(receipt, header_comment, footer_note)
+    traffic = traffic_view(receipt)  # None without --traces
 
     def attempt(cut: _Cut) -> str:
-        return _tidy(template.render(**_view(prepared, cut)))
+        return _tidy(template.render(**_view(prepared, cut), traffic=traffic))
 
     for cut in (_Cut(), _Cut(surface=False), _Cut(surface=False, skipped_list=False)):
         text = attempt(cut)

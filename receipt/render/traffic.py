@@ -1,0 +1,82 @@
+"""The "Seen in recorded traffic" section of the markdown receipt (present only with --traces).
+
+Built from the receipt's `traces` evidence and `traffic` list; every string from traces or code
+goes through `md`. Kept apart from markdown.py so the receipt layout can change independently.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from receipt.models import Receipt
+from receipt.render.escape import Md, md, trusted
+
+MAX_ROWS = 20
+_NAME = 120
+_SCOPE = 60
+_ID = 64
+
+
+_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+
+
+def _time(value: str) -> Md:
+    # Times are written by receipt.traces in this one form; anything else is escaped like any text.
+    return trusted(value) if _TIME.fullmatch(value) else md(value, 40)
+
+
+def _pct(share: float) -> str:
+    pct = share * 100
+    if pct and pct < 0.1:
+        return "<0.1%"
+    return f"{pct:.1f}%"
+
+
+def traffic_view(receipt: Receipt) -> Optional[dict[str, Any]]:
+    """None without trace evidence; else {summary, rows[]{subject, change, seen, traces}, more, unseen}."""
+    ev = receipt.traces
+    if ev is None:
+        return None
+    parts = [
+        f"{ev.traces:,} recorded {'trace' if ev.traces == 1 else 'traces'}",
+        f"{ev.errored_traces:,} with errors",
+        f"{ev.files:,} {'file' if ev.files == 1 else 'files'} (sha256 of digests {ev.files_sha256[:12]})",
+    ]
+    summary = md(", ".join(parts))
+    if ev.first_seen and ev.last_seen:
+        summary = Md(f"{summary}, {_time(ev.first_seen)} → {_time(ev.last_seen)}")
+    if ev.malformed or ev.unknown_kinds:
+        skipped = sum(ev.unknown_kinds.values())
+        summary = Md(f"{summary} · skipped: {ev.malformed:,} malformed lines, {skipped:,} events of unknown kinds")
+    if ev.escalate_above is not None:
+        summary = Md(f"{summary} · severity raised one level above {md(_pct(ev.escalate_above), 12)} of traffic")
+    by_fp = {c.fingerprint: c for c in receipt.changes}
+    seen = [t for t in receipt.traffic or [] if t.traces and t.fingerprint in by_fp]
+    seen.sort(key=lambda t: (-t.traces, t.subject, t.id, t.fingerprint))
+    rows = []
+    for t in seen[:MAX_ROWS]:
+        s = by_fp[t.fingerprint].subject
+        subject = f"{md(s.kind, _SCOPE)} **{md(s.name, _NAME)}**"
+        if s.scope:
+            subject += f" · scope {md(s.scope, _SCOPE)}"
+        text = f"{t.traces:,} ({_pct(t.share)})"
+        if t.errored:
+            text += f", {t.errored:,} errored"
+        if t.ambiguous:
+            text += " · upper bound: the name fits several entries"
+        if t.escalated:
+            text += " · **severity raised**"
+        ids = ", ".join(md(i, _ID) for i in t.trace_ids)
+        span = f"{_time(t.first_seen)} → {_time(t.last_seen)}" if t.first_seen and t.last_seen else "—"
+        rows.append(
+            {
+                "subject": Md(subject),
+                "change": md(t.id, _SCOPE),
+                "seen": Md(text),
+                "traces": Md(ids),
+                "span": Md(span),
+            }
+        )
+    unseen = sum(1 for t in receipt.traffic or [] if not t.traces)
+    return {"summary": summary, "rows": rows, "more": len(seen) - len(rows), "unseen": unseen, "title": trusted("Seen in recorded traffic")}
