@@ -13,6 +13,7 @@ the configuration at the base revision, then defaults:
     --receipt-key   RECEIPT_COMMENT_KEY    comment.key       default
     --sign-key      RECEIPT_SIGN_KEY_FILE  -                 (RECEIPT_SIGNING_KEY holds the key itself)
     --output-dir    RECEIPT_OUTPUT_DIR     -                 $RUNNER_TEMP/behavior-receipt/<receipt key>
+    --traces        RECEIPT_TRACES         -                 none (recorded traces: files or folders on the runner)
 
 Order of writes, so that nothing is lost: receipt files first, then the PR comment, then the job
 summary (always, with a note when the comment could not be written), outputs, annotations.
@@ -24,7 +25,7 @@ import hashlib
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, List, Mapping, Optional
 
@@ -83,6 +84,7 @@ class Settings:
     sign_key_file: Optional[str]
     output_dir: Optional[Path]
     repo: Path
+    traces: list[str] = field(default_factory=list)
 
 
 def resolve_settings(
@@ -96,6 +98,7 @@ def resolve_settings(
     sign_key: Optional[str],
     output_dir: Optional[Path],
     repo: Optional[Path],
+    traces: Optional[list[str]] = None,
 ) -> Settings:
     """Flags win over RECEIPT_* variables; both are validated before any work is done."""
     from receipt.github.comments import validate_key, validate_mode
@@ -109,6 +112,7 @@ def resolve_settings(
         sign_key_file=sign_key or _env_value(env, "RECEIPT_SIGN_KEY_FILE"),
         output_dir=output_dir or (Path(env["RECEIPT_OUTPUT_DIR"]) if _env_value(env, "RECEIPT_OUTPUT_DIR") else None),
         repo=repo or Path(_env_value(env, "GITHUB_WORKSPACE") or os.getcwd()),
+        traces=traces or split_paths(env.get("RECEIPT_TRACES")),
     )
     if s.fail_on is not None and s.fail_on not in FAIL_ON:
         raise UsageError(f"invalid fail-on {s.fail_on!r}: use one of {', '.join(FAIL_ON)}")
@@ -247,6 +251,7 @@ def ci(
     receipt_key: Optional[str] = typer.Option(None, "--receipt-key", help="One comment per PR and key, [A-Za-z0-9._-]{1,64} (or RECEIPT_COMMENT_KEY)."),
     sign_key: Optional[str] = typer.Option(None, "--sign-key", help="Ed25519 private key file (or RECEIPT_SIGN_KEY_FILE; the key itself: RECEIPT_SIGNING_KEY)."),
     output_dir: Optional[Path] = typer.Option(None, "--output-dir", help="Where receipt.md and receipt.json go (or RECEIPT_OUTPUT_DIR)."),
+    traces: Optional[List[str]] = typer.Option(None, "--traces", metavar="PATH", help="Recorded traces on the runner, file or folder; repeat for more (or RECEIPT_TRACES, one per line)."),
 ) -> None:
     """Run inside GitHub Actions: receipt for the PR (or push), PR comment, job summary, outputs.
 
@@ -267,6 +272,7 @@ def ci(
         sign_key=sign_key,
         output_dir=output_dir,
         repo=repo,
+        traces=list(traces or []),
     )
     actions = ae.ActionsEnv.from_env(env)
     event = ae.load_event(actions.event_path)
@@ -308,6 +314,7 @@ def ci(
         config_file=settings.config_file,
         fail_on=settings.fail_on,
         merge_base=is_pr,
+        traces=settings.traces,
     )
 
     marker = make_marker(key_name, revs.head, revs.base)

@@ -147,9 +147,10 @@ class OpenedTrace:
 STREAM_ERRORS = (OSError, EOFError, zlib.error)
 
 
-def bounded_lines(stream: io.BufferedIOBase, max_line: int = MAX_LINE_BYTES) -> Iterator[tuple[int, bytes | None]]:
-    """(line number, bytes) for each line; bytes is None for a line longer than `max_line` (skipped
-    in chunks, never held whole)."""
+def bounded_lines(stream: io.BufferedIOBase, max_line: int | None = None) -> Iterator[tuple[int, bytes | None]]:
+    """(line number, bytes) for each line; bytes is None for a line longer than `max_line` (default
+    MAX_LINE_BYTES; skipped in chunks, never held whole)."""
+    max_line = MAX_LINE_BYTES if max_line is None else max_line
     number = 0
     while True:
         line = stream.readline(max_line + 1)
