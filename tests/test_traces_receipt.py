@@ -272,3 +272,15 @@ def test_ci_reads_traces_from_the_environment(repo: GitRepoBuilder, corpus: Path
     receipt = json.loads((out / "receipt.json").read_text())
     assert receipt["traces"]["traces"] == 4
     assert "Seen in recorded traffic" in (out / "receipt.md").read_text()
+
+
+def test_traffic_table_gives_way_to_the_size_budget_but_the_count_stays(repo: GitRepoBuilder, corpus: Path) -> None:
+    from receipt.pipeline import build_receipt
+    from receipt.render import render_markdown
+
+    receipt = build_receipt(repo.path, "HEAD~1", "HEAD", traces=[corpus])
+    full = render_markdown(receipt)
+    assert "| Subject | Change | Traces |" in full
+    tight = render_markdown(receipt, max_chars=len(full) - 300)
+    assert "### Seen in recorded traffic" in tight and "5 recorded traces" in tight
+    assert "| Subject | Change | Traces |" not in tight and "2 more changes seen in recorded traffic" in tight

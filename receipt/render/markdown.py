@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from receipt.models import Change, Dynamic, Entry, ExtractionIssue, Receipt, entry_key
 from receipt.render.escape import Md, md, md_join, trusted
-from receipt.render.traffic import traffic_view
+from receipt.render.traffic import shrink, traffic_view
 
 DEFAULT_TEMPLATE = "receipt.md.j2"
 DEFAULT_MAX_CHARS = 60000
@@ -506,7 +506,7 @@ def render_markdown(
     traffic = traffic_view(receipt)  # None without --traces
 
     def attempt(cut: _Cut) -> str:
-        return _tidy(template.render(**_view(prepared, cut), traffic=traffic))
+        return _tidy(template.render(**_view(prepared, cut), traffic=traffic if cut.surface else shrink(traffic)))
 
     for cut in (_Cut(), _Cut(surface=False), _Cut(surface=False, skipped_list=False)):
         text = attempt(cut)

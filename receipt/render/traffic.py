@@ -80,3 +80,10 @@ def traffic_view(receipt: Receipt) -> Optional[dict[str, Any]]:
         )
     unseen = sum(1 for t in receipt.traffic or [] if not t.traces)
     return {"summary": summary, "rows": rows, "more": len(seen) - len(rows), "unseen": unseen, "title": trusted("Seen in recorded traffic")}
+
+
+def shrink(view: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
+    """The section without its table (the summary and the counts stay), when the comment is over budget."""
+    if view is None or not view["rows"]:
+        return view
+    return {**view, "rows": [], "more": len(view["rows"]) + view["more"]}

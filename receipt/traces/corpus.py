@@ -8,10 +8,11 @@ the same corpus whatever order they are named or found in.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 from receipt.traces.source import (
     STREAM_ERRORS,
@@ -29,8 +30,7 @@ ERRORED = 2
 MAX_NAME = 1024  # longer recorded names are clipped (and so match nothing): no entry is named like that
 MAX_KIND = 64
 MAX_PROBLEMS = 50  # problems kept for the report (the smallest by file, line); all are counted
-
-Kinds = ("tool", "agent", "prompt")
+MAX_TRACE_ID = 128  # a longer recorded id is replaced by its digest (it goes into the signed receipt)
 
 
 @dataclass(frozen=True, order=True)
@@ -93,6 +93,8 @@ class Corpus:
     # -- what readers call ---------------------------------------------------------------------
 
     def trace(self, trace_id: str) -> Trace:
+        if len(trace_id) > MAX_TRACE_ID:
+            trace_id = "sha256:" + hashlib.sha256(trace_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
         t = self.traces.get(trace_id)
         if t is None:
             t = self.traces[trace_id] = Trace()
@@ -265,7 +267,3 @@ def read_corpus(paths: Sequence[str | os.PathLike[str]], progress: Callable[[str
             progress(f"traces: {i + 1}/{len(files)} files, {len(corpus.traces):,} traces")
         read_file(corpus, tf)
     return corpus
-
-
-def iter_names(corpus: Corpus, ids: Iterable[int]) -> Iterable[tuple[str, str, str]]:
-    return (corpus.names[i] for i in ids)

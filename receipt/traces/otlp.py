@@ -95,7 +95,6 @@ class Reader_(Reader):
     def feed(self, line: int, value: Any) -> None:
         if not recognises(value):
             raise MalformedLine("not an OTLP export request (no resourceSpans list)")
-        corpus = self.corpus
         for rs in value["resourceSpans"]:
             if not isinstance(rs, dict):
                 continue
