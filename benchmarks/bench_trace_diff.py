@@ -1,27 +1,33 @@
-"""End-to-end `trace-diff` timings on the generated repository: cold and warm cache, peak memory.
+"""`trace-diff` end to end, every figure beside the parse floor measured in the same run.
 
-    python benchmarks/bench_trace_diff.py                  # generated repo with default parameters
-    python benchmarks/bench_trace_diff.py --repeat 1 --ranges HEAD~1
+    python benchmarks/bench_trace_diff.py                              # synthetic 500 / 1,500 / 5,000 files
+    python benchmarks/bench_trace_diff.py --sizes 1500 --repeat 5
+    python benchmarks/bench_trace_diff.py --sizes none --repo /work/.mirror/awslabs+mcp/repo
 
-Runs, each `--repeat` times (median printed), every one in a fresh child process so that its peak
-memory is its own (`os.wait4` gives the child's `ru_maxrss` and CPU time):
+The machine is shared, so absolute seconds drift from run to run; the ratio to the floor measured
+moments before, on the same repository and revisions, is the figure to compare. Per repository,
+each figure is the median of `--repeat` runs, every run a fresh child process (its peak RSS from
+`os.wait4` is its own):
 
-- in-process: `receipt.pipeline.build_receipt(repo, BASE, HEAD)` + `receipt.render.render_markdown`,
-  timed inside the child around those two calls only (imports excluded), for each range in
-  `--ranges` (default `HEAD~1` and `HEAD~10`, both against `HEAD`);
-- CLI: the real `trace-diff BASE HEAD --repo R --output F` console script, timed from the outside
-  (interpreter start-up and imports included): the figure a user sees. Range: the first of
-  `--ranges`.
+- floor: one process reads every `.py` blob of both revisions from git (`git cat-file --batch`, each
+  distinct blob once) and `ast.parse`s it. What any tool that reads the code must at least pay.
+- cold: `trace-diff BASE HEAD --output F` with an empty cache (`RECEIPT_CACHE_DIR` = new directory);
+- rerun: the same command again with the cache the cold run left (both revisions seen before);
+- incremental: an empty cache, then `receipt surface BASE` (untimed: the base computed before, as
+  the default branch's push would), then the timed `trace-diff BASE HEAD`;
+- RSS: the largest peak resident set of those runs; cache: bytes in the cache directory after the
+  cold run, over the bytes of the distinct `.py` blobs it describes.
 
-"cold" starts from an empty facts cache (`RECEIPT_CACHE_DIR` = a fresh temporary directory);
-"warm" is the next run with the same cache. "extracted" is how many files were actually parsed
-(new cache entries); everything else came from the cache.
+The CLI is the real console script (interpreter start-up and imports included): the figure a user
+sees. BASE/HEAD: `HEAD~1 HEAD` on the synthetic repositories (the last commit changes <= 8 files);
+on `--repo` the newest first-parent commit that changes 1-10 Python files, against its parent
+(or `--pair BASE..HEAD`). Every run's receipt is compared with the cold one: a figure from a run
+whose output differs is marked.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import subprocess
@@ -33,135 +39,165 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import PROJECT, git, machine, median, project_commit, table
-from generate_repo import BENCH_DEFAULTS, add_params, ensure_repo, params_from
+from generate_repo import Params, ensure_repo
+
+SIZES = {500: Params(files=500, agents=30, commits=50, others=20), 1500: Params(files=1500, agents=90, commits=50, others=60), 5000: Params()}
+
+FLOOR = r"""
+import ast, subprocess, sys, time
+repo, revs = sys.argv[1], sys.argv[2:]
+t0 = time.perf_counter()
+blobs = {}
+for rev in revs:
+    out = subprocess.run(["git", "-C", repo, "ls-tree", "-r", "-z", "--full-tree", rev], capture_output=True, check=True).stdout
+    for rec in out.split(b"\0"):
+        if rec:
+            meta, _, path = rec.partition(b"\t")
+            mode, kind, oid = meta.split()
+            if kind == b"blob" and path.endswith(b".py") and mode != b"120000":
+                blobs[oid] = path
+cat = subprocess.Popen(["git", "-C", repo, "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+cat.stdin.write(b"".join(oid + b"\n" for oid in blobs))
+cat.stdin.close()
+total = parsed = 0
+for _ in blobs:
+    header = cat.stdout.readline().split()
+    data = cat.stdout.read(int(header[2]))
+    cat.stdout.read(1)
+    total += len(data)
+    try:
+        ast.parse(data)
+        parsed += 1
+    except (SyntaxError, ValueError):
+        pass
+cat.wait()
+print(len(blobs), parsed, total, time.perf_counter() - t0)
+"""
 
 
 @dataclass
 class Run:
-    wall: float  # seconds: inside the worker (in-process runs) or around the whole process (CLI)
-    cpu: float  # user + system seconds, measured the same way as wall
-    rss_mb: float  # peak resident set of the child
-    extracted: int  # new cache entries: files parsed in this run
-    chars: int  # receipt size
-    exit_code: int
+    wall: float
+    rss_mb: float
+    output: bytes
 
 
-def cache_entries(cache: Path) -> int:
-    return sum(1 for _ in cache.rglob("*.json")) if cache.exists() else 0
-
-
-def spawn(cmd: list[str], cache: Path) -> tuple[float, float, float, int, str]:
-    """Run `cmd` with RECEIPT_CACHE_DIR=cache; (wall, cpu, peak RSS MB, exit code, stdout)."""
-    env = {**os.environ, "RECEIPT_CACHE_DIR": str(cache), "PYTHONPATH": str(PROJECT)}
-    with tempfile.TemporaryFile() as out:
+def spawn(cmd: list[str], cache: Path | None, out_file: Path | None = None) -> Run:
+    env = {**os.environ, "PYTHONPATH": str(PROJECT), "RECEIPT_CACHE_DIR": str(cache) if cache else ""}
+    env.pop("GITHUB_ACTIONS", None)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, env=env)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-        if proc.stderr:
-            proc.stderr.close()
+        code = os.waitstatus_to_exitcode(status)
+        if code not in (0, 1):  # 1 = findings at or above --fail-on
+            err.seek(0)
+            raise SystemExit(f"{' '.join(cmd)} exited {code}:\n{err.read().decode(errors='replace')}")
         out.seek(0)
-        text = out.read().decode()
-    if proc.returncode not in (0, 1):  # 1 = findings at or above --fail-on: expected here
-        raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}:\n{err}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode, text
+        text = out_file.read_bytes() if out_file else out.read()
+    return Run(wall, usage.ru_maxrss / 1024, text)
 
 
-def run_inprocess(repo: Path, base: str, head: str, cache: Path) -> Run:
-    before = cache_entries(cache)
-    cmd = [sys.executable, __file__, "--worker", str(repo), base, head]
-    _, _, rss, code, text = spawn(cmd, cache)
-    report = json.loads(text.strip().splitlines()[-1])
-    return Run(report["wall"], report["cpu"], rss, cache_entries(cache) - before, report["chars"], code)
+def cli(name: str) -> list[str]:
+    script = Path(sys.executable).with_name(name)
+    return [str(script)] if script.exists() else [sys.executable, "-m", "receipt", *([] if name == "receipt" else [name])]
 
 
-def cli_command() -> list[str]:
-    script = Path(sys.executable).with_name("trace-diff")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "receipt", "trace-diff"]
+def dir_bytes(root: Path) -> int:
+    return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
 
 
-def run_cli(repo: Path, base: str, head: str, cache: Path, out_dir: Path) -> Run:
-    before = cache_entries(cache)
-    output = out_dir / "receipt.md"
-    wall, cpu, rss, code, _ = spawn([*cli_command(), base, head, "--repo", str(repo), "--output", str(output)], cache)
-    return Run(wall, cpu, rss, cache_entries(cache) - before, len(output.read_text(encoding="utf-8")), code)
+def pick_pair(repo: Path) -> tuple[str, str]:
+    """The newest first-parent commit changing 1-10 Python files, and its parent."""
+    for sha in git(repo, "log", "--first-parent", "--format=%H", "-n", "300").split():
+        try:
+            names = git(repo, "diff", "--name-only", f"{sha}~1", sha, "--", "*.py").split()
+        except subprocess.CalledProcessError:
+            continue
+        if 1 <= len(names) <= 10:
+            return f"{sha}~1", sha
+    raise SystemExit(f"{repo}: no first-parent commit changes 1-10 Python files; give --pair")
 
 
-def worker(repo: str, base: str, head: str) -> int:
-    """Child side of an in-process run: time build_receipt + render_markdown only."""
-    from receipt.pipeline import build_receipt
-    from receipt.render import render_markdown
-
-    t0, c0 = time.perf_counter(), time.process_time()
-    receipt = build_receipt(repo, base, head)
-    text = render_markdown(receipt)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    print(json.dumps({"wall": wall, "cpu": cpu, "chars": len(text), "changes": len(receipt.changes)}))
-    return 1 if not receipt.verdict.ok else 0
-
-
-def measure(label: str, rng: str, repeat: int, fn) -> list[list[object]]:
-    """`repeat` x (cold, warm) with a fresh cache each time; two table rows of medians."""
-    cold: list[Run] = []
-    warm: list[Run] = []
+def bench(label: str, repo: Path, base: str, head: str, repeat: int) -> list[object]:
+    base_sha, head_sha = git(repo, "rev-parse", base), git(repo, "rev-parse", head)
+    changed = len(git(repo, "diff", "--name-only", base_sha, head_sha, "--", "*.py").split())
+    floors, colds, reruns, incs, rss, cache_bytes = [], [], [], [], [], []
+    blobs = source = 0
+    same = True
     for i in range(repeat):
+        floor = spawn([sys.executable, "-c", FLOOR, str(repo), base_sha, head_sha], None)
+        blobs, _parsed, source, _inner = floor.output.split()
+        blobs, source = int(blobs), int(source)
+        floors.append(floor.wall)
         tmp = Path(tempfile.mkdtemp(prefix="receipt-bench-"))
         try:
-            cold.append(fn(tmp / "cache", tmp))
-            warm.append(fn(tmp / "cache", tmp))
+            out = tmp / "receipt.md"
+            cmd = [*cli("trace-diff"), base_sha, head_sha, "--repo", str(repo), "--output", str(out)]
+            cold = spawn(cmd, tmp / "cache", out)
+            cache_bytes.append(dir_bytes(tmp / "cache"))
+            rerun = spawn(cmd, tmp / "cache", out)
+            shutil.rmtree(tmp / "cache")
+            spawn([*cli("receipt"), "surface", base_sha, "--repo", str(repo), "--format", "json", "--output", str(tmp / "s.json")], tmp / "cache")
+            inc = spawn(cmd, tmp / "cache", out)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-        print(f"  {label} {rng}: run {i + 1}/{repeat}: cold {cold[-1].wall:.1f} s, warm {warm[-1].wall:.1f} s", file=sys.stderr, flush=True)
-    rows = []
-    for kind, runs in (("cold", cold), ("warm", warm)):
-        rows.append(
-            [
-                label,
-                rng,
-                kind,
-                f"{median([r.wall for r in runs]):.2f}",
-                f"{median([r.cpu for r in runs]):.2f}",
-                f"{max(r.rss_mb for r in runs):.0f}",
-                f"{median([r.extracted for r in runs]):.0f}",
-                f"{runs[0].chars:,}",
-            ]
+        same = same and cold.output == rerun.output == inc.output
+        colds.append(cold.wall)
+        reruns.append(rerun.wall)
+        incs.append(inc.wall)
+        rss += [cold.rss_mb, rerun.rss_mb, inc.rss_mb]
+        print(
+            f"  {label} run {i + 1}/{repeat}: floor {floor.wall:.2f} s, cold {cold.wall:.2f} s, rerun {rerun.wall:.2f} s, "
+            f"incremental {inc.wall:.2f} s, peak RSS {max(cold.rss_mb, rerun.rss_mb, inc.rss_mb):.0f} MB",
+            file=sys.stderr,
+            flush=True,
         )
-    return rows
+    f = median(floors)
+
+    def cell(values: list[float]) -> str:
+        return f"{median(values):.2f} s ({median(values) / f:.2f}x)"
+
+    return [
+        label,
+        f"{blobs:,} / {changed}",
+        f"{source / 1e6:.1f} MB",
+        f"{f:.2f} s",
+        cell(colds),
+        cell(reruns),
+        cell(incs),
+        f"{max(rss):.0f} MB",
+        f"{median(cache_bytes) / 1e6:.1f} MB ({median(cache_bytes) / source:.2f}x)",
+        "yes" if same else "NO",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is None and len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        return worker(*sys.argv[2:5])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    add_params(ap, BENCH_DEFAULTS)
-    ap.add_argument("--repeat", type=int, default=3, help="runs per figure; the median is printed (default 3)")
-    ap.add_argument("--ranges", default="HEAD~1,HEAD~10", help="bases compared against HEAD, comma-separated (default HEAD~1,HEAD~10)")
-    ap.add_argument("--no-cli", action="store_true", help="skip the CLI subprocess runs")
+    ap.add_argument("--sizes", default="500,1500,5000", help="synthetic repository sizes (Python files), comma-separated, or 'none'")
+    ap.add_argument("--repo", type=Path, action="append", default=[], help="also benchmark this repository (work tree or bare git dir); repeatable")
+    ap.add_argument("--pair", default="", help="BASE..HEAD for --repo (default: newest commit changing 1-10 Python files)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per figure, median printed (default 3)")
     args = ap.parse_args(argv)
 
-    repo = ensure_repo(params_from(args), args.repo)
-    bases = [b.strip() for b in args.ranges.split(",") if b.strip()]
-    head_sha = git(repo, "rev-parse", "--short=12", "HEAD")
-    n_py = sum(1 for f in git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines() if f.endswith(".py"))
-    print("# trace-diff end to end\n")
-    print(f"behavior-receipt {project_commit()} · {machine()} · load average at start {os.getloadavg()[0]:.1f}")
-    print(f"repository: {repo.name} (HEAD {head_sha}, {n_py} Python files); {args.repeat} run(s) per figure, median shown\n")
+    targets: list[tuple[str, Path, str, str]] = []
+    for size in [s for s in args.sizes.split(",") if s.strip() and s != "none"]:
+        p = SIZES.get(int(size)) or Params(files=int(size), agents=max(10, int(size) * 6 // 100), others=int(size) // 25)
+        targets.append((f"synthetic {int(size):,}", ensure_repo(p, quiet=True), "HEAD~1", "HEAD"))
+    for repo in args.repo:
+        base, head = args.pair.split("..", 1) if args.pair else pick_pair(repo)
+        targets.append((repo.name if repo.name != "repo" else repo.parent.name, repo, base, head))
 
-    rows: list[list[object]] = []
-    for base in bases:
-        rows += measure("in-process", f"{base}..HEAD", args.repeat, lambda c, _t, b=base: run_inprocess(repo, b, "HEAD", c))
-    if not args.no_cli and bases:
-        base = bases[0]
-        rows += measure("CLI", f"{base}..HEAD", args.repeat, lambda c, t, b=base: run_cli(repo, b, "HEAD", c, t))
-    print(table(["run", "range", "cache", "wall s", "CPU s", "peak RSS MB", "extracted", "receipt chars"], rows))
-    print(
-        "\nwall and CPU (user+system): in-process = build_receipt + render_markdown, timed inside the child;"
-        "\nCLI = the whole process, start-up included. peak RSS: the child's ru_maxrss, max over runs."
-    )
+    print("# trace-diff against the parse floor\n")
+    print(f"behavior-receipt {project_commit()} · {machine()} · load average at start {os.getloadavg()[0]:.1f}")
+    print(f"{args.repeat} run(s) per figure, median shown; (Nx) = times the floor of the same run\n")
+    rows = [bench(label, repo, base, head, args.repeat) for label, repo, base, head in targets]
+    headers = ["repository", ".py blobs / changed", "source", "floor", "cold", "identical rerun", "incremental", "peak RSS", "cache (x source)", "same receipt"]
+    print(table(headers, rows))
+    print(f"\nload average at end {os.getloadavg()[0]:.1f}")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

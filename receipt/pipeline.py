@@ -15,9 +15,9 @@ from receipt import __version__
 from receipt.canonical import canonical_json, sha256_hex
 from receipt.config import CONFIG_FILES, Config, parse_config, select_config
 from receipt.diff import config_change, diff_surfaces, extraction_error_changes, summarize, unresolved_changes
-from receipt.dialects.registry import dialects
+from receipt.dialects.registry import dialects_for
 from receipt.errors import ConfigError
-from receipt.extract import extract_file
+from receipt.extract import extract_file, gc_quiet_run
 from receipt.extract.cache import FactsCache, default_cache_dir
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
@@ -104,7 +104,8 @@ def _facts_for(
 def surface_from_facts(facts: Sequence[ModuleFacts], *, rev: str, sha: str, exports: Sequence[str] = ()) -> tuple[Surface, list[ExtractionIssue]]:
     """Pure: per-file facts -> linked surface (and unresolved-registration issues)."""
     program = Program([f for f in facts if not f.error])
-    results = [d.extract(program) for d in dialects()]
+    imported = [*program.imports.values(), *(s for m in program.modules.values() for s in m.star_imports)]
+    results = [d.extract(program) for d in dialects_for(imported)]
     entries, issues = link(program, results, exports)
     surface = Surface(
         rev=rev,
@@ -116,6 +117,7 @@ def surface_from_facts(facts: Sequence[ModuleFacts], *, rev: str, sha: str, expo
     return surface, issues
 
 
+@gc_quiet_run()
 def build_surface(
     repo: GitRepo,
     rev: str,
@@ -162,6 +164,7 @@ def _today() -> _dt.date:
     return _dt.datetime.now(_dt.timezone.utc).date()
 
 
+@gc_quiet_run()
 def build_receipt(
     repo: str | os.PathLike[str] | GitRepo,
     base: str,
