@@ -18,7 +18,7 @@ from receipt.diff import config_change, diff_surfaces, extraction_error_changes,
 from receipt.dialects.registry import dialects_for
 from receipt.errors import ConfigError
 from receipt.extract import extract_file, gc_quiet_run
-from receipt.extract.cache import FactsCache, default_cache_dir
+from receipt.extract.cache import FactsCache, SurfaceCache, default_cache_dir
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
 from receipt.gitsource import GitRepo, TreeListing
@@ -129,17 +129,35 @@ def build_surface(
     progress: Progress = _quiet,
     listing: TreeListing | None = None,
     fresh: frozenset[tuple[str, str]] = frozenset(),
+    reuse_linked: bool = True,
 ) -> Surface:
+    """The surface of `rev`. With `reuse_linked`, a surface linked before from exactly this tree,
+    config, tool and interpreter is reused (the pipeline never does that for the head of a receipt)."""
     sha = repo.resolve(rev)
     config = config or Config()
     cache = cache or FactsCache(default_cache_dir(repo.git_dir))
     listing = listing or _listing(repo, sha, paths, config, strict_paths)
+    linked = SurfaceCache(cache.root)
+    bound = linked.binding(_tree_key(listing), config.model_dump(mode="json"))
+    if reuse_linked:
+        stored = linked.get(bound)
+        if stored is not None:
+            surface = Surface.model_validate(stored)
+            surface.rev, surface.sha = rev, sha
+            return surface
     facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh)
     surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports)
     surface.errors = sorted(errors, key=lambda e: (e.path, e.line or 0))
     # Registrations that look real but cannot be resolved are reported, not dropped.
     surface.skipped = sorted([*skipped, *issues], key=lambda e: (e.path, e.line or 0, e.message))
+    linked.put(bound, surface.model_dump(mode="json", by_alias=True))
     return surface
+
+
+def _tree_key(listing: TreeListing) -> str:
+    """Everything a surface is computed from in a tree: each file by path and blob, and what was skipped."""
+    data = [[f.path, f.blob] for f in listing.files], [s.model_dump(mode="json") for s in listing.skipped]
+    return sha256_hex(canonical_json(data))
 
 
 def surface_sha256(surface: Surface) -> str:
@@ -212,7 +230,9 @@ def build_receipt(
     head_files = {(f.blob, f.path) for f in head_listing.files}
     fresh = frozenset(base_files ^ head_files)
     base_surface = build_surface(git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=progress, listing=base_listing, fresh=fresh)
-    head_surface = build_surface(git_repo, head, paths=paths, config=cfg, cache=cache, progress=progress, listing=head_listing, fresh=fresh)
+    head_surface = build_surface(
+        git_repo, head, paths=paths, config=cfg, cache=cache, progress=progress, listing=head_listing, fresh=fresh, reuse_linked=False
+    )
     cache.evict()
     base_surface.sha, head_surface.sha = base_sha, head_sha
 

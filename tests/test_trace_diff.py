@@ -280,8 +280,9 @@ def _relabel(cache: Path, python: str) -> None:
     files = sorted(cache.rglob("*.zjson"))
     entries = [json.loads(zlib.decompress(p.read_bytes())) for p in files]
     for p, e in zip(files, entries):
-        donor = next((d for d in entries if d is not e and d["bound"]["path"] == e["bound"]["path"]), e)
-        e = {"bound": {**e["bound"], "python": python}, "facts": donor["facts"]}
+        kind = "facts" if "facts" in e else "surface"
+        donor = next((d for d in entries if d is not e and kind in d and d["bound"].get("path") == e["bound"].get("path")), e)
+        e = {"bound": {**e["bound"], "python": python}, kind: donor[kind]}
         p.write_bytes(zlib.compress(json.dumps(e).encode()))
 
 

@@ -93,32 +93,37 @@ class FactsCache:
         self._memory[(blob, path)] = facts
         if self.root is None:
             return
-        f = self._file(blob, path)
-        tmp = None
-        try:
-            f.parent.mkdir(parents=True, exist_ok=True)
-            with gc_paused():
-                # dumps, not dump: json.dump streams through the pure-Python encoder (same text, slower).
-                text = json.dumps({"bound": self._binding(blob, path), "facts": facts_to_json(facts)}, separators=(",", ":"))
-            data = zlib.compress(text.encode("utf-8"), 1)
-            fd, tmp = tempfile.mkstemp(dir=f.parent, prefix=".tmp-", suffix=".zjson")
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-            os.replace(tmp, f)
+        with gc_paused():
+            # dumps, not dump: json.dump streams through the pure-Python encoder (same text, slower).
+            text = json.dumps({"bound": self._binding(blob, path), "facts": facts_to_json(facts)}, separators=(",", ":"))
+        if write_atomic(self._file(blob, path), zlib.compress(text.encode("utf-8"), 1)):
             self.written += 1
-        except OSError:
-            # A read-only or full disk must not fail a receipt; the cache is an optimisation.
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
 
     def evict(self) -> None:
         """Keep the directory under its size bound: least recently used entries go first."""
         if self.root is None or not self.written:
             return
         prune(self.root, _max_bytes())
+
+
+def write_atomic(f: Path, data: bytes) -> bool:
+    """Temp file + rename: a concurrent run sees the old entry or the new one, never half of one.
+    A read-only or full disk must not fail a receipt (the cache is an optimisation): False then."""
+    tmp = None
+    try:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=f.parent, prefix=".tmp-", suffix=f.suffix)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, f)
+        return True
+    except OSError:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return False
 
 
 def prune(root: Path, max_bytes: int) -> int:
@@ -155,3 +160,56 @@ def default_cache_dir(git_dir: Path) -> Path | None:
     if env is not None:
         return Path(env) if env not in ("", "0", "off", "none") else None
     return git_dir / "behavior-receipt-cache"
+
+
+def _tool_code_version() -> str:
+    """A hash of every module of the tool: a linked surface depends on dialects and linker too."""
+    h = hashlib.sha256()
+    package = Path(__file__).resolve().parent.parent
+    for f in sorted(package.rglob("*.py")):
+        h.update(str(f.relative_to(package)).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+class SurfaceCache:
+    """Linked surfaces of whole trees, bound to exactly what they were computed from.
+
+    The binding is the tool's code (every module), the interpreter, the configuration that shapes
+    a surface, and every listed file by path and blob id (plus what the listing skipped): the same
+    tree read by the same tool. It is stored in the entry and checked on read like the facts
+    entries. The pipeline reads it only for the *base* of a receipt; the head is always linked in
+    the run, from facts in which every file the change touches was extracted from its blob.
+    """
+
+    def __init__(self, root: Path | None):
+        self.root = root
+        self._code: str | None = None
+
+    def binding(self, listing_key: str, settings: object) -> dict[str, str]:
+        if self._code is None:
+            self._code = _tool_code_version()
+        return {"format": "surface-v1", "tool": self._code, "python": INTERPRETER, "tree": listing_key, "settings": json.dumps(settings, sort_keys=True)}
+
+    def _file(self, bound: dict[str, str]) -> Path:
+        assert self.root is not None
+        key = hashlib.sha256(json.dumps(bound, sort_keys=True).encode()).hexdigest()
+        return self.root / "surfaces" / key[:2] / f"{key}.zjson"
+
+    def get(self, bound: dict[str, str]) -> dict | None:
+        if self.root is None:
+            return None
+        f = self._file(bound)
+        try:
+            with gc_paused():
+                entry = json.loads(zlib.decompress(f.read_bytes()))
+            if entry.get("bound") != bound:
+                raise ValueError("entry computed from something else")
+            os.utime(f)
+            return entry["surface"]
+        except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: link again
+            return None
+
+    def put(self, bound: dict[str, str], surface: object) -> None:
+        if self.root is None:
+            return
+        write_atomic(self._file(bound), zlib.compress(json.dumps({"bound": bound, "surface": surface}, separators=(",", ":")).encode("utf-8"), 1))
