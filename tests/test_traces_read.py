@@ -45,6 +45,20 @@ def test_otlp_file_exporter_lines_genai_and_openinference(tmp_path: Path) -> Non
     assert corpus.records == 5 and corpus.errored_traces() == 1
 
 
+def test_pydantic_ai_approval_deferral_is_an_approval_request_not_an_error(tmp_path: Path) -> None:
+    deferred = span(
+        TID,
+        "running tool refund_order",
+        {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "refund_order", "pydantic_ai.tool.deferral.name": "ApprovalRequired"},
+        error=True,  # instrumentation versions < 5 set status ERROR on deferrals
+    )
+    write_lines(tmp_path / "t.jsonl", [request([deferred])])
+    corpus = read_corpus([tmp_path])
+    row = rows_by_name(corpus)[("tool", "refund_order", "shop-api")]
+    assert (row.calls, row.errors, row.approvals_requested) == (1, 0, 1)
+    assert corpus.errored_traces() == 0
+
+
 def test_otlp_single_pretty_printed_document_and_older_library_spans(tmp_path: Path) -> None:
     doc = {"resourceSpans": [{"instrumentationLibrarySpans": [{"spans": [tool_span(TID, "refund_order")]}]}]}
     (tmp_path / "export.json").write_text(json.dumps(doc, indent=2))

@@ -14,6 +14,12 @@ and the semantic-conventions-genai repository; OpenInference spec):
 When the name attribute is missing, the span name's conventional form `{operation} {name}` is used.
 An error is span status code 2 (`STATUS_CODE_ERROR`) or an `error.type` attribute. The resource's
 `service.name` is kept as a scope hint (it can tell apart two servers exposing the same tool name).
+
+Approvals: the GenAI conventions define none. PydanticAI's instrumentation marks a tool span whose
+call was deferred for approval with `pydantic_ai.tool.deferral.name = ApprovalRequired` (read in its
+source, capabilities/instrumentation.py); that is counted as an approval request for the tool, and a
+deferral (approval or `CallDeferred`) is control flow, not an error, even where older
+instrumentation versions set status ERROR on it.
 """
 
 from __future__ import annotations
@@ -29,13 +35,14 @@ OI_KIND = "openinference.span.kind"
 MCP_METHOD = "mcp.method.name"
 ERROR_TYPE = "error.type"
 SERVICE_NAME = "service.name"
+DEFERRAL = "pydantic_ai.tool.deferral.name"
 
 # (kind, name attributes in order of preference, span-name prefixes)
 TOOL = ("tool", ("gen_ai.tool.name", "tool.name"), ("execute_tool ", "tools/call "))
 AGENT = ("agent", ("gen_ai.agent.name", "agent.name"), ("invoke_agent ",))
 PROMPT = ("prompt", ("gen_ai.prompt.name",), ("prompts/get ",))
 
-WANTED = frozenset({OPERATION, OI_KIND, MCP_METHOD, ERROR_TYPE, *TOOL[1], *AGENT[1], *PROMPT[1]})
+WANTED = frozenset({OPERATION, OI_KIND, MCP_METHOD, ERROR_TYPE, DEFERRAL, *TOOL[1], *AGENT[1], *PROMPT[1]})
 _ERROR_CODES = (2, "2", "STATUS_CODE_ERROR", "ERROR")
 _ZERO_TRACE = "0" * 32
 
@@ -128,7 +135,8 @@ class Reader_(Reader):
         trace.extend(nanos(span.get("startTimeUnixNano")), nanos(span.get("endTimeUnixNano")))
         attrs = attributes(span.get("attributes"), WANTED)
         status = span.get("status")
-        error = (isinstance(status, dict) and status.get("code") in _ERROR_CODES) or ERROR_TYPE in attrs
+        deferral = attrs.get(DEFERRAL)
+        error = not deferral and ((isinstance(status, dict) and status.get("code") in _ERROR_CODES) or ERROR_TYPE in attrs)
         if error:
             trace.errored = True
         name_value = span.get("name")
@@ -140,3 +148,5 @@ class Reader_(Reader):
             corpus.problem(self.file.label, line, f"a {kind} span without a {kind} name (not counted)")
             return
         corpus.use(trace, kind, name, service, error)
+        if kind == "tool" and deferral == "ApprovalRequired":
+            corpus.approval(name, "requested")
