@@ -202,3 +202,24 @@ def test_same_files_in_any_order_give_the_same_corpus(tmp_path: Path) -> None:
     two = read_corpus([tmp_path / "y", tmp_path / "x"])
     assert summarize(one) == summarize(two)
     assert sorted(one.traces) == sorted(two.traces)
+
+
+def test_a_broken_first_line_costs_that_line_only(tmp_path: Path) -> None:
+    good = [json.dumps(r) for r in corvid_run("r-1", "support", ["refund_order"])]
+    (tmp_path / "t.jsonl").write_text('{"kind": "schema_header", "version": \n' + "\n".join(good) + "\n")
+    corpus = read_corpus([tmp_path])
+    assert [(p.line, p.reason.split(" (")[0]) for p in corpus.sorted_problems()] == [(1, "not JSON")]
+    assert rows_by_name(corpus)[("tool", "refund_order", "")].calls == 1
+    assert len(corpus.files) == 1
+
+
+def test_a_document_over_the_bound_is_reported_not_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from receipt.traces import source
+
+    monkeypatch.setattr(source.read_document, "__defaults__", (2000,))
+    doc = request([tool_span(TID, f"tool_{i}") for i in range(50)])
+    (tmp_path / "big.json").write_text(json.dumps(doc, indent=2))
+    corpus = read_corpus([tmp_path])
+    (problem,) = corpus.sorted_problems()
+    assert problem.line == 1 and "larger than" in problem.reason and "one OTLP export request per line" in problem.reason
+    assert corpus.traces == {}

@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 
 from receipt.traces.source import (
     STREAM_ERRORS,
+    DocumentTooLarge,
     MalformedLine,
     OpenedTrace,
     TraceFile,
@@ -203,7 +204,23 @@ def _detect(value: Any) -> Callable[[Corpus, TraceFile], Reader] | None:
 
 
 def read_file(corpus: Corpus, tf: TraceFile) -> None:
-    """Read one file into the corpus; its problems are recorded, never raised (except schema errors)."""
+    """Read one file into the corpus; its problems are recorded, never raised (except schema errors).
+
+    A file whose first line is not JSON on its own may be one pretty-printed document; if it is not
+    that either, it is read again as lines, so a broken first line costs that line only.
+    """
+    if not _read_file(corpus, tf, as_document=True):
+        _read_file(corpus, tf, as_document=False)
+
+
+def _opens_document(line: bytes) -> bool:
+    """The first line of a pretty-printed document (`{`, `{"resourceSpans": [`), not a broken record."""
+    text = line.strip()
+    return text[:1] in (b"{", b"[") and text[-1:] in (b"{", b"[")
+
+
+def _read_file(corpus: Corpus, tf: TraceFile, as_document: bool) -> bool:
+    """False when the file turned out not to be one JSON document (nothing was recorded then)."""
     with OpenedTrace(tf) as opened:
         reader: Reader | None = None
         fmt = "empty"
@@ -218,15 +235,16 @@ def read_file(corpus: Corpus, tf: TraceFile) -> None:
                 try:
                     value = parse_json(line)
                 except MalformedLine as e:
-                    if reader is None and line.lstrip()[:1] in (b"{", b"["):
-                        # Not one JSON value per line: a (pretty-printed) single document.
+                    if as_document and reader is None and _opens_document(line):
                         try:
                             value = read_document(opened.stream, line)
-                        except MalformedLine as e2:
+                        except DocumentTooLarge as e2:
                             corpus.malformed += 1
                             corpus.problem(tf.label, number, e2.reason)
                             fmt = "unreadable"
                             break
+                        except MalformedLine:
+                            return False
                     else:
                         corpus.malformed += 1
                         corpus.problem(tf.label, number, e.reason)
@@ -256,6 +274,7 @@ def read_file(corpus: Corpus, tf: TraceFile) -> None:
         if reader is not None:
             reader.end(digest or tf.label)
         corpus.files.append(FileInfo(tf.label, digest, size, fmt))
+        return True
 
 
 def read_corpus(paths: Sequence[str | os.PathLike[str]], progress: Callable[[str], None] | None = None) -> Corpus:

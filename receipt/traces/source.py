@@ -48,6 +48,10 @@ class MalformedLine(Exception):
         self.reason = reason
 
 
+class DocumentTooLarge(MalformedLine):
+    pass
+
+
 @dataclass(frozen=True)
 class TraceFile:
     path: Path
@@ -198,7 +202,7 @@ def read_document(stream: io.BufferedIOBase, first: bytes, limit: int = MAX_DOCU
             break
         size += len(chunk)
         if size > limit:
-            raise MalformedLine(
+            raise DocumentTooLarge(
                 f"a multi-line JSON document larger than {limit // (1024 * 1024)} MiB "
                 "(write one OTLP export request per line to stream it)"
             )
