@@ -284,3 +284,30 @@ def test_traffic_table_gives_way_to_the_size_budget_but_the_count_stays(repo: Gi
     tight = render_markdown(receipt, max_chars=len(full) - 300)
     assert "### Seen in recorded traffic" in tight and "5 recorded traces" in tight
     assert "| Subject | Change | Traces |" not in tight and "2 more changes seen in recorded traffic" in tight
+
+
+AGENTS_SDK = """
+from agents import Agent, function_tool
+
+@function_tool
+def lookup_order(order_id: str) -> str:
+    return order_id
+
+triage = Agent(name="Triage Agent", model="gpt-5", tools=[lookup_order])
+"""
+
+
+def test_agents_sdk_agent_is_matched_by_its_client_visible_name(git_repo: GitRepoBuilder, tmp_path: Path) -> None:
+    git_repo.commit({"app.py": AGENTS_SDK}, "v1")
+    git_repo.commit({"app.py": AGENTS_SDK.replace("gpt-5", "gpt-6")}, "v2")
+    write_lines(
+        tmp_path / "t" / "otel.jsonl",
+        [
+            request([agent_span(tid(1), "Triage Agent"), tool_span(tid(1), "lookup_order")]),
+            request([agent_span(tid(2), "triage")]),  # the Python variable is not what clients see
+            request([tool_span(tid(3), "lookup_order")]),
+        ],
+    )
+    _, receipt, _ = receipt_json(git_repo, "--traces", str(tmp_path / "t"))
+    model = traffic_of(receipt, "agent.model_changed")
+    assert (model["subject"], model["traces"], model["trace_ids"], model["share"]) == ("agent:Triage Agent", 1, [tid(1)], 0.333333)
