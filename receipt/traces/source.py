@@ -76,11 +76,11 @@ def find_trace_files(args: Sequence[str | os.PathLike[str]]) -> list[TraceFile]:
                         rel = f.relative_to(root).as_posix()
                         found.setdefault(f.resolve(), TraceFile(f, f"{base}/{rel}"))
         else:
-            raise TraceError(f"--traces: no such file or folder: {os.fspath(arg)}")
+            raise TraceError(f"traces: no such file or folder: {os.fspath(arg)}")
     if not found:
         shown = ", ".join(os.fspath(a) for a in args) or "(none)"
         raise TraceError(
-            f"--traces: no trace files found in {shown} "
+            f"traces: no trace files found in {shown} "
             f"(looked for {', '.join(TRACE_SUFFIXES)}, optionally .gz)"
         )
     return sorted(found.values(), key=lambda t: (t.label, str(t.path)))
@@ -123,7 +123,7 @@ class OpenedTrace:
         try:
             self._raw = open(tf.path, "rb")
         except OSError as e:
-            raise TraceError(f"--traces: cannot read {tf.label}: {e.strerror}") from None
+            raise TraceError(f"traces: cannot read {tf.label}: {e.strerror}") from None
         self._digesting = _Digesting(self._raw)
         buffered = io.BufferedReader(self._digesting, _CHUNK)
         head = buffered.peek(2)[:2]
