@@ -550,6 +550,72 @@ _CORVID_KINDS: tuple[ChangeKind, ...] = (
 )
 _KINDS = (*_KINDS, *_CORVID_KINDS)
 
+# The receipt's own trust roots (keyring, template) and the configuration's hygiene.
+_TRUST_KINDS: tuple[ChangeKind, ...] = (
+    _kind(
+        "keyring.key_added",
+        "warning",
+        "Trusted signing key added",
+        "The keyring the configuration names (read by `receipt verify --keyring-from-rev`) lists a "
+        "key it did not list before. Once merged, receipts signed by that key verify as genuine, so "
+        "whoever holds its private key can vouch for any pull request. Check who owns the key (its "
+        "keyid is the subject) and that it was generated for this repository. " + _ACCEPT,
+    ),
+    _kind(
+        "keyring.key_removed",
+        "info",
+        "Trusted signing key removed",
+        "The keyring no longer lists this key: receipts signed by it stop verifying once this is "
+        "merged (the usual end of a key rotation). Informational; nothing to do unless the key is "
+        "still in use.",
+    ),
+    _kind(
+        "keyring.invalid",
+        "warning",
+        "Keyring cannot be read",
+        "The keyring file changed and can no longer be parsed (not JSON, a malformed entry, a keyid "
+        "that does not match its key), so the receipt cannot list which keys it would trust. Fix "
+        "the file; verification against this revision's keyring fails until then. " + _ACCEPT,
+    ),
+    _kind(
+        "template.changed",
+        "warning",
+        "Receipt template changed",
+        "The markdown template the configuration names for receipts changed. Receipts are rendered "
+        "with the base revision's template, so the edit takes effect after merge; a template "
+        "decides what reviewers see, so review it for anything it could hide (changes, counts, the "
+        "verdict). " + _ACCEPT,
+    ),
+    _kind(
+        "config.unmatched",
+        "warning",
+        "Configured path or exclude pattern matches nothing",
+        "An entry of the configuration's `paths` or `exclude` matches no file at either revision, "
+        "usually a typo (`agentz` for `agents`). A `paths` entry that matches nothing scans nothing, "
+        "so the receipt would otherwise pass with no changes; an unused `exclude` pattern may be "
+        "meant to exclude something else. Fix the entry or remove it.",
+    ),
+    _kind(
+        "config.acceptance_without_expiry",
+        "warning",
+        "Acceptance without an expiry date",
+        "A change in this receipt is accepted by an entry of `accept` that has no `expires` date, "
+        "so it would accept this exact change for ever. Add `expires = YYYY-MM-DD` so the "
+        "acceptance is reviewed again.",
+    ),
+    _kind(
+        "config.acceptance_outdated",
+        "warning",
+        "Acceptance written for an older fingerprint",
+        "An entry of `accept` matches no change, but it is the fingerprint an older version of "
+        "behavior-receipt gave a change in this receipt. Fingerprints now include the subject's "
+        "path, so that accepting a change to a tool in one file does not accept the same change "
+        "anywhere else. The change is not accepted: replace the old fingerprint with the new one "
+        "this row names (after checking it is still the change you meant to accept).",
+    ),
+)
+_KINDS = (*_KINDS, *_TRUST_KINDS)
+
 CATALOGUE: dict[str, ChangeKind] = {k.id: k for k in sorted(_KINDS, key=lambda k: k.id)}
 assert len(CATALOGUE) == len(_KINDS), "duplicate change id in the catalogue"
 

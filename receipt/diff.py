@@ -152,8 +152,8 @@ def make_change(
 ) -> Change:
     """A Change with the catalogue's default severity (unless given) and its fingerprint.
 
-    The fingerprint covers id, subject key, before and after, never the line: moving code around
-    keeps acceptances valid.
+    The fingerprint covers id, subject key, subject path, before and after, never the line: moving
+    code around within a file keeps acceptances valid.
     """
     kind = CATALOGUE[id]  # an unknown id is a programming error, not a user error
     key = subject.key or f"{subject.kind}:{subject.path}"
@@ -164,7 +164,7 @@ def make_change(
         before=before,
         after=after,
         message=_clean(message),
-        fingerprint=fingerprint(id, key, before, after),
+        fingerprint=fingerprint(id, key, before, after, subject.path),
     )
 
 

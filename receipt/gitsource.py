@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -33,6 +33,8 @@ class SourceFile:
 class TreeListing:
     files: list[SourceFile]
     skipped: list[ExtractionIssue]
+    unmatched_paths: list[str] = field(default_factory=list)  # `paths` with nothing at or under them
+    unused_excludes: list[str] = field(default_factory=list)  # `exclude` patterns that matched no path
 
 
 def is_source(path: str) -> bool:
@@ -61,6 +63,13 @@ class GitRepo:
         self.git_dir = Path(self.repo.git_dir)
         # Config, template and keyring are read from the same commit by several stages of one run.
         self._paths: dict[tuple[str, str], bytes | None] = {}
+
+    @property
+    def work_tree(self) -> Path | None:
+        """The work tree's root, resolved; None for a bare repository."""
+        if self.repo.bare or not self.repo.working_tree_dir:
+            return None
+        return Path(self.repo.working_tree_dir).resolve()
 
     @property
     def is_shallow(self) -> bool:
@@ -135,6 +144,7 @@ class GitRepo:
         files: list[SourceFile] = []
         skipped: list[ExtractionIssue] = []
         seen_prefixes: set[str] = set()
+        used_excludes: set[str] = set()
         for record in out.split("\0"):
             if not record:
                 continue
@@ -143,8 +153,11 @@ class GitRepo:
             for p in clean:
                 if path == p or path.startswith(p + "/"):
                     seen_prefixes.add(p)
-            if exclude and matches_any(path, exclude):
-                continue
+            if exclude:
+                hit = [pat for pat in exclude if matches_any(path, (pat,))]
+                if hit:
+                    used_excludes.update(hit)
+                    continue
             if mode == _MODE_SUBMODULE:
                 skipped.append(_skip(path, "submodule", "submodule: its code lives in another repository and is not scanned"))
                 continue
@@ -160,8 +173,8 @@ class GitRepo:
                 skipped.append(_skip(path, "too-large", f"file of {n} bytes exceeds the {max_bytes}-byte limit", kind="error"))
                 continue
             files.append(SourceFile(path=path, blob=oid, size=n))
+        missing = [p for p in clean if p not in seen_prefixes]
         if strict_paths:
-            missing = [p for p in clean if p not in seen_prefixes]
             if missing:
                 raise GitError(
                     f"path not found at {sha[:12]}: {', '.join(missing)}",
@@ -169,7 +182,8 @@ class GitRepo:
                 )
         files.sort(key=lambda f: f.path)
         skipped.sort(key=lambda s: s.path)
-        return TreeListing(files=files, skipped=skipped)
+        unused = [pat for pat in exclude if pat not in used_excludes]
+        return TreeListing(files=files, skipped=skipped, unmatched_paths=missing, unused_excludes=unused)
 
     def read_blob(self, oid: str) -> bytes:
         try:

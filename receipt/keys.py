@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from receipt.canonical import canonical_json, sha256_hex
 from receipt.errors import ConfigError, GitError, KeyError_
+from receipt.strictjson import StrictJSONError, strict_json
 
 SIGNING_KEY_ENV = "RECEIPT_SIGNING_KEY"
 DEFAULT_KEYRING_PATH = ".github/receipt-keys.json"
@@ -213,14 +214,16 @@ def trusted_key(public_hex: str, keyid: Optional[str] = None, name: str = "", *,
     return TrustedKey(keyid=expected, public=public_hex, name=name)
 
 
-def parse_keyring(data: bytes, source: str) -> Keyring:
+def parse_keyring(data: bytes, source: str, *, allow_empty: bool = False) -> Keyring:
     """`{"keys": [{"keyid": "...", "public": "<64 hex>", "name": "..."}]}`; keyid optional but checked if given."""
     if len(data) > KEYRING_MAX_BYTES:
         raise ConfigError(f"keyring {source} is too large")
     try:
-        raw = json.loads(data.decode("utf-8"))
+        raw = strict_json(data)
         parsed = _KeyringFile.model_validate(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+    except StrictJSONError as e:
+        raise ConfigError(f"keyring {source} is not strict JSON: {e}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
         raise ConfigError(f"keyring {source} is not valid JSON: {getattr(e, 'msg', type(e).__name__)}") from None
     except ValidationError as e:
         first = e.errors()[0]
@@ -232,7 +235,7 @@ def parse_keyring(data: bytes, source: str) -> Keyring:
         if any(existing.keyid == k.keyid for existing in keys):
             raise ConfigError(f"keyring {source} lists keyid {k.keyid} twice")
         keys.append(k)
-    if not keys:
+    if not keys and not allow_empty:
         raise ConfigError(f"keyring {source} has no keys")
     return Keyring(keys=keys, source=source)
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-from dataclasses import dataclass
+import posixpath
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -16,7 +17,7 @@ from receipt.canonical import canonical_json, sha256_hex
 from receipt.config import CONFIG_FILES, Config, parse_config, select_config
 from receipt.diff import config_change, diff_surfaces, extraction_error_changes, summarize, unresolved_changes
 from receipt.dialects.registry import dialects_for
-from receipt.errors import ConfigError
+from receipt.errors import ConfigError, GitError
 from receipt.extract import extract_file, gc_quiet_run
 from receipt.extract.cache import FactsCache, SurfaceCache, default_cache_dir
 from receipt.extract.facts import ModuleFacts
@@ -25,6 +26,7 @@ from receipt.gitsource import GitRepo, TreeListing
 from receipt.link import link
 from receipt.models import ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
 from receipt.policy import apply_policy
+from receipt.trustroots import keyring_changes, template_change, unmatched_config_changes
 
 Progress = Callable[[str], None]
 
@@ -36,32 +38,124 @@ def _quiet(_: str) -> None:
 @dataclass
 class LoadedConfig:
     config: Config
-    path: str | None  # where it was found (repo-relative), None for defaults
-    text: str | None
+    path: str | None  # where it was found (repo-relative), None for defaults or a file outside the repository
+    text: str | None  # None: defaults (no file at this revision)
+    outside: bool = False  # a local file outside the repository (local runs that name it only)
 
 
-def load_config(repo: GitRepo, sha: str, config_file: str | None = None) -> LoadedConfig:
+def config_location(repo: GitRepo, config_file: str, *, allow_outside: bool = True) -> tuple[str | None, Path | None]:
+    """Where a named config file lives: (repo-relative path, None), or (None, local path) outside the repository.
+
+    A relative name is repo-relative (what the Action's `config:` input means); an absolute one, or
+    one that climbs out with "..", is resolved on disk and kept repo-relative when it is inside the
+    work tree. Outside the repository it is accepted only for a local run (`allow_outside`).
+    """
+    raw = config_file.replace(os.sep, "/")
+    norm = posixpath.normpath(raw)
+    if not posixpath.isabs(norm) and norm != ".." and not norm.startswith("../"):
+        return norm.removeprefix("./"), None
+    local = Path(config_file).expanduser().resolve()
+    work = repo.work_tree
+    if work is not None and local.is_relative_to(work):
+        return local.relative_to(work).as_posix(), None
+    if not allow_outside:
+        raise ConfigError(
+            f"configuration file {config_file} is outside the repository: receipt ci reads the config "
+            "from the base revision, so name a file committed to the repository"
+        )
+    return None, local
+
+
+def load_config(
+    repo: GitRepo, sha: str, config_file: str | None = None, *, allow_outside: bool = True, required: bool = True
+) -> LoadedConfig:
     """The receipt's configuration *as of `sha`* (the base revision for gating: a PR cannot relax its own gate).
 
-    An explicit `config_file` is looked up in the tree at `sha` first; a file outside the repository
-    is accepted only for local runs where the user named it.
+    A named file is read from the tree at `sha`, never from the work tree. When it is not there:
+    an error (exit 2, with the path) if `required`, else defaults (the caller reports the addition
+    as `config.changed`). A file outside the repository is read from disk, for local runs only.
     """
     if config_file:
-        rel = config_file.replace(os.sep, "/").removeprefix("./")
+        rel, local = config_location(repo, config_file, allow_outside=allow_outside)
+        if local is not None:
+            try:
+                data = local.read_bytes()
+            except OSError:
+                raise ConfigError(f"configuration file not found: {config_file}") from None
+            text = _decode_config(data, config_file)
+            cfg = parse_config(text, local.name if local.name in CONFIG_FILES else ".receipt.toml")
+            return LoadedConfig(cfg or Config(), None, text, outside=True)
+        assert rel is not None
         data = repo.read_path(sha, rel)
-        if data is None and Path(config_file).is_file():
-            data = Path(config_file).read_bytes()
         if data is None:
-            raise ConfigError(f"configuration file not found: {config_file}")
-        text = _decode_config(data, config_file)
-        cfg = parse_config(text, Path(rel).name if Path(rel).name in CONFIG_FILES else ".receipt.toml")
+            if required:
+                raise ConfigError(f"configuration file not found at {sha[:12]}: {rel}")
+            return LoadedConfig(Config(), rel, None)
+        text = _decode_config(data, rel)
+        cfg = parse_config(text, _config_kind(rel))
         return LoadedConfig(cfg or Config(), rel, text)
+    texts = _default_config_texts(repo, sha)
+    found, cfg = select_config(texts)  # both files configuring the receipt is an error, not a silent pick
+    return LoadedConfig(cfg, found, texts[found] if found else None)
+
+
+def _config_kind(rel: str) -> str:
+    """How to read a named file: pyproject.toml holds [tool.receipt]; any other name holds top-level keys."""
+    name = posixpath.basename(rel)
+    return name if name in CONFIG_FILES else ".receipt.toml"
+
+
+def _default_config_texts(repo: GitRepo, sha: str) -> dict[str, str | None]:
     texts: dict[str, str | None] = {}
     for name in CONFIG_FILES:
         data = repo.read_path(sha, name)
         texts[name] = None if data is None else _decode_config(data, name)
-    found, cfg = select_config(texts)  # both files configuring the receipt is an error, not a silent pick
-    return LoadedConfig(cfg, found, texts[found] if found else None)
+    return texts
+
+
+def _text_at(repo: GitRepo, sha: str, path: str) -> str | None:
+    """A config file's text at a revision for comparison only: undecodable bytes are still a change."""
+    data = repo.read_path(sha, path)
+    return None if data is None else data.decode("utf-8", errors="replace")
+
+
+def _config_changes(repo: GitRepo, base_sha: str, head_sha: str, config_file: str | None, loaded: LoadedConfig) -> list:
+    """`config.changed` rows for the config files the run reads, compared base -> head (texts only:
+    a PR that breaks its config file gets a row, not a crashed run)."""
+    if loaded.outside:
+        return []  # a local file outside the repository has no revisions to compare
+    names = [loaded.path] if config_file and loaded.path else list(CONFIG_FILES)
+    changes = []
+    for name in names:
+        change = config_change(name, _text_at(repo, base_sha, name), _text_at(repo, head_sha, name))
+        if change is not None:
+            changes.append(change)
+    return changes
+
+
+def _trust_root_changes(repo: GitRepo, base_sha: str, head_sha: str, base_cfg: Config, head_cfg: Config | None) -> list:
+    """Keyring and template edits, for the files the base config names and those the PR's config
+    would name (moving the keyring elsewhere is as much a change as editing it)."""
+    changes: list = []
+    keyrings = {base_cfg.keyring, *([head_cfg.keyring] if head_cfg else [])}
+    for path in sorted(keyrings):
+        changes += keyring_changes(path, repo.read_path(base_sha, path), repo.read_path(head_sha, path))
+    templates = {base_cfg.template, *([head_cfg.template] if head_cfg else [])} - {None}
+    for path in sorted(t for t in templates if t):
+        change = template_change(path, repo.read_path(base_sha, path), repo.read_path(head_sha, path))
+        if change is not None:
+            changes.append(change)
+    return changes
+
+
+def _head_config(repo: GitRepo, head_sha: str, config_file: str | None, loaded: LoadedConfig) -> Config | None:
+    """The config as the PR leaves it, only to know which keyring and template it names; None if unreadable."""
+    if loaded.outside:
+        return loaded.config
+    try:
+        return load_config(repo, head_sha, config_file, required=False).config
+    except ConfigError:
+        return None  # its config.changed row already says it changed
 
 
 def _decode_config(data: bytes, name: str) -> str:
@@ -195,10 +289,13 @@ def build_receipt(
     today: _dt.date | None = None,
     progress: Progress = _quiet,
     traces: Sequence[str | os.PathLike[str]] = (),
+    allow_outside_config: bool = True,
 ) -> Receipt:
     """The receipt for base -> head (or merge-base(base, head) -> head: what a PR introduces).
 
     `traces`: recorded trace files or folders (receipt.traces); their evidence goes into the receipt.
+    `allow_outside_config`: accept a config file outside the repository (local runs that name one;
+    never `receipt ci`, whose gate must come from the base revision).
     """
     # Read first: a trace file this version cannot read fails the run before any extraction work.
     corpus = None
@@ -218,13 +315,14 @@ def build_receipt(
         base_rev = base
 
     # Trust roots come from the base: the PR under review cannot relax its own gate.
-    loaded = load_config(git_repo, base_sha, config_file)
-    # A config named outside the repository (local runs only) has no head version to compare.
-    head_config = load_config(git_repo, head_sha, config_file) if not config_file or loaded.path else loaded
+    loaded = load_config(git_repo, base_sha, config_file, allow_outside=allow_outside_config, required=False)
+    if loaded.text is None and config_file and git_repo.read_path(head_sha, loaded.path or "") is None:
+        raise ConfigError(f"configuration file not found at base {base_sha[:12]} or head {head_sha[:12]}: {loaded.path}")
     cfg = loaded.config
+    head_cfg = _head_config(git_repo, head_sha, config_file, loaded)
     cache = FactsCache(default_cache_dir(git_repo.git_dir))
-    base_listing = _listing(git_repo, base_sha, paths, cfg, True)
-    head_listing = _listing(git_repo, head_sha, paths, cfg, True)
+    base_listing = _listing(git_repo, base_sha, paths, cfg, False)
+    head_listing = _listing(git_repo, head_sha, paths, cfg, False)
     # What the change touches is read from its blobs on both sides, whatever the cache holds.
     base_files = {(f.blob, f.path) for f in base_listing.files}
     head_files = {(f.blob, f.path) for f in head_listing.files}
@@ -235,13 +333,26 @@ def build_receipt(
     )
     cache.evict()
     base_surface.sha, head_surface.sha = base_sha, head_sha
+    # A PATH may exist at one revision only (a folder the PR adds or deletes): its entries are the
+    # additions or removals. Absent at both, it is a mistake.
+    absent = sorted(set(base_listing.unmatched_paths) & set(head_listing.unmatched_paths))
+    if paths and absent:
+        raise GitError(
+            f"path not found at base {base_sha[:12]} or head {head_sha[:12]}: {', '.join(absent)}",
+            hint="PATH limits the scan to files and folders that exist at either revision",
+        )
 
     changes = diff_surfaces(base_surface, head_surface)
     changes += extraction_error_changes(head_surface)
     changes += unresolved_changes(base_surface, head_surface)
-    cfg_change = config_change(loaded.path or head_config.path or ".receipt.toml", loaded.text, head_config.text)
-    if cfg_change is not None:
-        changes.append(cfg_change)
+    changes += _config_changes(git_repo, base_sha, head_sha, config_file, loaded)
+    changes += _trust_root_changes(git_repo, base_sha, head_sha, cfg, head_cfg)
+    config_name = loaded.path or (config_file if loaded.outside else None) or "configuration"
+    changes += unmatched_config_changes(
+        config_name,
+        paths=[] if paths else absent,  # PATH arguments replace the config's paths (and are checked above)
+        excludes=sorted(set(base_listing.unused_excludes) & set(head_listing.unused_excludes)),
+    )
     # A file that fails to parse at head has not lost its tools: the extraction error says so once.
     broken = {e.path for e in head_surface.errors}
     changes = [c for c in changes if not (c.id.endswith(".removed") and c.subject.path in broken)]
@@ -274,11 +385,14 @@ def build_receipt(
     return receipt
 
 
-def template_text_for(repo: str | os.PathLike[str] | GitRepo, base_sha: str, config_file: str | None = None) -> str | None:
+def template_text_for(
+    repo: str | os.PathLike[str] | GitRepo, base_sha: str, config_file: str | None = None, *, allow_outside_config: bool = True
+) -> str | None:
     """The user's receipt template (config `template`), read from the BASE revision like all trust roots:
-    a PR must not be able to restyle its own receipt into hiding a change."""
+    a PR must not be able to restyle its own receipt into hiding a change (its edits are reported
+    as `template.changed`)."""
     git_repo = repo if isinstance(repo, GitRepo) else GitRepo(repo)
-    cfg = load_config(git_repo, base_sha, config_file).config
+    cfg = load_config(git_repo, base_sha, config_file, allow_outside=allow_outside_config, required=False).config
     if not cfg.template:
         return None
     data = git_repo.read_path(base_sha, cfg.template.replace(os.sep, "/").removeprefix("./"))

@@ -9,9 +9,10 @@ from __future__ import annotations
 import datetime
 from typing import AbstractSet, Sequence
 
+from receipt.canonical import legacy_fingerprint
 from receipt.config import Config
-from receipt.diff import sort_changes
-from receipt.models import SEVERITY_ORDER, Accepted, Change, FailOn, Severity, Verdict
+from receipt.diff import make_change, sort_changes
+from receipt.models import SEVERITY_ORDER, Accepted, Change, FailOn, Severity, Subject, Verdict
 
 DEFAULT_FAIL_ON: FailOn = "regression"
 
@@ -71,7 +72,7 @@ def apply_policy(
                 expires = acceptance.expires.isoformat() if acceptance.expires else None
                 update["accepted"] = Accepted(reason=acceptance.reason, expires=expires)
         out.append(change.model_copy(update=update, deep=True))
-    out = sort_changes(out)
+    out = sort_changes([*out, *_acceptance_hygiene(out, config)])
 
     open_ = [c for c in out if c.accepted is None]
     if any(c.severity == "regression" for c in open_):
@@ -91,6 +92,49 @@ def apply_policy(
         flags.add(f"accepted:{accepted}")
     ok = not any(fails(c.severity, threshold) for c in open_)
     return out, Verdict(ok=ok, fail_on=threshold, flags=sorted(flags))
+
+
+def _acceptance_subject(fingerprint: str) -> Subject:
+    return Subject(kind="config", name=f"accept {fingerprint}", key=f"config:accept:{fingerprint}")
+
+
+def _acceptance_hygiene(changes: Sequence[Change], config: Config) -> list[Change]:
+    """Warnings about the acceptances themselves: one used with no expiry, and one written for the
+    old fingerprint (before fingerprints covered the path), naming the fingerprint to use now."""
+    out: list[Change] = []
+    current = {c.fingerprint for c in changes}
+    for change in changes:
+        acceptance = config.acceptance(change.fingerprint)
+        if change.accepted is not None and acceptance is not None and acceptance.expires is None:
+            out.append(
+                make_change(
+                    "config.acceptance_without_expiry",
+                    _acceptance_subject(change.fingerprint),
+                    None,
+                    change.fingerprint,
+                    f"acceptance of {change.fingerprint} ({change.id}) has no expires date: it accepts this change for ever",
+                )
+            )
+    legacy: dict[str, Change] = {}
+    for change in changes:
+        key = change.subject.key or f"{change.subject.kind}:{change.subject.path}"
+        before, after = change.model_dump(mode="json", include={"before", "after"}).values()
+        legacy.setdefault(legacy_fingerprint(change.id, key, before, after), change)
+    for acceptance in config.accept:
+        old = legacy.get(acceptance.fingerprint)
+        if acceptance.fingerprint in current or old is None:
+            continue
+        out.append(
+            make_change(
+                "config.acceptance_outdated",
+                _acceptance_subject(acceptance.fingerprint),
+                acceptance.fingerprint,
+                old.fingerprint,
+                f"acceptance {acceptance.fingerprint} is an old-style fingerprint of {old.id} on '{old.subject.name}'; "
+                f"it no longer accepts anything: accept {old.fingerprint} instead",
+            )
+        )
+    return out
 
 
 __all__ = ["DEFAULT_FAIL_ON", "apply_policy", "effective_fail_on", "fails"]

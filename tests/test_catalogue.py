@@ -74,7 +74,7 @@ def test_ids_are_namespaced_and_sorted():
     assert list(CATALOGUE) == sorted(CATALOGUE)
     for change_id in CATALOGUE:
         scope, _, name = change_id.partition(".")
-        assert scope in {"agent", "tool", "prompt", "attribute", "surface", "config", "corvid"} and name
+        assert scope in {"agent", "tool", "prompt", "attribute", "surface", "config", "corvid", "keyring", "template"} and name
 
 
 def test_get_unknown_id_is_a_one_line_usage_error_with_suggestion():

@@ -127,10 +127,19 @@ def test_accepted_change_stays_listed_but_does_not_fail():
 
 def test_accepting_everything_passes_even_on_warning():
     changes = scenario()
-    lines = "".join(f'[[accept]]\nfingerprint = "{c.fingerprint}"\nreason = "ok"\n' for c in changes)
+    lines = "".join(f'[[accept]]\nfingerprint = "{c.fingerprint}"\nreason = "ok"\nexpires = 2026-12-31\n' for c in changes)
     out, verdict = apply_policy(changes, cfg(lines), "warning", TODAY)
-    assert all(c.accepted is not None and c.accepted.expires is None for c in out)
+    assert all(c.accepted is not None and c.accepted.expires == "2026-12-31" for c in out)
     assert (verdict.ok, verdict.flags) == (True, ["accepted:3"])
+
+
+def test_an_acceptance_without_expiry_accepts_but_is_a_warning_row():
+    changes = scenario()
+    f = fp(changes, "tool.approval_lowered")
+    out, verdict = apply_policy(changes, cfg(f'[[accept]]\nfingerprint = "{f}"\nreason = "ok"\n'), None, TODAY)
+    assert next(c for c in out if c.fingerprint == f).accepted is not None
+    (row,) = [c for c in out if c.id == "config.acceptance_without_expiry"]
+    assert row.severity == "warning" and row.after == f and "no expires date" in row.message
 
 
 def test_expired_acceptance_is_ignored_and_flagged():
@@ -149,15 +158,29 @@ def test_acceptance_for_another_fingerprint_does_nothing():
     assert all(c.accepted is None for c in out) and verdict.flags == ["regressions", "warnings"]
 
 
-def test_acceptance_survives_the_code_moving():
+def test_acceptance_survives_the_code_moving_within_its_file_but_not_to_another_file():
     base = surf(mk("tool", "refund", approval="always"))
-    moved = Entry(kind="tool", name="refund", path="src/payments/refund.py", line=88, dialect="markers",
-                  exported=True, approval="never")
     first = diff_surfaces(base, surf(mk("tool", "refund", approval="never")))
-    later = diff_surfaces(base, surf(moved))
-    config = cfg(f'[[accept]]\nfingerprint = "{first[0].fingerprint}"\nreason = "ok"\n')
-    out, verdict = apply_policy(later, config, None, TODAY)
+    config = cfg(f'[[accept]]\nfingerprint = "{first[0].fingerprint}"\nreason = "ok"\nexpires = 2026-12-31\n')
+    same_file = Entry(kind="tool", name="refund", path=first[0].subject.path, line=88, dialect="markers", exported=True, approval="never")
+    out, verdict = apply_policy(diff_surfaces(base, surf(same_file)), config, None, TODAY)
     assert out[0].accepted is not None and verdict.ok is True
+    elsewhere = same_file.model_copy(update={"path": "src/payments/refund.py"})
+    out, verdict = apply_policy(diff_surfaces(base, surf(elsewhere)), config, None, TODAY)
+    assert out[0].accepted is None and verdict.ok is False
+
+
+def test_an_old_style_acceptance_names_the_new_fingerprint_and_accepts_nothing():
+    from receipt.canonical import legacy_fingerprint
+
+    changes = scenario()
+    change = next(c for c in changes if c.id == "tool.approval_lowered")
+    old = legacy_fingerprint(change.id, change.subject.key or "", change.before, change.after)
+    assert old != change.fingerprint
+    out, verdict = apply_policy(changes, cfg(f'[[accept]]\nfingerprint = "{old}"\nreason = "ok"\nexpires = 2026-12-31\n'), None, TODAY)
+    assert verdict.ok is False and all(c.accepted is None for c in out)
+    (row,) = [c for c in out if c.id == "config.acceptance_outdated"]
+    assert (row.before, row.after) == (old, change.fingerprint) and f"accept {change.fingerprint} instead" in row.message
 
 
 def test_acceptance_does_not_cover_a_different_change_to_the_same_subject():
@@ -175,7 +198,7 @@ def test_extraction_error_and_config_flags_even_when_accepted():
     changed = config_change(".receipt.toml", None, 'fail_on = "never"\n')
     assert changed is not None
     changes = sort_changes([*errors, changed])
-    lines = "".join(f'[[accept]]\nfingerprint = "{c.fingerprint}"\nreason = "known"\n' for c in changes)
+    lines = "".join(f'[[accept]]\nfingerprint = "{c.fingerprint}"\nreason = "known"\nexpires = 2026-12-31\n' for c in changes)
     out, verdict = apply_policy(changes, cfg(lines), "warning", TODAY)
     assert verdict.ok is True
     assert verdict.flags == ["accepted:2", "config-changed", "extraction-errors"]

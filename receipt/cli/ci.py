@@ -296,7 +296,9 @@ def ci(
     require_commits(git_repo, [revs.base, revs.head])
     is_pr = revs.kind == "pull_request"
     compared_base = git_repo.merge_base(revs.base, revs.head) if is_pr else revs.base
-    cfg = load_config(git_repo, compared_base, settings.config_file).config  # gating config: the base's
+    # The gating config is the base's, and only from the repository: never the work tree, which
+    # holds the PR's version, nor a file outside it that the environment names.
+    cfg = load_config(git_repo, compared_base, settings.config_file, allow_outside=False, required=False).config
 
     mode = settings.comment_mode or cfg.comment.mode
     key_name = settings.receipt_key or cfg.comment.key or DEFAULT_KEY
@@ -315,10 +317,11 @@ def ci(
         fail_on=settings.fail_on,
         merge_base=is_pr,
         traces=settings.traces,
+        allow_outside_config=False,
     )
 
     marker = make_marker(key_name, revs.head, revs.base)
-    template = template_text_for(git_repo, compared_base, settings.config_file)  # from the base, like the gate
+    template = template_text_for(git_repo, compared_base, settings.config_file, allow_outside_config=False)  # from the base
     body = render_body(receipt, marker, signing_key, repository, revs, template)
     from receipt.render import render_annotations, render_json
 

@@ -15,11 +15,29 @@ from typing import Any
 from receipt.dialects.base import Candidate, DialectResult, digest
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
-from receipt.models import TRUST_ORDER, Dynamic, Entry, Param, Signature
+from receipt.strictjson import StrictJSONError as DescriptorError
+from receipt.strictjson import strict_json
+from receipt.models import TRUST_FROM_APPROVAL, TRUST_ORDER, Dynamic, Entry, Param, Signature
 
 NAME = "corvid"
 SUPPORTED_ABI_VERSIONS = (1,)
 _SUFFIX = ".corvid-abi.json"
+def _flag(obj: dict[str, Any], key: str, where: str) -> bool:
+    """A boolean attribute; anything but true/false is refused rather than read by truthiness."""
+    value = obj.get(key, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise DescriptorError(f"{where}.{key} must be true or false, not {json.dumps(value)[:40]}")
+    return value
+
+
+def _line(value: Any) -> int:
+    if value is None:
+        return 1
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise DescriptorError(f"source_line must be a positive integer, not {json.dumps(value)[:40]}")
+    return value
 
 
 def _module(path: str) -> str:
@@ -85,6 +103,7 @@ def _trust(effects: dict[str, Any]) -> tuple[Any, bool]:
 
 def _agent(path: str, a: dict[str, Any]) -> dict[str, Any]:
     attrs = a.get("attributes") or {}
+    where = f"agent {a['name']!r} attributes"
     effects = a.get("effects") or {}
     contract = a.get("approval_contract") or {}
     labels = {
@@ -92,7 +111,7 @@ def _agent(path: str, a: dict[str, Any]) -> dict[str, Any]:
         for label in contract.get("labels") or []
         if isinstance(label, dict) and label.get("label")
     }
-    approval = "always" if contract.get("required") else ("conditional" if labels else "never")
+    approval = "always" if _flag(contract, "required", "approval_contract") else ("conditional" if labels else "never")
     tier, declared = _trust(effects)
     dispatch = a.get("dispatch") or {}
     models = sorted({arm.get("model") for arm in dispatch.get("route_arms", []) if isinstance(arm, dict) and arm.get("model")} | set(dispatch.get("models", []) or []))
@@ -101,21 +120,21 @@ def _agent(path: str, a: dict[str, Any]) -> dict[str, Any]:
         kind="agent",
         name=str(a["name"]),
         path=path,
-        line=int(a.get("source_line") or 1),
+        line=_line(a.get("source_line")),
         dialect=NAME,
         root=True,
-        dangerous=bool(attrs.get("dangerous", False)),
+        dangerous=_flag(attrs, "dangerous", where),
         approval=approval,  # type: ignore[arg-type]
         trust_tier=tier or {"never": "autonomous", "conditional": "human_supervised", "always": "human_required"}[approval],  # type: ignore[arg-type]
         trust_declared=declared,
-        replayable=bool(attrs.get("replayable", False)),
-        deterministic=bool(attrs.get("deterministic", False)),
+        replayable=_flag(attrs, "replayable", where),
+        deterministic=_flag(attrs, "deterministic", where),
         model=", ".join(str(m) for m in models) if models else None,
         signature=_signature(a.get("params"), a.get("return_type")),
         extra={
             "corvid.approval_labels": dict(sorted(labels.items())),
-            "corvid.returns_grounded": bool((a.get("provenance") or {}).get("returns_grounded", False)),
-            "corvid.budget_usd_per_call": budget if isinstance(budget, (int, float)) else None,
+            "corvid.returns_grounded": _flag(a.get("provenance") or {}, "returns_grounded", "provenance"),
+            "corvid.budget_usd_per_call": budget if isinstance(budget, (int, float)) and not isinstance(budget, bool) else None,
             "corvid.ownership": _ownership(a),
             "corvid.reversibility": effects.get("reversibility"),
             "corvid.required_capability": a.get("required_capability"),
@@ -124,7 +143,8 @@ def _agent(path: str, a: dict[str, Any]) -> dict[str, Any]:
     return entry.model_dump(mode="json")
 
 
-def _tool(path: str, t: dict[str, Any], line: int) -> dict[str, Any]:
+def _tool(path: str, t: dict[str, Any], line: int, gated: bool = False) -> dict[str, Any]:
+    """`gated`: an approval site guards calls to it, so it is not unguarded even without a contract label."""
     effects = t.get("effects") or {}
     contract = t.get("contract") or {}
     domain = sorted(
@@ -134,7 +154,7 @@ def _tool(path: str, t: dict[str, Any], line: int) -> dict[str, Any]:
             if isinstance(d, dict) and d.get("kind")
         }
     )
-    approval = "always" if contract.get("requires_approval") else "never"
+    approval = "always" if contract.get("requires_approval") else ("conditional" if gated else "never")
     tier, declared = _trust(effects)
     irreversible = effects.get("reversibility") == "irreversible"
     entry = Entry(
@@ -144,9 +164,9 @@ def _tool(path: str, t: dict[str, Any], line: int) -> dict[str, Any]:
         line=line,
         dialect=NAME,
         root=True,
-        dangerous=bool(t.get("dangerous", False)),
+        dangerous=_flag(t, "dangerous", f"tool {t['name']!r}"),
         approval=approval,  # type: ignore[arg-type]
-        trust_tier=tier or ("human_required" if approval == "always" else "autonomous"),  # type: ignore[arg-type]
+        trust_tier=tier or TRUST_FROM_APPROVAL[approval],  # type: ignore[arg-type]
         trust_declared=declared,
         read_only=effects.get("data") == "read" if isinstance(effects.get("data"), str) else False,
         idempotent=False,
@@ -179,30 +199,35 @@ def _prompt(path: str, p: dict[str, Any], line: int) -> dict[str, Any]:
 def parse_descriptor(path: str, data: bytes) -> ModuleFacts:
     """File-level and pure: descriptor bytes -> facts carrying entry dicts (or an error)."""
     try:
-        doc = json.loads(data.decode("utf-8"))
+        doc = strict_json(data)
     except UnicodeDecodeError:
         return _error(path, "non-utf8", "Corvid descriptor is not UTF-8")
+    except DescriptorError as e:
+        return _error(path, "invalid-json", f"Corvid descriptor is not strict JSON: {e}")
     except (json.JSONDecodeError, RecursionError) as e:
         return _error(path, "invalid-json", f"Corvid descriptor is not valid JSON: {getattr(e, 'msg', type(e).__name__)}")
     if not isinstance(doc, dict):
         return _error(path, "invalid-descriptor", "Corvid descriptor must be a JSON object")
     version = doc.get("corvid_abi_version")
-    if version not in SUPPORTED_ABI_VERSIONS:
-        return _error(path, "unsupported-version", f"unsupported corvid_abi_version {version!r} (supported: 1)")
+    if isinstance(version, bool) or version not in SUPPORTED_ABI_VERSIONS:  # `true == 1` in Python
+        return _error(path, "unsupported-version", f"unsupported corvid_abi_version {json.dumps(version)[:40]} (supported: 1)")
     entries: list[dict[str, Any]] = []
     gated: dict[str, set[str]] = {}
-    for site in doc.get("approval_sites") or []:
-        if isinstance(site, dict) and isinstance(site.get("agent_context"), str):
-            gated.setdefault(site["agent_context"], set()).update(t for t in site.get("dangerous_targets") or [] if isinstance(t, str))
     try:
+        for site in doc.get("approval_sites") or []:
+            if isinstance(site, dict) and isinstance(site.get("agent_context"), str):
+                gated.setdefault(site["agent_context"], set()).update(t for t in site.get("dangerous_targets") or [] if isinstance(t, str))
+        gated_tools = set().union(*gated.values()) if gated else set()
         for a in doc.get("agents") or []:
             agent = _agent(path, a)
             agent["reaches"] = sorted(f"tool:{t}" for t in gated.get(agent["name"], ()))
             entries.append(agent)
         for t in doc.get("tools") or []:
-            entries.append(_tool(path, t, 1))
+            entries.append(_tool(path, t, 1, gated=str(t["name"]) in gated_tools))
         for p in doc.get("prompts") or []:
             entries.append(_prompt(path, p, 1))
+    except DescriptorError as e:
+        return _error(path, "invalid-descriptor", f"Corvid descriptor entry is malformed: {e}")
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         return _error(path, "invalid-descriptor", f"Corvid descriptor entry is malformed: {type(e).__name__}: {str(e)[:80]}")
     return ModuleFacts(path=path, module=_module(path), entries=entries)

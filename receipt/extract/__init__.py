@@ -14,6 +14,8 @@ from receipt.extract.facts import ModuleFacts
 from receipt.extract.python import extract_python, module_name_for
 
 _BINARY_SNIFF = 8000
+# What `git lfs` commits in place of a tracked file: the content lives outside git, so it cannot be read.
+LFS_POINTER_PREFIX = b"version https://git-lfs.github.com/spec/v1\n"
 
 
 def _version() -> str:
@@ -112,6 +114,10 @@ def extract_file(path: str, data: bytes) -> ModuleFacts:
 
 
 def _extract(path: str, data: bytes) -> ModuleFacts:
+    if data.startswith(LFS_POINTER_PREFIX):
+        return _error(
+            path, "lfs-pointer", "Git LFS pointer: the file's content is stored outside git and cannot be analysed", 1
+        )
     if path.endswith(".py"):
         text = decode_python(path, data)
         if isinstance(text, ModuleFacts):
