@@ -6,6 +6,8 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1  # findings at or above --fail-on, or verification failed
 EXIT_USAGE = 2  # usage or configuration error
 EXIT_GIT = 3  # git or extraction error
+EXIT_OUTPUT = 4  # the output could not be written (disk full, I/O error, unwritable --output)
+EXIT_PIPE_CLOSED = 141  # the reader closed the pipe (`| head`): nothing more is printed, as a shell reports SIGPIPE
 
 
 class ReceiptError(Exception):
@@ -38,6 +40,12 @@ class GitError(ReceiptError):
 
 class ExtractionFailure(ReceiptError):
     exit_code = EXIT_GIT
+
+
+class OutputError(ReceiptError):
+    """Writing the result failed: one line naming what could not be written, never a traceback."""
+
+    exit_code = EXIT_OUTPUT
 
 
 class VerificationFailed(ReceiptError):

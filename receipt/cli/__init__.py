@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from receipt.cli.app import app
+from receipt.cli.app import app, configure_streams
 
 # Each module registers its commands on `app`; keep one module per area so they stay independent.
 from receipt.cli import engine as _engine  # noqa: F401,E402  trace-diff, surface, explain, demo
@@ -23,6 +23,7 @@ except ModuleNotFoundError as _e:  # pragma: no cover
 
 
 def main() -> None:
+    configure_streams()
     app(prog_name="receipt")
 
 
@@ -30,5 +31,6 @@ def trace_diff_main() -> None:
     """`trace-diff BASE HEAD [PATH...]` is `receipt trace-diff BASE HEAD [PATH...]`."""
     import typer.main
 
+    configure_streams()
     command = typer.main.get_command(app).commands["trace-diff"]  # type: ignore[attr-defined]
     command.main(args=sys.argv[1:], prog_name="trace-diff")

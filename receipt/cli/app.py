@@ -9,7 +9,7 @@ from typing import Any, Callable, TypeVar
 
 import typer
 
-from receipt.errors import EXIT_GIT, ReceiptError
+from receipt.errors import EXIT_GIT, EXIT_PIPE_CLOSED, OutputError, ReceiptError
 
 app = typer.Typer(
     name="receipt",
@@ -33,13 +33,61 @@ def fail(message: str, code: int, hint: str | None = None) -> None:
     raise typer.Exit(code)
 
 
+def configure_streams() -> None:
+    """UTF-8 on stdout and stderr whatever the locale (LC_ALL=C, PYTHONIOENCODING=cp1252): the
+    receipt is the same bytes everywhere, and a non-ASCII tool name never fails a run. Unencodable
+    code points (lone surrogates from analysed code) are escaped rather than fatal."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(encoding="utf-8", errors="backslashreplace")
+            except (ValueError, OSError):  # pragma: no cover - a stream replaced by the caller
+                pass
+
+
+def emit(text: str) -> None:
+    """Write to stdout and flush, so that a write error is reported here, with its own exit code."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise OutputError(f"cannot write the output: {e.strerror or type(e).__name__}") from None
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as e:
+        raise OutputError(f"cannot write the output: {getattr(e, 'strerror', None) or type(e).__name__}") from None
+
+
+def _pipe_closed() -> None:
+    """The reader went away (`trace-diff ... | head`): stop quietly, as `git log | head` does."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's final flush must not complain
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
+    raise typer.Exit(EXIT_PIPE_CLOSED)
+
+
 def handles_errors(fn: F) -> F:
     """Turn ReceiptError (and anything unexpected) into one stderr line and the documented exit code."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _flush_stdout()  # buffered output fails here, not at interpreter exit
+        except BrokenPipeError:
+            _pipe_closed()
         except (typer.Exit, typer.Abort, SystemExit):
             raise
         except ReceiptError as e:

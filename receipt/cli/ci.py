@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Callable, List, Mapping, Optional
 
 import typer
 
-from receipt.cli.app import app, handles_errors
-from receipt.errors import EXIT_FINDINGS, EXIT_OK, GitError, ReceiptError, UsageError
+from receipt.cli.app import app, emit, handles_errors
+from receipt.errors import EXIT_FINDINGS, EXIT_OK, GitError, OutputError, ReceiptError, UsageError
 from receipt.github import actions_env as ae
 
 if TYPE_CHECKING:  # the GitHub client (httpx) loads only when `receipt ci` runs, not for every command
@@ -193,8 +193,7 @@ def make_is_newer(git_repo, this_head: str, pr_head: Callable[[], str]) -> Calla
 
 
 def _say(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+    emit(line + "\n")
 
 
 _MORE = re.compile(r"^::notice title=behavior-receipt::(\d+) more changes not annotated \((.*?)\)")
@@ -236,7 +235,7 @@ def _write_receipt_files(out_dir: Path, body: str, json_text: str) -> tuple[Path
         md_path.write_bytes(data)
         (out_dir / "receipt.json").write_bytes(json_text.encode("utf-8"))
     except OSError as e:
-        raise UsageError(f"cannot write the receipt to {out_dir}: {e.strerror}") from None
+        raise OutputError(f"cannot write the receipt to {out_dir}: {e.strerror or type(e).__name__}") from None
     return md_path, hashlib.sha256(data).hexdigest()
 
 

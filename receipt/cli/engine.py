@@ -11,8 +11,8 @@ from typing import List, Optional
 
 import typer
 
-from receipt.cli.app import app, handles_errors, stderr_is_tty
-from receipt.errors import EXIT_FINDINGS, EXIT_OK, UsageError
+from receipt.cli.app import app, emit, handles_errors, stderr_is_tty
+from receipt.errors import EXIT_FINDINGS, EXIT_OK, OutputError, UsageError
 
 
 class Format(str, enum.Enum):
@@ -54,15 +54,14 @@ def _end_progress() -> None:
 
 def write_output(text: str, output: Optional[Path]) -> None:
     if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        emit(text)
         return
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
         with open(output, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
     except OSError as e:
-        raise UsageError(f"cannot write {output}: {e.strerror}") from None
+        raise OutputError(f"cannot write {output}: {e.strerror or type(e).__name__}") from None
 
 
 @app.command("trace-diff")
