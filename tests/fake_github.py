@@ -74,10 +74,15 @@ class FakeGitHub:
         token: str = "test-token",
         login: str = "github-actions[bot]",
         viewer_login: str = "github-actions",
+        viewer_type: str | None = None,
+        app_slug: str | None = None,
     ) -> None:
         self.token = token
         self.login = login  # how REST shows comments written with the token
         self.viewer_login = viewer_login  # what GraphQL `viewer { login }` answers
+        # GraphQL `viewer { __typename }`: Apps and GITHUB_TOKEN are Bots, a PAT is a User.
+        self.viewer_type = viewer_type or ("Bot" if login.endswith("[bot]") else "User")
+        self.app_slug = app_slug  # `performed_via_github_app.slug` on the token's comments (App tokens)
         self.read_only = False
         self.foreign_next_link = False  # Link rel=next pointing at another host
         self.comments: dict[int, dict[str, Any]] = {}
@@ -144,16 +149,22 @@ class FakeGitHub:
         with self._lock:
             return self.repo_ids.setdefault(repo, 500000 + len(self.repo_ids))
 
-    def add_comment(self, repo: str, number: int, body: str, login: str | None = None) -> dict[str, Any]:
+    def add_comment(
+        self, repo: str, number: int, body: str, login: str | None = None, *, user_type: str | None = None, app: str | None = None
+    ) -> dict[str, Any]:
+        """A comment by the token (no login given) or by `login` (a User unless it ends in [bot] or `user_type` says)."""
         with self._lock:
             self._next_id += 1
             cid = self._next_id
             now = self.tick()
+            if login is None:
+                login, user_type, app = self.login, self.viewer_type, self.app_slug
             comment = {
                 "id": cid,
                 "node_id": f"IC_kwDO{cid:08d}",
                 "body": body,
-                "user": {"login": login or self.login, "type": "Bot" if (login or self.login).endswith("[bot]") else "User"},
+                "user": {"login": login, "type": user_type or ("Bot" if login.endswith("[bot]") else "User")},
+                "performed_via_github_app": {"slug": app, "name": app} if app else None,
                 "created_at": now,
                 "updated_at": now,
                 "html_url": f"https://github.com/{repo}/pull/{number}#issuecomment-{cid}",
@@ -301,7 +312,10 @@ class FakeGitHub:
                 ]
             return 200, {}, {"data": {"nodes": nodes}}
         if "viewer" in query:
-            return 200, {}, {"data": {"viewer": {"login": self.viewer_login}}}
+            viewer: dict[str, Any] = {"login": self.viewer_login}
+            if "__typename" in query:
+                viewer["__typename"] = self.viewer_type
+            return 200, {}, {"data": {"viewer": viewer}}
         return 200, {}, {"errors": [{"message": "this fake does not know that query"}]}
 
 

@@ -13,6 +13,7 @@ from receipt.github.api import (
     AmbiguousWrite,
     GitHubClient,
     GitHubError,
+    Identity,
     ReadOnlyToken,
     RetryPolicy,
     default_graphql_url,
@@ -192,7 +193,7 @@ def test_bodies_over_the_limit_never_reach_github(gh):
 def test_viewer_login_and_minimize_through_graphql(gh):
     c = gh.add_comment(REPO, 1, "old")
     client = client_for(gh)
-    assert client.viewer_login() == "github-actions"
+    assert client.viewer() == Identity(login="github-actions[bot]", type="Bot", app_slug="github-actions")
     assert client.minimized([c["node_id"]]) == {c["node_id"]: False}
     client.minimize_comment(c["node_id"])
     assert gh.minimized == {c["node_id"]: "OUTDATED"}

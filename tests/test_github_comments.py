@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 
 from receipt.errors import UsageError
-from receipt.github.api import GitHubClient, ReadOnlyToken, RetryPolicy
+from receipt.github.api import Comment, GitHubClient, Identity, ReadOnlyToken, RetryPolicy
 from receipt.github.comments import (
     Marker,
     make_marker,
     parse_marker,
-    same_identity,
     sync_comment,
     validate_key,
 )
@@ -68,12 +67,20 @@ def test_receipt_keys_that_could_break_the_marker_are_refused(key):
         validate_key(key)
 
 
-def test_identity_ignores_the_bot_suffix_and_case():
-    assert same_identity("github-actions[bot]", "github-actions")
-    assert same_identity("github-actions[bot]", "github-actions[bot]")
-    assert same_identity("My-App[bot]", "my-app")
-    assert not same_identity("github-actions-impostor", "github-actions")
-    assert not same_identity("octocat", "")
+def _c(login: str, user_type: str, app: str = "") -> Comment:
+    return Comment(id=1, node_id="n", body="", login=login, created_at="", updated_at="", html_url="", user_type=user_type, app_slug=app)
+
+
+def test_identity_is_login_and_type_exactly():
+    actions = Identity.from_viewer("github-actions", "Bot")  # what GITHUB_TOKEN's viewer answers
+    assert actions.wrote(_c("github-actions[bot]", "Bot"))
+    assert Identity.from_viewer("My-App[bot]", "Bot").wrote(_c("my-app[bot]", "Bot"))
+    assert not actions.wrote(_c("github-actions", "User"))  # a person named like the App
+    assert not actions.wrote(_c("github-actions-impostor[bot]", "Bot"))
+    assert Identity.from_viewer("my-app", "Bot").wrote(_c("renamed[bot]", "Bot", app="my-app"))  # performed_via_github_app
+    assert not Identity.from_viewer("my-app", "Bot").wrote(_c("octocat", "User", app="my-app"))  # a person using the App
+    pat = Identity.from_viewer("octocat", "User")
+    assert pat.wrote(_c("octocat", "User")) and not pat.wrote(_c("octocat[bot]", "Bot"))
 
 
 # -- update mode --------------------------------------------------------------------------------

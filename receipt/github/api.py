@@ -97,6 +97,8 @@ class Comment:
     created_at: str
     updated_at: str
     html_url: str
+    user_type: str = ""  # REST `user.type`: "Bot" for Apps and GITHUB_TOKEN, "User" for people (and PATs)
+    app_slug: str = ""  # REST `performed_via_github_app.slug`, when an App wrote it
 
     @classmethod
     def from_api(cls, data: Mapping[str, Any]) -> Comment:
@@ -109,7 +111,40 @@ class Comment:
             created_at=str(data.get("created_at") or ""),
             updated_at=str(data.get("updated_at") or ""),
             html_url=str(data.get("html_url") or ""),
+            user_type=str(user.get("type") or ""),
+            app_slug=str((data.get("performed_via_github_app") or {}).get("slug") or ""),
         )
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The token's identity as REST shows the comments it writes.
+
+    An App (and `GITHUB_TOKEN`, the `github-actions` App) is a Bot whose comments are by
+    `<slug>[bot]`; GraphQL's viewer may spell it with or without the suffix. A PAT is its User.
+    `[` is not allowed in user names, so no person can be `<slug>[bot]`; matching the type as well
+    keeps a person named like the App's slug from ever counting as the App.
+    """
+
+    login: str  # as REST shows it: "name[bot]" for a Bot
+    type: str  # "Bot" or "User"
+    app_slug: str = ""
+
+    @classmethod
+    def from_viewer(cls, login: str, typename: str) -> Identity:
+        login = login.strip()
+        if typename == "Bot" or (not typename and login.endswith("[bot]")):
+            slug = login.removesuffix("[bot]")
+            return cls(login=f"{slug}[bot]", type="Bot", app_slug=slug)
+        return cls(login=login, type="User")
+
+    def wrote(self, comment: Comment) -> bool:
+        """Exactly this identity: same type, and the same login (or, for an App, its own slug)."""
+        if not self.login or comment.user_type != self.type:
+            return False
+        if comment.login.casefold() == self.login.casefold():
+            return True
+        return self.type == "Bot" and bool(comment.app_slug) and comment.app_slug.casefold() == self.app_slug.casefold()
 
 
 def default_graphql_url(api_url: str) -> str:
@@ -350,12 +385,14 @@ class GitHubClient:
 
     # -- the calls receipt ci makes ----------------------------------------------------------
 
-    def viewer_login(self) -> str:
-        data = self.graphql("query { viewer { login } }")
-        login = (data.get("viewer") or {}).get("login")
+    def viewer(self) -> Identity:
+        """Who the token is (GraphQL `viewer`): its login and whether it is a Bot (App, GITHUB_TOKEN) or a User."""
+        data = self.graphql("query { viewer { login __typename } }")
+        viewer = data.get("viewer") or {}
+        login = viewer.get("login")
         if not login:
             raise GitHubError("GraphQL: viewer has no login")
-        return str(login)
+        return Identity.from_viewer(str(login), str(viewer.get("__typename") or ""))
 
     def list_issue_comments(self, repository: str, number: int) -> list[Comment]:
         path = f"/repos/{_repo(repository)}/issues/{int(number)}/comments"

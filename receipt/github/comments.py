@@ -4,9 +4,11 @@ Marker (first line of the body, hidden when rendered):
 
     <!-- behavior-receipt:comment key=<receipt key> head=<head sha> base=<base sha> -->
 
-A comment counts as ours only when it starts with a marker for our key **and** its author is the
-token's own identity (GraphQL `viewer { login }`). Anyone can paste the marker into a comment; such a
-comment is ignored, never edited or deleted.
+A comment counts as ours only when it starts with a marker for our key **and** its author is exactly
+the token's own identity (GraphQL `viewer { login __typename }` against REST `user.login` and
+`user.type`, or the App of `performed_via_github_app`; see `api.Identity`). Anyone can paste the
+marker into a comment; such a comment is ignored, never edited or deleted. Nothing is deleted before
+the new body is in place: duplicates left by a race go only after the update succeeded.
 
 Modes:
 - `update` (default): edit our comment in place; identical body -> no write; several of ours (two
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Literal
 
 from receipt.errors import UsageError
-from receipt.github.api import AmbiguousWrite, Comment, GitHubClient, GitHubError
+from receipt.github.api import AmbiguousWrite, Comment, GitHubClient, GitHubError, Identity
 
 Mode = Literal["update", "new", "hide-and-new", "off"]
 MODES: tuple[str, ...] = ("update", "new", "hide-and-new", "off")
@@ -80,16 +82,6 @@ def parse_marker(body: str) -> Marker | None:
     return Marker(key=m.group("key"), head=m.group("head"), base=m.group("base"))
 
 
-def same_identity(comment_login: str, viewer_login: str) -> bool:
-    """REST shows a GitHub App as `name[bot]`; GraphQL's viewer may say `name`. Compare both ways."""
-
-    def norm(login: str) -> str:
-        login = login.strip().lower()
-        return login[: -len("[bot]")] if login.endswith("[bot]") else login
-
-    return bool(viewer_login.strip()) and norm(comment_login) == norm(viewer_login)
-
-
 def _normalise(body: str) -> str:
     return body.replace("\r\n", "\n")
 
@@ -107,7 +99,7 @@ class SyncResult:
     problems: list[str] = field(default_factory=list)  # follow-up steps that failed after the receipt was posted
 
 
-def find_ours(comments: list[Comment], key: str, viewer: str) -> tuple[list[Comment], int]:
+def find_ours(comments: list[Comment], key: str, viewer: Identity) -> tuple[list[Comment], int]:
     """Our marker comments for this key, oldest first; and how many foreign ones carry the marker."""
     ours: list[Comment] = []
     foreign = 0
@@ -115,7 +107,7 @@ def find_ours(comments: list[Comment], key: str, viewer: str) -> tuple[list[Comm
         marker = parse_marker(c.body)
         if marker is None or marker.key != key:
             continue
-        if same_identity(c.login, viewer):
+        if viewer.wrote(c):
             ours.append(c)
         else:
             foreign += 1
@@ -140,7 +132,7 @@ def sync_comment(
     if parse_marker(body) != marker:
         raise ValueError("the body must start with its marker")  # a programming error, not a user one
 
-    viewer = client.viewer_login()
+    viewer = client.viewer()
     ours, foreign = find_ours(client.list_issue_comments(repository, number), marker.key, viewer)
 
     # Any of ours for a newer head means this run is stale: write nothing (not even cleanup; the
@@ -180,7 +172,7 @@ def _update(
     repository: str,
     number: int,
     body: str,
-    viewer: str,
+    viewer: Identity,
     ours: list[Comment],
     foreign: int,
 ) -> SyncResult:
@@ -188,17 +180,18 @@ def _update(
         created = create_once(client, repository, number, body, viewer)
         return SyncResult(action="created", comment=created, ignored_foreign=foreign)
     keep, extra = ours[0], ours[1:]
-    deleted: list[int] = []
+    # The new body goes in first: if that fails, every earlier receipt is still there.
+    if _normalise(keep.body) == _normalise(body):
+        result = SyncResult(action="unchanged", comment=keep, ignored_foreign=foreign)
+    else:
+        result = SyncResult(action="updated", comment=client.update_issue_comment(repository, keep.id, body), ignored_foreign=foreign)
     for c in extra:  # a race between two runs left duplicates: the oldest one stays
         client.delete_issue_comment(repository, c.id)
-        deleted.append(c.id)
-    if _normalise(keep.body) == _normalise(body):
-        return SyncResult(action="unchanged", comment=keep, deleted=deleted, ignored_foreign=foreign)
-    updated = client.update_issue_comment(repository, keep.id, body)
-    return SyncResult(action="updated", comment=updated, deleted=deleted, ignored_foreign=foreign)
+        result.deleted.append(c.id)
+    return result
 
 
-def create_once(client: GitHubClient, repository: str, number: int, body: str, viewer: str) -> Comment:
+def create_once(client: GitHubClient, repository: str, number: int, body: str, viewer: Identity) -> Comment:
     """POST the comment; if the outcome is unknown (5xx, connection lost), look before posting again.
 
     GitHub may have stored a comment even though we never saw the response. Re-reading the thread
@@ -214,6 +207,6 @@ def create_once(client: GitHubClient, repository: str, number: int, body: str, v
             client.sleep(client.backoff_delay(attempt))
             marker = parse_marker(body)
             for c in client.list_issue_comments(repository, number):
-                if same_identity(c.login, viewer) and parse_marker(c.body) == marker and _normalise(c.body) == _normalise(body):
+                if viewer.wrote(c) and parse_marker(c.body) == marker and _normalise(c.body) == _normalise(body):
                     return c
     raise AssertionError("unreachable")  # pragma: no cover
