@@ -89,6 +89,12 @@ class Expectations(BaseModel):
         )
 
 
+    def checked(self) -> list[str]:
+        """Which parts of the binding these expectations check, in display order."""
+        fields = (("repository", self.repository), ("pr", self.pr), ("base", self.base_sha), ("head", self.head_sha))
+        return [name for name, value in fields if value is not None]
+
+
 class VerifiedReceipt(BaseModel):
     """A receipt whose every check passed. `payload` is the signed statement as signed."""
 
@@ -106,8 +112,16 @@ class VerifiedReceipt(BaseModel):
     def receipt(self) -> dict[str, Any]:
         return self.payload["receipt"]
 
-    def summary_lines(self) -> list[str]:
+    def summary_lines(self, expect: Optional[Expectations] = None) -> list[str]:
+        """What was verified, including the binding and, per part, whether it was checked against an expectation."""
         b = self.binding
+        checked = set((expect or Expectations()).checked())
+
+        def bound(part: str, value: str) -> str:
+            if not value:
+                return "(not bound)"
+            return f"{value} ({'checked' if part in checked else 'NOT checked'})"
+
         receipt = self.receipt
         verdict = receipt.get("verdict") if isinstance(receipt.get("verdict"), dict) else {}
         summary = receipt.get("summary") if isinstance(receipt.get("summary"), dict) else {}
@@ -123,10 +137,10 @@ class VerifiedReceipt(BaseModel):
         lines = [
             "verified: signature valid, " + ("body matches the signed digest" if self.embedded else "bare envelope (no markdown body)"),
             f"keyid:      {key} from {_clean(self.keyring_source)}",
-            f"repository: {_clean(b.repository) or '(not bound)'}",
-            f"pr:         {('#' + str(b.pr)) if b.pr is not None else '(not bound)'}",
-            f"base:       {_clean(b.base_sha) or '(not bound)'}",
-            f"head:       {_clean(b.head_sha) or '(not bound)'}",
+            f"repository: {bound('repository', _clean(b.repository))}",
+            f"pr:         {bound('pr', ('#' + str(b.pr)) if b.pr is not None else '')}",
+            f"base:       {bound('base', _clean(b.base_sha))}",
+            f"head:       {bound('head', _clean(b.head_sha))}",
             f"verdict:    {'pass' if verdict.get('ok') else 'fail'} (fail-on {_clean(str(verdict.get('fail_on', '?')))}; {changes})",
         ]
         traces = receipt.get("traces")

@@ -7,7 +7,7 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Mapping, Optional
 
 import typer
 
@@ -111,13 +111,52 @@ def verify(
 ) -> None:
     """Verify a signed receipt: signature by a trusted key, unedited body, expected repository/PR/commits.
 
+    Prints the binding and which parts of it were checked; warns on stderr about parts that were
+    not. In GitHub Actions (GITHUB_ACTIONS=true) the expectations default to GITHUB_REPOSITORY and,
+    for a pull_request event, its number and base/head shas; flags override them.
+
     Exit 0 when every check passes, 1 naming the first check that failed, 2 on usage errors.
     """
-    expect = Expectations.create(expect_repository, expect_pr, expect_base, expect_head)
+    given = {"repository": expect_repository, "pr": expect_pr, "base_sha": expect_base, "head_sha": expect_head}
+    defaults = expectations_from_actions(os.environ)
+    if defaults:
+        used = sorted(k for k in defaults if given[k] is None)
+        if used:
+            typer.echo(f"note: expecting {', '.join(f'{k}={defaults[k]}' for k in used)} (from the GitHub Actions environment)", err=True)
+    merged = {k: v if v is not None else defaults.get(k) for k, v in given.items()}
+    expect = Expectations.create(merged["repository"], merged["pr"], merged["base_sha"], merged["head_sha"])
     trusted = _trusted(key, keyring, keyring_from_rev_, keyring_path, repo or os.getcwd())
     result = verify_bytes(_read_input(file), trusted, expect)
+    unchecked = [part for part in ("repository", "pr", "base", "head") if part not in expect.checked()]
+    if unchecked:
+        typer.echo(
+            f"warning: the binding's {', '.join(unchecked)} {'was' if len(unchecked) == 1 else 'were'} not checked: "
+            "this receipt may be for another repository, PR or commit (give --expect-repository, --expect-pr, "
+            "--expect-base, --expect-head)",
+            err=True,
+        )
     if fmt is TextOrJson.json:
         typer.echo(json.dumps(result.payload, indent=2, sort_keys=True, ensure_ascii=False))
         return
-    for line in result.summary_lines():
+    for line in result.summary_lines(expect):
         typer.echo(line)
+
+
+def expectations_from_actions(env: Mapping[str, str]) -> dict[str, Any]:
+    """In a GitHub Actions run: the repository, and for a PR event its number and base/head shas.
+
+    So that `receipt verify` in a workflow checks the binding against the PR it runs for, by default.
+    """
+    if env.get("GITHUB_ACTIONS") != "true":
+        return {}
+    from receipt.github import actions_env as ae
+
+    out: dict[str, Any] = {}
+    repository = env.get("GITHUB_REPOSITORY", "").strip()
+    if repository:
+        out["repository"] = repository
+    event_name, event_path = env.get("GITHUB_EVENT_NAME", ""), env.get("GITHUB_EVENT_PATH", "")
+    if event_path and event_name in ae.PR_EVENTS:
+        revs = ae.revisions_from_event(event_name, ae.load_event(event_path), repository)
+        out.update(pr=revs.pr, base_sha=revs.base, head_sha=revs.head)
+    return out
