@@ -87,6 +87,8 @@ _REGISTER = frozenset({"tool", "prompt", "add_tool", "add_prompt", "mount", "imp
 # Servers whose components come from elsewhere at run time (a remote server, an OpenAPI spec).
 _GENERATED = frozenset({"as_proxy", "from_openapi", "from_fastapi", "create_proxy"})
 _MAX_DEPTH = 8
+# Private component managers of FastMCP servers; registering through them is registering on the server.
+_MANAGERS = frozenset({"_tool_manager", "_prompt_manager"})
 
 
 # --- recognising framework names ------------------------------------------------------------------
@@ -209,11 +211,11 @@ class _Analyser:
                     self.warn("fastmcp", m.path, a.line, f"MCP server {a.target.rsplit('.', 1)[-1]} = {leaf(origin)}(...) gets its "
                               "components at run time; they are not in the surface")
                     continue
-                kind = self._server_kind(a.value)
-                if kind is None or a.target in self.a.servers:
+                call = self._constructed(a.value)
+                kind = self._server_kind(call) if call is not None else None
+                if kind is None or call is None or a.target in self.a.servers:
                     continue
                 flavor, low = kind
-                call = a.value
                 name = self.p.evaluate(call.arg(0, "name"))
                 if not isinstance(name, str) or not name:
                     # Dynamic or defaulted (the frameworks then invent one): the variable names it.
@@ -223,6 +225,20 @@ class _Analyser:
                     server.include_tags = self._tag_set(call.kw("include_tags"))
                     server.exclude_tags = self._tag_set(call.kw("exclude_tags")) or frozenset()
                 self.a.servers[a.target] = server
+
+    def _constructed(self, call: Call) -> Call | None:
+        """The server constructor call an assigned value makes: the call itself, or the one a repository
+        factory returns (`def make(name): return FastMCP(name)`; `mcp = make("ops")`), its parameters
+        bound to the caller's arguments."""
+        if self._server_kind(call) is not None:
+            return call
+        fn = self.p.functions.get(self.p.origin(call.func) or "")
+        if fn is None or call.star:
+            return None
+        made = [r for r in fn.returns_exprs if isinstance(r, Call) and self._server_kind(r) is not None]
+        if len(made) != 1:
+            return None
+        return substitute(made[0], bind(fn, call))  # type: ignore[return-value]
 
     def _tag_set(self, expr: Expr | None) -> frozenset[str] | None:
         if expr is None:
@@ -234,18 +250,24 @@ class _Analyser:
 
     # -- receivers
 
-    def server_of(self, expr: Expr | None) -> str | None:
+    def server_of(self, expr: Expr | None, depth: int = 0) -> str | None:
         """The server an expression denotes: a variable (across modules) or a factory's return."""
         if isinstance(expr, Ref):
             symbol = self.p.canonical(expr.name)
+            owner, _, attr = symbol.rpartition(".")
+            if attr in _MANAGERS:  # `mcp._tool_manager.add_tool(f)` registers on `mcp`
+                symbol = self.p.canonical(owner)
             if symbol in self.a.servers:
                 return symbol
+            binds = [a for a in self.p.assigns.get(symbol, []) if a.op == "="]
+            if len(binds) == 1 and isinstance(binds[0].value, Call) and depth < _MAX_DEPTH:
+                return self.server_of(binds[0].value, depth + 1)  # `mcp = make_server()`
             return None
-        if isinstance(expr, Call):
+        if isinstance(expr, Call) and depth < _MAX_DEPTH:
             fn = self.p.functions.get(self.p.origin(expr.func) or "")
             if fn is not None:
                 for r in fn.returns_exprs:
-                    s = self.server_of(r)
+                    s = self.server_of(r, depth + 1)
                     if s:
                         return s
         return None
@@ -298,15 +320,23 @@ class _Analyser:
         if self._sites is None:
             self._sites = {}
             for call, cond, _m in self.p.iter_calls():
-                origin = self.p.origin(call.func)
-                if origin in self.p.functions:
-                    self._sites.setdefault(origin, []).append((call, cond, None))
+                self._add_site(call, cond, None)
             for g in self.p.iter_functions():
                 for call in g.calls:
-                    origin = self.p.origin(call.func)
-                    if origin in self.p.functions:
-                        self._sites.setdefault(origin, []).append((call, True, g.symbol))
+                    self._add_site(call, True, g.symbol)
         return self._sites
+
+    def _add_site(self, call: Call, cond: bool, caller: str | None) -> None:
+        """A call of a repository function; `Cls(args)` is a call of `Cls.__init__(<instance>, args)`."""
+        assert self._sites is not None
+        origin = self.p.origin(call.func)
+        if origin in self.p.classes:
+            init = self.p.canonical(f"{origin}.__init__")
+            if init not in self.p.functions:
+                return
+            origin, call = init, replace(call, args=(Const(None), *call.args))
+        if origin in self.p.functions:
+            self._sites.setdefault(origin, []).append((call, cond, caller))
 
     def warn(self, flavor: str, path: str, line: int | None, message: str) -> None:
         self.a.issues.append((flavor, issue(path, line, message)))
@@ -320,15 +350,13 @@ class _Analyser:
                 self.decorator(fn, dec)
         for m in self.p.modules.values():
             for call, cond in _statement_calls(m):
-                self.call(call, cond, None, m.path)
-        for m in self.p.modules.values():
-            for e in m.effects:
-                func = e.call.func
+                call = self.p.resolve_call(call)
+                func = call.func
                 target = func.func if isinstance(func, Call) else func
+                owner = None
                 if isinstance(target, Dyn) and target.why == "parameter":
-                    owner = _owner_by_line(m, target.src.split(".")[0], e.call.line)
-                    if owner is not None:
-                        self.call(e.call, e.conditional, owner, m.path)
+                    owner = _owner_by_line(m, target.src.split(".")[0], call.line)
+                self.call(call, cond, owner, m.path)
         for server in list(self.a.servers.values()):
             self.constructor_tools(server)
             if server.lowlevel:
@@ -360,6 +388,10 @@ class _Analyser:
                           f"{kw} handler of MCP server '{server.name}' is not statically known: {describe(expr)}")
 
     def decorator(self, fn: FunctionFact, dec: Expr) -> None:
+        dec = self.p.see_through(dec)
+        if isinstance(dec, Call) and isinstance(dec.func, Ref) and self.p.canonical(dec.func.name) == "functools.partial" and dec.args:
+            # `@partial(mcp.tool, name="x")` calls `mcp.tool(fn, name="x")`: the decorator factory's call
+            dec = replace(dec, func=self.p.see_through(dec.args[0]), args=dec.args[1:])
         func, call = decorator_call(dec)
         receiver, method = split_method(func, parameters=True)
         if receiver is None or method not in ("tool", "prompt", "list_tools", "list_prompts"):
@@ -388,7 +420,8 @@ class _Analyser:
                           dynamic_all=describe(call) if call is not None and call.star else None)
 
     def call(self, call: Call, cond: bool, owner: str | None, path: str) -> None:
-        """A statement-level (or assigned) call: `mcp.tool(fn)`, `mcp.tool()(fn)`, `add_tool`, `mount`, ..."""
+        """A statement-level (or assigned) call: `mcp.tool(fn)`, `mcp.tool()(fn)`, `add_tool`, `mount`, ...
+        (already seen through aliases, stored decorators, getattr and partial: `Program.resolve_call`)."""
         func = call.func
         inner: Call | None = None
         if isinstance(func, Call):  # mcp.tool(name=...)(fn)
@@ -426,7 +459,17 @@ class _Analyser:
 
     def register_expr(self, server: Server, kind: str, target: Expr | None, args: tuple[Expr, ...],
                       kwargs: dict[str, Expr], cond: bool, path: str, line: int, call: Call | None) -> None:
-        """`target` is a function, or `Tool.from_function(fn, ...)` (directly or via a variable)."""
+        """`target` is a function, or `Tool.from_function(fn, ...)` (directly or via a variable), or a loop
+        variable over such items (`for f in [a, b]: mcp.tool()(f)`)."""
+        over = self.p.iterated(target.name) if isinstance(target, Ref) else None
+        if isinstance(over, Dynamic):
+            self.warn(server.flavor, path, line, f"{kind}s registered on MCP server '{server.name}' in a loop over items that are "
+                      f"not statically known: {over.dynamic}")
+            return
+        if over is not None:
+            for item in over:
+                self.register_expr(server, kind, item.expr, args, kwargs, cond or item.conditional, path, line, call)
+            return
         value = target
         if isinstance(target, Ref) and isinstance(self.p.lookup(target.name), AssignFact):
             value = self.p.value_of(target)  # `t = Tool.from_function(fn, ...)` then `mcp.add_tool(t)`
@@ -539,6 +582,13 @@ class _Analyser:
             return {}
         if depth > _MAX_DEPTH:
             return Dynamic(dynamic=describe(expr))
+        if isinstance(expr, Ref) and isinstance(self.p.value_of(expr), Map):
+            # a dict constant, with the item assignments made to it after it was built
+            value = self.p.evaluate(expr)
+            if isinstance(value, Dynamic):
+                return value
+            if isinstance(value, dict):
+                return {_HINTS[k]: v for k, v in value.items() if k in _HINTS}
         expr = self.p.value_of(expr) or expr
         if isinstance(expr, Const) and expr.value is None:
             return {}

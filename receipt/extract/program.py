@@ -7,7 +7,7 @@ items a list really holds (`items`, following `append`/`extend`/`+=`). Anything 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Union
 
 from receipt.extract.facts import (
@@ -123,6 +123,10 @@ class Program:
         if symbol in self.imports:
             target = self.imports[symbol]
         elif symbol in self.functions or symbol in self.classes:
+            if tail and symbol in self.classes:
+                inherited = self._inherited(symbol, tail)
+                if inherited is not None:
+                    return inherited
             return f"{symbol}.{tail}" if tail else symbol
         elif symbol in self.assigns:
             alias = self._alias_of(symbol)
@@ -147,6 +151,16 @@ class Program:
         if full == name:
             return name
         return self.canonical(full, depth + 1)
+
+    def _inherited(self, cls: str, tail: str) -> str | None:
+        """`Sub.run` where `run` is defined on a repository base class of `Sub` (what `self.run` finds)."""
+        head = tail.split(".", 1)[0]
+        if self._defined(f"{cls}.{head}"):
+            return None
+        for base in sorted(self.class_bases(self.classes[cls])):
+            if base in self.classes and self._defined(f"{base}.{head}"):
+                return f"{base}.{tail}"
+        return None
 
     def _alias_of(self, symbol: str) -> str | None:
         assigns = self.assigns.get(symbol, [])
@@ -245,7 +259,10 @@ class Program:
             if isinstance(d, AssignFact):
                 if len([a for a in self.assigns.get(symbol, []) if a.op == "="]) > 1 and d.conditional:
                     return Dynamic(dynamic=describe(expr))
-                return self.evaluate(d.value, _depth + 1)
+                value = self.evaluate(d.value, _depth + 1)
+                if isinstance(value, dict):
+                    return self._mutated_dict(symbol, value, _depth)
+                return value
             member = self._enum_member(symbol)
             if member is not None:
                 return self.evaluate(member, _depth + 1)
@@ -253,6 +270,40 @@ class Program:
         if isinstance(expr, Call):
             return self._evaluate_call(expr, _depth)
         return Dynamic(dynamic=describe(expr))
+
+    def _mutated_dict(self, symbol: str, value: dict[str, Any], depth: int) -> dict[str, Any] | Dynamic:
+        """A dict with its later item assignments, deletions and `update(...)` calls applied (in any order:
+        frameworks keep the object, so what counts is its content once the module has run). A
+        conditional change makes that key `dynamic`; a change we cannot read makes the whole dict so."""
+        out = dict(value)
+        changes: list[tuple[str, Expr, bool]] = [(a.op, a.value, a.conditional) for a in self.assigns.get(symbol, []) if a.op in ("[]=", "del", "?=")]
+        for method, effect in self.effects_by_receiver.get(symbol, []):
+            if method in ("update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"):
+                changes.append((method, effect.call, effect.conditional))
+        for op, expr, conditional in changes:
+            updates: Any
+            if op in ("[]=", "del") and isinstance(expr, Map) and len(expr.items) == 1:
+                key = self.evaluate(expr.items[0][0], depth + 1)
+                if not isinstance(key, str):
+                    return Dynamic(dynamic=f"{short_name(symbol)}[{describe(expr.items[0][0])}] changed")
+                updates = {key: None if op == "del" else self.evaluate(expr.items[0][1], depth + 1)}
+                deleting = op == "del"
+            elif op == "update" and isinstance(expr, Call) and len(expr.args) <= 1 and not expr.star:
+                updates = self.evaluate(expr.args[0], depth + 1) if expr.args else {}
+                if not isinstance(updates, dict):
+                    return Dynamic(dynamic=describe(expr))
+                updates = {**updates, **{k: self.evaluate(v, depth + 1) for k, v in expr.kwargs}}
+                deleting = False
+            else:
+                return Dynamic(dynamic=describe(expr) if isinstance(expr, Call) else f"{short_name(symbol)} changed")
+            for k, v in updates.items():
+                if conditional:
+                    out[k] = Dynamic(dynamic=f"{short_name(symbol)}[{k!r}] changed under a condition")
+                elif deleting:
+                    out.pop(k, None)
+                else:
+                    out[k] = v
+        return out
 
     def _enum_member(self, symbol: str) -> Expr | None:
         """`Tools.REFUND` where `class Tools(str, Enum): REFUND = "refund"` -> the member's value."""
@@ -353,16 +404,74 @@ class Program:
 
         op is "=" (assigned), "+=" / "extend" / "append" (added to).
         """
-        target = f"{self.canonical(symbol)}.{attr}"
+        owner = self.canonical(symbol)
+        target = f"{owner}.{attr}"
         out: list[tuple[str, Expr, bool]] = []
         for a in self.assigns.get(target, []):
             out.append((a.op, a.value, a.conditional))
+        for a in self.assigns.get(f"{owner}.*", []):  # setattr(obj, computed, v): any attribute may change
+            out.append(("=", a.value, a.conditional))
         for method, effect in self.effects_by_receiver.get(target, []):
             if method in ("append", "insert") and effect.call.args:
                 out.append(("append", effect.call.args[-1], effect.conditional))
             elif method == "extend" and effect.call.args:
                 out.append(("extend", effect.call.args[0], effect.conditional))
         return out
+
+    def iterated(self, name: str) -> list[Item] | Dynamic | None:
+        """What a loop variable takes (`for f in [a, b]` -> a, b), or None when `name` is no loop variable."""
+        symbol = self.canonical(name)
+        loops = [a for a in self.assigns.get(symbol, []) if a.op == "in"]
+        if not loops:
+            return None
+        out: list[Item] = []
+        for a in loops:
+            items = self.items(a.value)
+            if isinstance(items, Dynamic):
+                return items
+            out.extend(Item(i.expr, i.conditional or a.conditional) for i in items)
+        return out
+
+    # -- callables, seen through the ways code spells them --------------------------------------------
+
+    def see_through(self, expr: Expr, _depth: int = 0) -> Expr:
+        """A callable or decorator expression with its spelling removed: a variable holding a decorator
+        (`d = mcp.tool()`; `register = mcp.tool`), `getattr(x, "name")` with a literal name, and the
+        arguments of `functools.partial` merged into the call they make.
+
+        Returns an equivalent expression (a `Ref`, or a `Call` whose callee is seen through); what it
+        cannot see through comes back unchanged, so callers still recognise (or report) it.
+        """
+        if _depth > _MAX_DEPTH:
+            return expr
+        if isinstance(expr, Ref):
+            symbol = self.canonical(expr.name)
+            binds = self.assigns.get(symbol, [])
+            value = binds[0].value if len(binds) == 1 and binds[0].op == "=" else None
+            if isinstance(value, (Call, Attr)) or (isinstance(value, Dyn) and value.why == "parameter" and "." in value.src):
+                return self.see_through(value, _depth + 1)
+            return Ref(symbol)
+        if isinstance(expr, Call):
+            func = self.canonical(expr.func.name) if isinstance(expr.func, Ref) else None
+            if func == "builtins.getattr" and len(expr.args) in (2, 3) and not expr.kwargs and not expr.star:
+                name = self.evaluate(expr.args[1])
+                if isinstance(name, str) and name.isidentifier():
+                    return self.see_through(attribute(expr.args[0], name), _depth + 1)
+                return expr
+            if func == "functools.partial":
+                return expr
+            return self.resolve_call(expr, _depth + 1)
+        return expr
+
+    def resolve_call(self, call: Call, _depth: int = 0) -> Call:
+        """`call` with its callee seen through; `partial(f, *a, **k)(*b, **c)` becomes `f(*a, *b, **k, **c)`."""
+        func = self.see_through(call.func, _depth + 1)
+        if isinstance(func, Call) and isinstance(func.func, Ref) and self.canonical(func.func.name) == "functools.partial" and func.args and not isinstance(func.args[0], Splat):
+            inner = self.see_through(func.args[0], _depth + 1)
+            kwargs = dict(func.kwargs)
+            kwargs.update(call.kwargs)
+            return replace(call, func=inner, args=(*func.args[1:], *call.args), kwargs=tuple(kwargs.items()), star=call.star or func.star)
+        return call if func is call.func else replace(call, func=func)
 
     # -- iteration helpers for dialects -------------------------------------------------------------
 
@@ -409,6 +518,15 @@ class Program:
             if parent is not None and _depth < _MAX_DEPTH:
                 out |= self.class_bases(parent, _depth + 1)
         return out
+
+
+def attribute(obj: Expr, name: str) -> Expr:
+    """`obj.name` as an expression, whatever `obj` is (a name, a parameter, a call's result)."""
+    if isinstance(obj, Ref):
+        return Ref(f"{obj.name}.{name}")
+    if isinstance(obj, Dyn):
+        return Dyn(f"{obj.src}.{name}", obj.why)
+    return Attr(obj, name)
 
 
 def _calls_in(expr: Expr) -> Iterable[Call]:

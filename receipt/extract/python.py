@@ -62,6 +62,10 @@ class _Scope:
     conditional: bool = False
     is_function: bool = False
     class_symbol: str | None = None
+    # In a method, the name of its instance parameter and the class it belongs to: `self.x` is the
+    # class attribute `pkg.mod.Class.x` (a method, or what `self.x = ...` stores).
+    self_name: str | None = None
+    self_class: str | None = None
 
 
 class _Extractor:
@@ -155,6 +159,8 @@ class _Extractor:
         if isinstance(node, ast.Name):
             return self._name(node.id, scope)
         if isinstance(node, ast.Attribute):
+            if scope.self_name and isinstance(node.value, ast.Name) and node.value.id == scope.self_name:
+                return Ref(f"{scope.self_class}.{node.attr}")
             base = self.expr(node.value, scope)
             if isinstance(base, Ref):
                 return Ref(f"{base.name}.{node.attr}")
@@ -162,6 +168,9 @@ class _Extractor:
                 return Dyn(_src(node), base.why)
             return Attr(base, node.attr)
         if isinstance(node, ast.Call):
+            imported = self._literal_import(node, scope)
+            if imported is not None:
+                return imported
             return self.call(node, scope)
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             return Seq(tuple(self.expr(e, scope) for e in node.elts))
@@ -193,6 +202,21 @@ class _Extractor:
         elif isinstance(node, ast.Lambda):
             why = "lambda"
         return Dyn(_src(node), why)
+
+    def _literal_import(self, node: ast.Call, scope: _Scope) -> Ref | None:
+        """`importlib.import_module("pkg.server")` is the module `pkg.server`; `__import__("pkg.server")`
+        is the top package `pkg` (what Python returns). Only absolute literal names are followed."""
+        if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], ast.Constant):
+            return None
+        name = node.args[0].value
+        if not isinstance(name, str) or not name or name.startswith(".") or not all(p.isidentifier() for p in name.split(".")):
+            return None
+        func = self.expr(node.func, scope)
+        if func == Ref("importlib.import_module"):
+            return Ref(name)
+        if func == Ref("builtins.__import__"):
+            return Ref(name.split(".")[0])
+        return None
 
     def call(self, node: ast.Call, scope: _Scope) -> Call:
         args: list[Expr] = []
@@ -245,8 +269,24 @@ class _Extractor:
             if isinstance(value, ast.Await):
                 value = value.value
             if isinstance(value, ast.Call):
-                self.facts.effects.append(EffectFact(self.call(value, scope), scope.conditional))
-        elif isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While)):
+                call = self.call(value, scope)
+                if not self._setattr(call, stmt, scope):
+                    self.facts.effects.append(EffectFact(call, scope.conditional))
+            elif isinstance(value, (ast.ListComp, ast.SetComp)):
+                self.comprehension(value, stmt, scope)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            # `for f in [a, b]: mcp.tool()(f)`: the target is bound to each item (op "in"); a loop over a
+            # literal non-empty list runs its body for sure, so only then is the body unconditional.
+            iterable = self.expr(stmt.iter, scope)
+            self.assign(stmt.target, iterable, stmt, scope, "in")
+            certain = _runs(iterable)
+            self.body(stmt.body, scope if certain else _Scope(**{**scope.__dict__, "conditional": True}))
+            self.body(stmt.orelse, _Scope(**{**scope.__dict__, "conditional": True}))
+        elif isinstance(stmt, ast.Delete):
+            for t in stmt.targets:
+                if isinstance(t, ast.Subscript):
+                    self.assign(t, Const(None), stmt, scope, "del")
+        elif isinstance(stmt, (ast.If, ast.While)):
             inner = _Scope(**{**scope.__dict__, "conditional": True})
             for sub in _child_bodies(stmt):
                 self.body(sub, inner)
@@ -263,7 +303,40 @@ class _Extractor:
             for local, origin in self._import_bindings(stmt):
                 self.facts.imports.setdefault(f"{self.module}.{local}", origin)
 
+    def comprehension(self, node: ast.ListComp | ast.SetComp, stmt: ast.stmt, scope: _Scope) -> None:
+        """`[mcp.tool()(f) for f in [a, b]]` run for its effect: like the loop it spells."""
+        if len(node.generators) != 1 or not isinstance(node.elt, ast.Call):
+            return
+        gen = node.generators[0]
+        iterable = self.expr(gen.iter, scope)
+        self.assign(gen.target, iterable, stmt, scope, "in")
+        certain = _runs(iterable) and not gen.ifs
+        self.facts.effects.append(EffectFact(self.call(node.elt, scope), scope.conditional or not certain))
+
+    def _setattr(self, call: Call, stmt: ast.stmt, scope: _Scope) -> bool:
+        """`setattr(obj, "attr", v)` is `obj.attr = v`; with a computed name, any attribute (`obj.*`) may change."""
+        if call.func != Ref("builtins.setattr") or len(call.args) != 3 or call.star or not isinstance(call.args[0], Ref):
+            return False
+        obj, name, value = call.args
+        attr = name.value if isinstance(name, Const) and isinstance(name.value, str) else "*"
+        if attr == "*":
+            value = Dyn(_src(stmt.value), "setattr")  # type: ignore[attr-defined]
+        self.facts.assigns.append(AssignFact(f"{obj.name}.{attr}", value, stmt.lineno, scope.conditional, "="))  # type: ignore[union-attr]
+        return True
+
     def assign(self, target: ast.AST, value: Expr, stmt: ast.stmt, scope: _Scope, op: str) -> None:
+        if isinstance(target, ast.Subscript):
+            # `ANN["readOnlyHint"] = False` / `del ANN["x"]`: recorded on ANN as a one-item mapping (op "[]=" /
+            # "del"), so evaluating ANN applies it; a computed key is a Dyn key (the whole value is then unknown).
+            base = self.expr(target.value, scope)
+            if isinstance(base, Ref) and op != "in":
+                key = self.expr(target.slice, scope)
+                if op not in ("=", "del"):  # `ANN["x"] += ...`
+                    value = Dyn(_src(stmt), "augmented-assignment")
+                self.facts.assigns.append(AssignFact(base.name, Map(((key, value),)), stmt.lineno, scope.conditional, "del" if op == "del" else "[]="))
+            return
+        if op == "in" and not isinstance(target, ast.Name):
+            return  # unpacking loop targets: not followed
         if isinstance(target, (ast.Tuple, ast.List)):
             if isinstance(value, Seq) and len(value.items) == len(target.elts):
                 for t, v in zip(target.elts, value.items):
@@ -320,6 +393,10 @@ class _Extractor:
             conditional=True,
             is_function=True,
         )
+        if scope.class_symbol and node.args.args and not _is_static(node):
+            inner.self_name, inner.self_class = node.args.args[0].arg, scope.class_symbol
+        elif scope.is_function and scope.self_name and scope.self_name not in inner.params:
+            inner.self_name, inner.self_class = scope.self_name, scope.self_class
         if scope.is_function:  # closures see the enclosing function's names
             inner.locals |= scope.locals
             inner.local_imports.update(scope.local_imports)
@@ -401,6 +478,19 @@ class _Extractor:
         self.body(self.tree.body, scope)
         self.facts.star_imports = sorted(set(self.facts.star_imports))
         return self.facts
+
+
+def _runs(iterable: Expr) -> bool:
+    """A loop body that runs (once per item) for sure: over a literal non-empty list, or over a named
+    collection (what it registers is then exactly its items, each as conditional as the item itself)."""
+    if isinstance(iterable, Seq):
+        return bool(iterable.items) and not any(isinstance(i, Splat) for i in iterable.items)
+    return isinstance(iterable, Ref)
+
+
+def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A static or class method: its first parameter is not an instance."""
+    return any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in node.decorator_list)
 
 
 def _no_star(ex: _Extractor, stmt: ast.Import | ast.ImportFrom) -> Iterable[tuple[str, str]]:

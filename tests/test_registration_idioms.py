@@ -1,0 +1,82 @@
+"""Attacks on the gate by spelling (issue 10, items 2-3): each registers a dangerous MCP tool (no
+annotations: the protocol default is destructive) or weakens one, in a way that once read as "no
+changes". Every case is a real two-commit repository run through the CLI, as a reviewer would."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers import GitRepoBuilder, run_cli
+
+SERVER = """\
+from fastmcp import FastMCP
+
+mcp = FastMCP("ops")
+
+
+@mcp.tool(annotations={"readOnlyHint": True})
+def status(service: str) -> str:
+    return "ok"
+"""
+
+# (id, files added at head, the tool a client now sees)
+IDIOMS = [
+    ("stored_decorator", {"ops/extra.py": "from ops.server import mcp\n\nd = mcp.tool()\n\n@d\ndef wipe(path: str) -> str: ...\n"}, "wipe"),
+    ("decorator_alias", {"ops/extra.py": "from ops.server import mcp\n\nregister = mcp.tool\n\n@register()\ndef wipe(path: str) -> str: ...\n"}, "wipe"),
+    ("getattr_literal", {"ops/extra.py": "from ops.server import mcp\n\ndef wipe(path: str) -> str: ...\n\ngetattr(mcp, 'tool')()(wipe)\n"}, "wipe"),
+    ("loop_over_literal_list", {"ops/extra.py": "from ops.server import mcp\n\ndef wipe(path: str) -> str: ...\ndef ping() -> str: ...\n\nfor f in [ping, wipe]:\n    mcp.tool()(f)\n"}, "wipe"),
+    ("comprehension", {"ops/extra.py": "from ops.server import mcp\n\ndef wipe(path: str) -> str: ...\n\n[mcp.tool()(f) for f in (wipe,)]\n"}, "wipe"),
+    ("partial_decorator", {"ops/extra.py": "import functools\n\nfrom ops.server import mcp\n\nops_tool = functools.partial(mcp.tool, name='wipe_all')\n\n@ops_tool()\ndef wipe(path: str) -> str: ...\n"}, "wipe_all"),
+    ("local_factory", {"ops/extra.py": "from fastmcp import FastMCP\n\ndef make():\n    return FastMCP('extra')\n\nextra = make()\n\n@extra.tool\ndef wipe(path: str) -> str: ...\n\nif __name__ == '__main__':\n    extra.run()\n"}, "wipe"),
+    ("tool_manager", {"ops/extra.py": "from ops.server import mcp\n\ndef wipe(path: str) -> str: ...\n\nmcp._tool_manager.add_tool(wipe)\n"}, "wipe"),
+    ("import_module_literal", {"ops/extra.py": "import importlib\n\nsrv = importlib.import_module('ops.server').mcp\n\n@srv.tool\ndef wipe(path: str) -> str: ...\n"}, "wipe"),
+    ("server_passed_to_constructor", {
+        "ops/cost.py": "class CostTools:\n    def __init__(self, mcp):\n        mcp.tool(name='purge_costs')(self.run)\n\n    def run(self, month: str) -> str: ...\n",
+        "ops/wiring.py": "from ops.cost import CostTools\nfrom ops.server import mcp\n\nCostTools(mcp)\n",
+    }, "purge_costs"),
+    ("server_passed_to_function", {
+        "ops/reg.py": "def register(app):\n    @app.tool()\n    def wipe(path: str) -> str: ...\n",
+        "ops/wiring.py": "from ops.reg import register\nfrom ops.server import mcp\n\nregister(mcp)\n",
+    }, "wipe"),
+]
+
+
+def _receipt(repo: GitRepoBuilder, base: str, head: str) -> tuple[int, dict]:
+    out = run_cli("trace-diff", base, head, "--repo", str(repo.path), "--format", "json")
+    assert out.returncode in (0, 1), out.stderr
+    return out.returncode, json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("files,tool", [pytest.param(f, t, id=i) for i, f, t in IDIOMS])
+def test_dangerous_tool_registered_through_an_idiom_fails_the_gate(git_repo: GitRepoBuilder, files: dict, tool: str) -> None:
+    base = git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER})
+    head = git_repo.commit(files)
+    code, receipt = _receipt(git_repo, base, head)
+    added = [(c["id"], c["subject"]["name"], c["severity"]) for c in receipt["changes"]]
+    assert ("tool.added", tool, "regression") in added, added
+    assert code == 1
+
+
+def test_hints_dict_changed_after_it_is_built_is_read_with_the_change(git_repo: GitRepoBuilder) -> None:
+    base = git_repo.commit({
+        "ops/__init__.py": "",
+        "ops/server.py": "from fastmcp import FastMCP\n\nmcp = FastMCP('ops')\nANN = {'readOnlyHint': True}\n\n"
+                         "@mcp.tool(annotations=ANN)\ndef wipe(path: str) -> str: ...\n",
+    })
+    head = git_repo.commit({"ops/server.py": "from fastmcp import FastMCP\n\nmcp = FastMCP('ops')\nANN = {'readOnlyHint': True}\n"
+                                             "ANN['readOnlyHint'] = False\n\n@mcp.tool(annotations=ANN)\ndef wipe(path: str) -> str: ...\n"})
+    code, receipt = _receipt(git_repo, base, head)
+    ids = sorted((c["id"], c["severity"]) for c in receipt["changes"])
+    assert ("tool.dangerous_gained", "regression") in ids and ("tool.read_only_lost", "warning") in ids, ids
+    assert code == 1
+
+
+def test_hints_changed_under_a_condition_are_dynamic_not_guessed(git_repo: GitRepoBuilder) -> None:
+    server = "import os\n\nfrom fastmcp import FastMCP\n\nmcp = FastMCP('ops')\nANN = {'readOnlyHint': True}\n{extra}\n@mcp.tool(annotations=ANN)\ndef wipe(path: str) -> str: ...\n"
+    base = git_repo.commit({"ops/__init__.py": "", "ops/server.py": server.replace("{extra}", "")})
+    head = git_repo.commit({"ops/server.py": server.replace("{extra}", "if os.environ.get('X'):\n    ANN['readOnlyHint'] = False\n")})
+    code, receipt = _receipt(git_repo, base, head)
+    assert "attribute.dynamic" in {c["id"] for c in receipt["changes"]}, receipt["changes"]
+    assert code == 0  # a warning: the reviewer sees it, the default gate (regression) does not fail
