@@ -548,7 +548,31 @@ _CORVID_KINDS: tuple[ChangeKind, ...] = (
         "none: one call can spend less than before. Informational; no action needed.",
     ),
 )
-_KINDS = (*_KINDS, *_CORVID_KINDS)
+# Code outside what a static reading can see: each occurrence new in the change is reported.
+_UNSEEN_KINDS: tuple[ChangeKind, ...] = (
+    _kind(
+        "surface.dynamic_code",
+        "regression",
+        "Code computed at run time",
+        "This change adds `exec`, `eval` or `compile` of a value computed at run time, or an import of a "
+        "module whose name is computed at run time (`importlib.import_module(name)`, `__import__(name)`). "
+        "Whatever that code defines or registers (tools, agents, approvals) is invisible to the receipt, "
+        "so it fails closed: a regression by default. Replace it with ordinary imports and literal "
+        "module names, or, if it cannot reach agent code, lower the severity in config or accept the "
+        "fingerprint. " + _ACCEPT,
+    ),
+    _kind(
+        "surface.compiled_code",
+        "regression",
+        "Compiled code or .pth file committed",
+        "This change commits a `.pyc`/`.pyo` bytecode file, a native extension (`.so`/`.pyd`) or a `.pth` "
+        "file in a scanned path. Python can import or run it, but it has no source the receipt can "
+        "read, so anything it registers is invisible: a regression by default. Commit the source "
+        "instead (and ignore build output), or exclude the path in config if it is vendored data. "
+        + _ACCEPT,
+    ),
+)
+_KINDS = (*_KINDS, *_CORVID_KINDS, *_UNSEEN_KINDS)
 
 # The receipt's own trust roots (keyring, template) and the configuration's hygiene.
 _TRUST_KINDS: tuple[ChangeKind, ...] = (

@@ -628,6 +628,10 @@ def extraction_error_changes(head: Surface) -> list[Change]:
     return sort_changes(seen.values())
 
 
+# Issues about code the analyser cannot see at all have their own catalogue entries (and severity).
+_UNSEEN_CODE = {"dynamic-code": "surface.dynamic_code", "compiled-code": "surface.compiled_code"}
+
+
 def unresolved_changes(base: Surface, head: Surface) -> list[Change]:
     """One `surface.unresolved` per registration at head that cannot be resolved statically and
     was not already unresolved at base (a standing limitation is not news on every PR)."""
@@ -640,7 +644,8 @@ def unresolved_changes(base: Surface, head: Surface) -> list[Change]:
         if (path, message) in known:
             continue
         subject = Subject(kind="file", name=path, path=path, line=issue.line, key=f"file:{path}")
-        out.append(make_change("surface.unresolved", subject, None, {"unresolved": message}, f"file '{path}': {message}"))
+        change_id = _UNSEEN_CODE.get(issue.reason, "surface.unresolved")
+        out.append(make_change(change_id, subject, None, {"unresolved": message}, f"file '{path}': {message}"))
     return sort_changes(out)
 
 

@@ -16,6 +16,9 @@ from receipt.models import ExtractionIssue
 
 # What extraction reads. Everything else in the tree is ignored without a mention.
 SOURCE_SUFFIXES = (".py", ".corvid-abi.json")
+# Code Python runs that has no source to read: bytecode, native extensions, and .pth files (their
+# `import` lines run at interpreter start-up). Listed so the receipt says it could not see them.
+COMPILED_SUFFIXES = (".pyc", ".pyo", ".so", ".pyd", ".pth")
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 
 _MODE_SYMLINK = "120000"
@@ -160,6 +163,10 @@ class GitRepo:
                     continue
             if mode == _MODE_SUBMODULE:
                 skipped.append(_skip(path, "submodule", "submodule: its code lives in another repository and is not scanned"))
+                continue
+            if path.endswith(COMPILED_SUFFIXES) and otype == "blob":
+                skipped.append(_skip(path, "compiled-code", f"committed {path.rsplit('.', 1)[-1]} file: Python can run it "
+                                     "but it has no source to analyse, so what it defines is not in the surface", kind="unresolved"))
                 continue
             if not wanted(path):
                 continue

@@ -86,7 +86,10 @@ class Entry(_Model):
     trust_declared: bool = False  # trust_tier given explicitly rather than derived from approval
     read_only: BoolAttr = False
     idempotent: BoolAttr = False
-    open_world: BoolAttr = True
+    # Only MCP has an open-world notion (openWorldHint, default true: the MCP dialect sets it). Other
+    # frameworks declare nothing, and claiming "open world" for every calculator would make tools
+    # gain it when they move between frameworks.
+    open_world: BoolAttr = False
     replayable: BoolAttr = False
     deterministic: BoolAttr = False
     model: StrAttr = None
@@ -97,6 +100,11 @@ class Entry(_Model):
     tags: list[str] = Field(default_factory=list)
     # Dialect-specific attributes with their own catalogue entries (e.g. Corvid effects), sorted keys.
     extra: dict[str, Any] = Field(default_factory=dict)
+    # Why an attribute has a value the code did not declare: attribute -> reason code, e.g.
+    # {"dangerous": "mcp:no-annotations"} (MCP protocol default: destructiveHint true when a tool has no
+    # annotations) or "mcp:not-declared" (annotations given, this hint absent). Declared and dynamic
+    # values are not listed. For display only: never compared by the diff.
+    defaults: dict[str, str] = Field(default_factory=dict)
 
     def model_post_init(self, __context: Any) -> None:
         if not self.key:

@@ -80,3 +80,65 @@ def test_hints_changed_under_a_condition_are_dynamic_not_guessed(git_repo: GitRe
     code, receipt = _receipt(git_repo, base, head)
     assert "attribute.dynamic" in {c["id"] for c in receipt["changes"]}, receipt["changes"]
     assert code == 0  # a warning: the reviewer sees it, the default gate (regression) does not fail
+
+
+def _changes(receipt: dict) -> list[tuple[str, str, str]]:
+    return sorted((c["id"], c["subject"]["name"], c["severity"]) for c in receipt["changes"])
+
+
+def test_exec_of_a_file_at_module_level_is_code_the_receipt_cannot_see(git_repo: GitRepoBuilder) -> None:
+    base = git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER})
+    head = git_repo.commit({
+        "ops/server.py": SERVER + "\nexec(open('more_tools.txt').read())\n",
+        "more_tools.txt": "@mcp.tool()\ndef wipe(path: str) -> str: ...\n",
+    })
+    code, receipt = _receipt(git_repo, base, head)
+    assert _changes(receipt) == [("surface.dynamic_code", "ops/server.py", "regression")]
+    assert "exec(open('more_tools.txt').read())" in receipt["changes"][0]["message"]
+    assert code == 1
+    # Standing at both revisions, it is not news on the next PR.
+    later = git_repo.commit({"ops/server.py": SERVER + "\n\nexec(open('more_tools.txt').read())\n"})
+    code, receipt = _receipt(git_repo, head, later)
+    assert receipt["changes"] == [] and code == 0
+
+
+def test_import_of_a_computed_module_name_is_reported(git_repo: GitRepoBuilder) -> None:
+    base = git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER})
+    head = git_repo.commit({"ops/plugins.py": "import importlib\nimport os\n\nplugin = importlib.import_module(os.environ['OPS_PLUGIN'])\n"})
+    code, receipt = _receipt(git_repo, base, head)
+    assert _changes(receipt) == [("surface.dynamic_code", "ops/plugins.py", "regression")]
+    assert code == 1
+
+
+@pytest.mark.parametrize("name", ["ops/hidden.pyc", "ops/__pycache__/extra.cpython-311.pyc", "ops/_native.so", "ops/_native.pyd", "ops/boot.pth", "ops/legacy.pyo"])
+def test_committed_compiled_code_is_reported(git_repo: GitRepoBuilder, name: str) -> None:
+    base = git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER})
+    head = git_repo.commit({name: b"\x00\x0d\x0d\x0a compiled", "ops/server.py": SERVER + "\nimport ops.hidden  # noqa\n"})
+    code, receipt = _receipt(git_repo, base, head)
+    assert ("surface.compiled_code", name, "regression") in _changes(receipt)
+    assert code == 1
+
+
+def test_approval_switched_off_after_the_decorator_is_an_approval_lowered(git_repo: GitRepoBuilder) -> None:
+    agent = ("from agents import Agent, function_tool\n\n@function_tool(needs_approval=True)\ndef delete_repo(name: str) -> str: ...\n\n"
+             "bot = Agent(name='bot', tools=[delete_repo])\n")
+    base = git_repo.commit({"app/__init__.py": "", "app/bot.py": agent})
+    head = git_repo.commit({"app/bot.py": agent + "\ndelete_repo.needs_approval = False\n"})
+    code, receipt = _receipt(git_repo, base, head)
+    assert ("tool.approval_lowered", "delete_repo", "regression") in _changes(receipt), _changes(receipt)
+    assert code == 1
+    head2 = git_repo.commit({"app/bot.py": agent + "\nimport os\nsetattr(delete_repo, os.environ['ATTR'], False)\n"})
+    code, receipt = _receipt(git_repo, base, head2)
+    assert ("attribute.dynamic", "delete_repo") in {c[:2] for c in _changes(receipt)}, _changes(receipt)
+
+
+def test_exported_agent_calling_through_globals_is_reported(git_repo: GitRepoBuilder) -> None:
+    agent = ("from receipt.markers import agent, tool\n\n@tool(dangerous=True)\ndef wipe_db() -> None: ...\n\n"
+             "@agent(exported=False)\ndef helper(q):\n    wipe_db()\n\n@agent\ndef support(q):\n    return {call}\n")
+    base = git_repo.commit({"app/__init__.py": "", "app/bot.py": agent.replace("{call}", "q")})
+    head = git_repo.commit({"app/bot.py": agent.replace("{call}", "globals()['hel' + 'per'](q)")})
+    code, receipt = _receipt(git_repo, base, head)
+    changes = receipt["changes"]
+    assert [(c["id"], c["severity"]) for c in changes] == [("surface.unresolved", "warning")], changes
+    assert "agent 'support' calls globals()['hel' + 'per']" in changes[0]["message"]
+    assert code == 0

@@ -187,6 +187,21 @@ def split_method(func: Expr, *, parameters: bool = False) -> tuple[Expr | None, 
     return None, None
 
 
+def assigned_later(program: Program, symbols: Iterable[str], attr: str) -> Expr | None:
+    """What `obj.attr = v` / `setattr(obj, "attr", v)` written after an object was built leaves in `attr`
+    (`delete_repo.needs_approval = False` after `@function_tool(needs_approval=True)`); None when
+    nothing assigns it. Several or conditional assignments, or `setattr` with a computed name, give
+    a `Dyn`: the value is then not knowable statically."""
+    found: list[tuple[str, Expr, bool]] = []
+    for s in sorted(set(symbols)):
+        found.extend(program.mutations(s, attr))
+    if not found:
+        return None
+    if len(found) == 1 and found[0][0] == "=" and not found[0][2]:
+        return found[0][1]
+    return Dyn("; ".join(sorted({f"{attr} = {describe(v)}" for _, v, _ in found})), "mutation")
+
+
 def issue(path: str, line: int | None, message: str, reason: str = "unresolved") -> ExtractionIssue:
     return ExtractionIssue(path=path, line=line, kind="unresolved", reason=reason, message=message)
 

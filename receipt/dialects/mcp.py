@@ -803,6 +803,24 @@ def _either(ro: Dynamic, other: Any, label: str) -> Dynamic:
 def apply_hints(entry: Entry, hints: dict[str, Any] | Dynamic) -> None:
     for k, v in effective_hints(hints).items():
         setattr(entry, k, v)
+    entry.defaults = default_reasons(hints)
+
+
+def default_reasons(hints: dict[str, Any] | Dynamic) -> dict[str, str]:
+    """Which effective attributes are MCP protocol defaults rather than declared hints, and why."""
+    if isinstance(hints, Dynamic):
+        return {}
+    reason = "mcp:no-annotations" if not hints else "mcp:not-declared"
+    ro_declared = "read_only" in hints
+    # destructiveHint/idempotentHint are moot for a tool declared read-only: its value then follows from that declaration
+    follows_ro = ro_declared and hints.get("read_only") is True
+    declared = {
+        "read_only": ro_declared,
+        "dangerous": follows_ro or "destructive" in hints,
+        "idempotent": follows_ro or "idempotent" in hints,
+        "open_world": "open_world" in hints,
+    }
+    return {attr: reason for attr, given in sorted(declared.items()) if not given}
 
 
 def _json_type(schema: Any) -> str | None:

@@ -47,6 +47,7 @@ from receipt.dialects.base import (
     Candidate,
     DialectResult,
     approval_from,
+    assigned_later,
     decorator_call,
     digest,
     issue,
@@ -437,6 +438,10 @@ class _Extractor:
         )
 
     def _register_tool(self, entry: Entry, symbols: set[str], conditional: bool) -> Candidate:
+        later = assigned_later(self.p, symbols, "needs_approval")  # `tool.needs_approval = False` after construction
+        if later is not None:
+            entry.approval = self._approval(later)
+            entry.trust_tier = trust_from(entry.approval)
         cand = Candidate(entry, set(symbols))
         self.result.candidates.append(cand)
         for s in symbols:

@@ -148,6 +148,9 @@ class FunctionFact:
     conditional: bool = False  # defined under if/for/while/except or inside another function
     is_async: bool = False
     owner_class: str | None = None  # symbol of the enclosing class for methods
+    # Calls whose target is computed at run time (`globals()["hel" + "per"]()`, `getattr(x, name)()`,
+    # `eval(...)()`): (line, source text). What they reach cannot be followed.
+    indirect: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -192,6 +195,9 @@ class ModuleFacts:
     functions: list[FunctionFact] = field(default_factory=list)
     classes: list[ClassFact] = field(default_factory=list)
     effects: list[EffectFact] = field(default_factory=list)
+    # Code run from values computed at run time: exec/eval/compile of a non-literal, importlib.import_module
+    # / __import__ of a non-literal name. (line, kind "dynamic-code" | "dynamic-import", source text).
+    dynamic_code: list[tuple[int, str, str]] = field(default_factory=list)
     # Descriptor files (e.g. Corvid ABI JSON) yield surface entries directly, as JSON dicts.
     entries: list[dict[str, Any]] = field(default_factory=list)
     error: dict[str, Any] | None = None  # {"line": int|None, "reason": str, "message": str}
@@ -280,6 +286,7 @@ def _fn_to_json(f: FunctionFact) -> dict[str, Any]:
         "conditional": f.conditional,
         "is_async": f.is_async,
         "owner_class": f.owner_class,
+        "indirect": [list(i) for i in f.indirect],
     }
 
 
@@ -298,6 +305,7 @@ def _fn_from_json(j: dict[str, Any]) -> FunctionFact:
         conditional=j["conditional"],
         is_async=j["is_async"],
         owner_class=j["owner_class"],
+        indirect=[(i[0], i[1]) for i in j.get("indirect", [])],
     )
 
 
@@ -327,6 +335,7 @@ def facts_to_json(m: ModuleFacts) -> dict[str, Any]:
         ],
         "effects": [[expr_to_json(e.call), e.conditional] for e in m.effects],
         "entries": m.entries,
+        "dynamic_code": [list(d) for d in m.dynamic_code],
         "error": m.error,
     }
 
@@ -357,5 +366,6 @@ def facts_from_json(j: dict[str, Any]) -> ModuleFacts:
         ],
         effects=[EffectFact(expr_from_json(e[0]), e[1]) for e in j["effects"]],
         entries=j["entries"],
+        dynamic_code=[(d[0], d[1], d[2]) for d in j.get("dynamic_code", [])],
         error=j["error"],
     )

@@ -69,10 +69,12 @@ class _Scope:
 
 
 class _Extractor:
-    def __init__(self, path: str, tree: ast.Module, *, scope_statements: bool = True):
+    def __init__(self, path: str, tree: ast.Module, *, scope_statements: bool = True, dynamic_code: bool = True):
         self.module, is_package = module_name_for(path)
         # False when the source cannot contain `global`/`nonlocal`: skips one walk per function.
         self.scope_statements = scope_statements
+        # False when the source names none of exec/eval/compile/import_module/__import__: skips a full walk.
+        self.scan_dynamic_code = dynamic_code
         self.is_package = is_package
         self.facts = ModuleFacts(path=path, module=self.module, is_package=is_package)
         self.tree = tree
@@ -413,11 +415,14 @@ class _Extractor:
         calls: list[Call] = []
         raises: list[Expr] = []
         returns: list[Expr] = []
+        indirect: list[tuple[int, str]] = []
         for sub in _walk_own_body(node):
             if isinstance(sub, ast.Call):
                 c = self.call(sub, inner)
                 if not isinstance(c.func, Dyn):
                     calls.append(c)
+                if _indirect_target(sub.func):
+                    indirect.append((sub.lineno, _src(sub.func)))
             elif isinstance(sub, ast.Raise) and sub.exc is not None:
                 raises.append(self.expr(sub.exc, inner))
             elif isinstance(sub, ast.Return) and sub.value is not None:
@@ -436,6 +441,7 @@ class _Extractor:
             conditional=scope.conditional,
             is_async=isinstance(node, ast.AsyncFunctionDef),
             owner_class=scope.class_symbol,
+            indirect=indirect,
         )
         self.facts.functions.append(fn)
         # Factories: what a function body registers is real surface, but conditional.
@@ -477,7 +483,26 @@ class _Extractor:
         scope = _Scope(module=self.module, module_names=names, imports=imports, prefix=self.module)
         self.body(self.tree.body, scope)
         self.facts.star_imports = sorted(set(self.facts.star_imports))
+        if self.scan_dynamic_code:
+            self.facts.dynamic_code = self._dynamic_code(scope)
         return self.facts
+
+    def _dynamic_code(self, scope: _Scope) -> list[tuple[int, str, str]]:
+        """exec/eval/compile of a non-literal and imports of computed module names, anywhere in the file."""
+        out: list[tuple[int, str, str]] = []
+        stack: list[ast.AST] = [self.tree]
+        while stack:
+            node = stack.pop()
+            stack.extend(ast.iter_child_nodes(node))
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = self.expr(node.func, scope) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
+            literal = isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, (str, bytes))
+            if func in _RUNS_CODE and not literal:
+                out.append((node.lineno, "dynamic-code", _src(node)))
+            elif func in _IMPORTS and not literal:
+                out.append((node.lineno, "dynamic-import", _src(node)))
+        return sorted(set(out))
 
 
 def _runs(iterable: Expr) -> bool:
@@ -486,6 +511,26 @@ def _runs(iterable: Expr) -> bool:
     if isinstance(iterable, Seq):
         return bool(iterable.items) and not any(isinstance(i, Splat) for i in iterable.items)
     return isinstance(iterable, Ref)
+
+
+_RUNS_CODE = frozenset({Ref("builtins.exec"), Ref("builtins.eval"), Ref("builtins.compile")})
+_IMPORTS = frozenset({Ref("builtins.__import__"), Ref("importlib.import_module"), Ref("importlib.__import__")})
+_NAMESPACES = frozenset({"globals", "locals", "vars"})
+
+
+def _indirect_target(func: ast.AST) -> bool:
+    """A callee chosen at run time: `globals()[name]`, `vars(mod)[name]`, `obj.__dict__[name]`,
+    `getattr(obj, computed)`, `eval(...)`."""
+    if isinstance(func, ast.Subscript):
+        table = func.value
+        if isinstance(table, ast.Call) and isinstance(table.func, ast.Name) and table.func.id in _NAMESPACES:
+            return True
+        return isinstance(table, ast.Attribute) and table.attr in ("__dict__", "modules")
+    if isinstance(func, ast.Call) and isinstance(func.func, ast.Name):
+        if func.func.id == "getattr" and len(func.args) >= 2:
+            return not isinstance(func.args[1], ast.Constant)
+        return func.func.id in ("eval", "exec")
+    return False
 
 
 def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -578,7 +623,8 @@ def extract_python(path: str, source: str) -> ModuleFacts:
     try:
         # Keywords are matched literally (look-alike Unicode spellings are syntax errors): no word, no statement.
         scope_statements = "global" in source or "nonlocal" in source
-        return _Extractor(path, tree, scope_statements=scope_statements).run()
+        dynamic_code = any(w in source for w in ("exec", "eval", "compile", "import_module", "__import__"))
+        return _Extractor(path, tree, scope_statements=scope_statements, dynamic_code=dynamic_code).run()
     except RecursionError:
         module, is_package = module_name_for(path)
         return ModuleFacts(
