@@ -251,7 +251,7 @@ def test_added_tool_carries_its_initial_attributes():
         "trust_tier": "autonomous",
         "read_only": False,
         "idempotent": False,
-        "open_world": True,
+        "open_world": False,  # outside MCP, nothing is open-world unless declared
         "replayable": False,
         "deterministic": False,
         "conditional": False,
@@ -729,6 +729,11 @@ def every_scenario_change() -> list[Change]:
     out += extraction_error_changes(surf(rev="head", errors=[issue("a.py", 1)]))
     unresolved = ExtractionIssue(path="a.py", line=3, kind="unresolved", reason="unresolved", message="tools=load() cannot be resolved")
     out += unresolved_changes(surf(), surf(rev="head", skipped=[unresolved]))
+    unseen = [
+        ExtractionIssue(path="a.py", line=4, kind="unresolved", reason="dynamic-code", message="exec(src) runs code computed at run time"),
+        ExtractionIssue(path="b.pyc", kind="unresolved", reason="compiled-code", message="committed pyc file"),
+    ]
+    out += unresolved_changes(surf(), surf(rev="head", skipped=unseen))
     change = config_change(".receipt.toml", None, "")
     assert change is not None
     out.append(change)

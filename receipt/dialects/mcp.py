@@ -461,7 +461,7 @@ class _Analyser:
                       kwargs: dict[str, Expr], cond: bool, path: str, line: int, call: Call | None) -> None:
         """`target` is a function, or `Tool.from_function(fn, ...)` (directly or via a variable), or a loop
         variable over such items (`for f in [a, b]: mcp.tool()(f)`)."""
-        over = self.p.iterated(target.name) if isinstance(target, Ref) else None
+        over = self.p.iterated(target.name, line) if isinstance(target, Ref) else None
         if isinstance(over, Dynamic):
             self.warn(server.flavor, path, line, f"{kind}s registered on MCP server '{server.name}' in a loop over items that are "
                       f"not statically known: {over.dynamic}")

@@ -563,7 +563,8 @@ class _Extractor:
             return None
         if leaf == "HostedMCPTool":
             fixed = {**fixed, "dangerous": _mcp_tools_danger(scope or "hosted_mcp")}
-        entry = self._tool_entry(name, path, line, conditional, approval, scope=scope, description_sha256=digest(description), **fixed)
+        # OpenAI-hosted and MCP tools act outside the process: open-world (function tools declare nothing: not open-world).
+        entry = self._tool_entry(name, path, line, conditional, approval, scope=scope, description_sha256=digest(description), **{"open_world": True, **fixed})
         return self._merge_or_register(("hosted", entry.key), entry, symbol or self._synthetic(path, line), conditional)
 
     def _given(self, expr: Expr | None) -> bool:
@@ -840,7 +841,8 @@ class _Extractor:
             label = short_name(symbol).rsplit(".", 1)[-1] if symbol else (self._origin(value.func) or "mcp").rsplit(".", 1)[-1]
         approval = self._approval(value.kw("require_approval"))
         conditional = isinstance(d, AssignFact) and d.conditional
-        entry = self._tool_entry("*", path, line, conditional, approval, scope=label, dangerous=_mcp_tools_danger(label), tags=["mcp-server"])
+        entry = self._tool_entry("*", path, line, conditional, approval, scope=label, dangerous=_mcp_tools_danger(label), tags=["mcp-server"],
+                                 open_world=True)  # the MCP protocol default
         cand = self._merge_or_register(("mcp", entry.key), entry, symbol or self._synthetic(path, line), entry.conditional)
         return sorted(cand.symbols)[0]
 

@@ -418,12 +418,18 @@ class Program:
                 out.append(("extend", effect.call.args[0], effect.conditional))
         return out
 
-    def iterated(self, name: str) -> list[Item] | Dynamic | None:
-        """What a loop variable takes (`for f in [a, b]` -> a, b), or None when `name` is no loop variable."""
+    def iterated(self, name: str, line: int | None = None) -> list[Item] | Dynamic | None:
+        """What a loop variable takes (`for f in [a, b]` -> a, b), or None when `name` is no loop variable.
+
+        A name reused by several loops is the one of the nearest loop starting at or before `line`.
+        """
         symbol = self.canonical(name)
         loops = [a for a in self.assigns.get(symbol, []) if a.op == "in"]
         if not loops:
             return None
+        if line is not None and len(loops) > 1:
+            before = [a for a in loops if a.line <= line]
+            loops = [max(before, key=lambda a: a.line)] if before else loops
         out: list[Item] = []
         for a in loops:
             items = self.items(a.value)

@@ -11,7 +11,7 @@ from tests.helpers import exported, link_files, surface_of
 
 
 def comparable(entries: dict[str, Entry]) -> dict[str, dict[str, Any]]:
-    return {k: e.model_dump(exclude={"path", "line"}) for k, e in entries.items()}
+    return {k: e.model_dump(exclude={"path", "line", "defaults"}) for k, e in entries.items()}  # defaults: display only
 
 
 def test_decorator_forms() -> None:

@@ -18,7 +18,7 @@ def hints(entry: Entry) -> dict[str, Any]:
 
 def comparable(entries: dict[str, Entry]) -> dict[str, dict[str, Any]]:
     """Everything a receipt compares (the location of a definition is not an attribute)."""
-    return {k: e.model_dump(exclude={"path", "line"}) for k, e in entries.items()}
+    return {k: e.model_dump(exclude={"path", "line", "defaults"}) for k, e in entries.items()}  # defaults: display only
 
 
 def one_tool(annotations: str, imports: str = "from mcp.types import ToolAnnotations") -> Entry:
@@ -545,3 +545,36 @@ def test_lowlevel_tools_built_by_a_helper_and_handler_locals() -> None:
     entries = exported({"s.py": src})
     assert entries["tool:shop-ll/lookup"].read_only is True and entries["tool:shop-ll/lookup"].dangerous is False
     assert entries["tool:shop-ll/refund"].dangerous is True
+
+
+def test_defaults_say_which_attributes_are_mcp_protocol_defaults() -> None:
+    s = exported({"s.py": """
+        from mcp.server.fastmcp import FastMCP
+        mcp = FastMCP("ops")
+
+        @mcp.tool()
+        def wipe(path: str) -> str: ...
+
+        @mcp.tool(annotations={"readOnlyHint": True})
+        def look(path: str) -> str: ...
+
+        @mcp.tool(annotations={"destructiveHint": False, "openWorldHint": False})
+        def touch(path: str) -> str: ...
+    """})
+    every = {"dangerous", "idempotent", "open_world", "read_only"}
+    assert s["tool:ops/wipe"].dangerous is True
+    assert s["tool:ops/wipe"].defaults == {a: "mcp:no-annotations" for a in every}
+    # read-only decides destructive and idempotent: only open-world is a default
+    assert s["tool:ops/look"].defaults == {"open_world": "mcp:not-declared"}
+    assert s["tool:ops/touch"].defaults == {"idempotent": "mcp:not-declared", "read_only": "mcp:not-declared"}
+
+
+def test_only_mcp_tools_default_to_open_world() -> None:
+    s = exported({
+        "m.py": "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('calc')\n\n@mcp.tool()\ndef add(a: int, b: int) -> int: ...\n",
+        "lc.py": "from langchain_core.tools import tool\nfrom langgraph.prebuilt import create_react_agent\n\n"
+                 "@tool\ndef multiply(a: int, b: int) -> int:\n    '''Multiply.'''\n    return a * b\n\n"
+                 "graph = create_react_agent('openai:gpt-5', tools=[multiply])\n",
+    })
+    assert s["tool:calc/add"].open_world is True  # the MCP protocol default (openWorldHint)
+    assert s["tool:multiply"].open_world is False and s["tool:multiply"].defaults == {}

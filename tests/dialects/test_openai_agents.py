@@ -57,7 +57,8 @@ def test_function_tools_reached_by_a_public_agent_are_exported_with_their_attrib
     assert agent.instructions_sha256 == digest("Help customers.")
     assert agent.reaches == ["tool:lookup_order", "tool:refund"]
     lookup = s["tool:lookup_order"]
-    assert (lookup.approval, lookup.trust_tier, lookup.dangerous, lookup.open_world) == ("never", "autonomous", False, True)
+    # open_world: only MCP (and hosted tools) are open-world by default; a function tool declares nothing
+    assert (lookup.approval, lookup.trust_tier, lookup.dangerous, lookup.open_world) == ("never", "autonomous", False, False)
     assert lookup.description_sha256 == digest("Look up an order by id.")
     assert lookup.path == "app/tools.py" and not lookup.root and not lookup.conditional
     # the injected RunContextWrapper / ToolContext parameters are not part of the signature

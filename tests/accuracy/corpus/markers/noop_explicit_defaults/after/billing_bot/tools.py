@@ -16,7 +16,7 @@ def lookup_invoice(invoice_id: str) -> dict:
     return _ledger.invoice(invoice_id)
 
 
-@tool(dangerous=True, approval="always", read_only=False, idempotent=False, open_world=True, deterministic=False)
+@tool(dangerous=True, approval="always", read_only=False, idempotent=False, open_world=False, deterministic=False)
 def refund(invoice_id: str, amount_cents: int, reason: str = "customer request") -> str:
     """Refund part or all of a paid invoice to the original payment method."""
     return _ledger.refund(invoice_id, amount_cents, reason=reason)

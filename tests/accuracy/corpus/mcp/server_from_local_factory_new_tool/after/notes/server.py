@@ -1,0 +1,28 @@
+"""Notes MCP server, built by a factory so tests can make their own."""
+
+from __future__ import annotations
+
+from mcp.server.fastmcp import FastMCP
+
+
+def build_server(name: str = "Notes") -> FastMCP:
+    return FastMCP(name, instructions="Personal notes.")
+
+
+mcp = build_server()
+
+
+@mcp.tool()
+def add_note(text: str) -> str:
+    """Store a note."""
+    return "n-1"
+
+
+@mcp.tool()
+def delete_all_notes() -> int:
+    """Delete every note."""
+    return 0
+
+
+if __name__ == "__main__":
+    mcp.run()
