@@ -142,3 +142,21 @@ def test_exported_agent_calling_through_globals_is_reported(git_repo: GitRepoBui
     assert [(c["id"], c["severity"]) for c in changes] == [("surface.unresolved", "warning")], changes
     assert "agent 'support' calls globals()['hel' + 'per']" in changes[0]["message"]
     assert code == 0
+
+
+@pytest.mark.parametrize("files,needle", [
+    pytest.param({"ops/extra.py": "import os\n\nfrom ops.server import mcp\n\ndef wipe(path: str) -> str: ...\n\n"
+                                  "getattr(mcp, os.environ['REGISTER'])()(wipe)\n"}, "the attribute name is computed at run time", id="getattr_computed"),
+    pytest.param({"ops/extra.py": "from plugins import install\n\nfrom ops.server import mcp\n\ninstall(mcp.tool)\n"},
+                 "is passed to plugins.install()", id="decorator_handed_to_other_code"),
+    pytest.param({"ops/reg.py": "from fastmcp import FastMCP\n\ndef register(app):\n    @app.tool()\n    def wipe(path: str) -> str: ...\n"},
+                 "registration on parameter 'app' of register()", id="parameter_no_known_server"),
+])
+def test_uses_of_a_server_that_cannot_be_followed_are_reported(git_repo: GitRepoBuilder, files: dict, needle: str) -> None:
+    base = git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER})
+    head = git_repo.commit(files)
+    code, receipt = _receipt(git_repo, base, head)
+    changes = receipt["changes"]
+    assert [(c["id"], c["severity"]) for c in changes] == [("surface.unresolved", "warning")], changes
+    assert needle in changes[0]["message"]
+    assert code == 0  # visible as a warning; the default gate fails on regressions only

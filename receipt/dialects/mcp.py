@@ -87,6 +87,7 @@ _REGISTER = frozenset({"tool", "prompt", "add_tool", "add_prompt", "mount", "imp
 # Servers whose components come from elsewhere at run time (a remote server, an OpenAPI spec).
 _GENERATED = frozenset({"as_proxy", "from_openapi", "from_fastapi", "create_proxy"})
 _MAX_DEPTH = 8
+_REGISTER_METHODS = frozenset({"tool", "add_tool", "prompt", "add_prompt"})
 # Private component managers of FastMCP servers; registering through them is registering on the server.
 _MANAGERS = frozenset({"_tool_manager", "_prompt_manager"})
 
@@ -272,13 +273,13 @@ class _Analyser:
                         return s
         return None
 
-    def receivers(self, expr: Expr, owner: str | None, path: str, line: int) -> list[tuple[str, bool]]:
+    def receivers(self, expr: Expr, owner: str | None, path: str, line: int, *, registers: bool = True) -> list[tuple[str, bool]]:
         """Servers the receiver of `.tool`/`.mount`/... denotes, each with an extra conditional flag."""
         s = self.server_of(expr)
         if s:
             return [(s, False)]
         if isinstance(expr, Dyn) and expr.why == "parameter" and owner and "." not in expr.src:
-            return self.param_servers(owner, expr.src, path, line, 0)
+            return self.param_servers(owner, expr.src, path, line, 0, registers=registers)
         return []
 
     def _owner_with_param(self, symbol: str, pname: str) -> FunctionFact | None:
@@ -292,7 +293,7 @@ class _Analyser:
             symbol = symbol.rsplit(".<locals>.", 1)[0]
         return None
 
-    def param_servers(self, owner: str, pname: str, path: str, line: int, depth: int) -> list[tuple[str, bool]]:
+    def param_servers(self, owner: str, pname: str, path: str, line: int, depth: int, *, registers: bool = True) -> list[tuple[str, bool]]:
         """A registration function's parameter: the servers its call sites pass."""
         fn = self._owner_with_param(owner, pname)
         if fn is None or depth > _MAX_DEPTH:
@@ -308,12 +309,24 @@ class _Analyser:
             elif caller and isinstance(arg, Dyn) and arg.why == "parameter" and "." not in arg.src:
                 for s, c in self.param_servers(caller, arg.src, path, line, depth + 1):
                     found[s] = found.get(s, True) and c
-        if not found and depth == 0:
+        if not found and depth == 0 and registers:
+            # Reported when the parameter is typed as a server, or (untyped) in a module that uses an MCP
+            # framework: a registration on an object we cannot identify must not vanish silently.
             param = next(p for p in fn.params if p.name == pname)
-            if _server_class(param.annotation_ref):
-                self.warn(_server_class(param.annotation_ref)[0], path, line,  # type: ignore[index]
-                          f"registration on parameter '{pname}' of {fn.name}(): no call site passes a known MCP server")
+            flavor = (_server_class(param.annotation_ref) or (None, False))[0] or self._module_flavor(fn.symbol)
+            if flavor:
+                self.warn(flavor, path, line, f"registration on parameter '{pname}' of {fn.name}(): no call site passes a known MCP server")
         return sorted(found.items())
+
+    def _module_flavor(self, symbol: str) -> str | None:
+        """"fastmcp" / "mcp" when the module defining `symbol` imports that framework, else None."""
+        m = self.p.module_of.get(symbol)
+        origins = sorted(m.imports.values()) if m is not None else []
+        if any(o == "fastmcp" or o.startswith("fastmcp.") for o in origins):
+            return "fastmcp"
+        if any(o == "mcp" or o.startswith("mcp.") for o in origins):
+            return "mcp"
+        return None
 
     def call_sites(self) -> dict[str, list[tuple[Call, bool, str | None]]]:
         """Callee symbol -> (call, conditional, calling function) for calls of repository functions."""
@@ -361,8 +374,39 @@ class _Analyser:
             self.constructor_tools(server)
             if server.lowlevel:
                 self.handler_kwargs(server)
+        self.unfollowed_uses()
         self.apply_removals()
         return self.a
+
+    def unfollowed_uses(self) -> None:
+        """Uses of a known server the analysis cannot follow, reported rather than dropped: an attribute
+        looked up by a computed name (`getattr(mcp, name)`), and a registration method handed to other
+        code as a value (`setup(mcp.tool)`: what that code registers through it is not followed)."""
+        sites: list[tuple[Call, str]] = [(c, m.path) for c, _cond, m in self.p.iter_calls()]
+        for fn in self.p.iter_functions():
+            path = self.p.path_of(fn.symbol)
+            sites.extend((c, path) for c in fn.calls)
+            sites.extend((c, path) for d in fn.decorators for c in walk(d) if isinstance(c, Call))
+        for call, path in sites:
+            func = self.p.canonical(call.func.name) if isinstance(call.func, Ref) else None
+            if func in ("builtins.getattr", "builtins.setattr", "builtins.delattr") and len(call.args) >= 2:
+                server = self.server_of(call.args[0])
+                if server and not isinstance(self.p.evaluate(call.args[1]), str):
+                    self.warn(self.a.servers[server].flavor, path, call.line, f"{describe(call)} on MCP server "
+                              f"'{self.a.servers[server].name}': the attribute name is computed at run time, so what it "
+                              "registers cannot be followed")
+                continue
+            if func in ("functools.partial",):
+                continue
+            for value in (*call.args, *(v for _, v in call.kwargs)):
+                if not isinstance(value, Ref) or value.name.rsplit(".", 1)[-1] not in _REGISTER_METHODS:
+                    continue
+                receiver, method = split_method(Ref(self.p.canonical(value.name)))
+                server = self.server_of(receiver)
+                if server:
+                    self.warn(self.a.servers[server].flavor, path, call.line, f"{describe(value)} of MCP server "
+                              f"'{self.a.servers[server].name}' is passed to {describe(call.func)}(): what is registered "
+                              "through it cannot be followed")
 
     def apply_removals(self) -> None:
         """`mcp.remove_tool("x")`: gone for callers (or only sometimes, when removed under a condition)."""
@@ -433,7 +477,7 @@ class _Analyser:
             return
         if inner is None and method in ("tool", "prompt") and not call.args:
             return  # `mcp.tool(name=...)` alone is a decorator factory, used elsewhere
-        for symbol, extra in self.receivers(receiver, owner, path, call.line):
+        for symbol, extra in self.receivers(receiver, owner, path, call.line, registers=method not in _SERVE):
             server = self.a.servers[symbol]
             # Through a registration function's parameter, the call site decides (the nesting does not).
             conditional = extra if isinstance(receiver, Dyn) else cond or extra
