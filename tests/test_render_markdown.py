@@ -120,7 +120,7 @@ def test_unchanged_surface_lists_only_exported_unchanged_entries() -> None:
     assert surface[0] == ["Name", "Kind", "Attributes", "Location"]
     rows = {r[0]: r for r in surface[1:]}
     assert set(rows) == {"planner", "read_doc", "send_mail", "fetch · scope web"}  # not triage (changed), not internal
-    assert rows["read_doc"][2] == "approval: never, read-only, idempotent, closed-world"
+    assert rows["read_doc"][2] == "approval: never, read-only, idempotent"  # closed-world: the default outside MCP
     assert rows["send_mail"][2] == "dangerous, approval: always"
     assert rows["fetch · scope web"][2] == "dangerous: dynamic: settings.DANGEROUS, approval: never"
     assert rows["planner"][2] == "trust: autonomous, model: gpt-5, replayable, reaches 1"

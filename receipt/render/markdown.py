@@ -246,8 +246,10 @@ def _entry_attributes(e: Entry) -> str:
             f = _flag(name, value)
             if f:
                 parts.append(f)
-        if e.open_world is False:
-            parts.append("closed-world")
+        # Shown when it differs from the framework's default: MCP tools are open-world unless they
+        # say otherwise (openWorldHint), tools of other frameworks are not open-world unless declared.
+        if isinstance(e.open_world, bool) and e.open_world is not (e.dialect in ("mcp", "fastmcp")):
+            parts.append("open-world" if e.open_world else "closed-world")
         elif _dynamic_expr(e.open_world) is not None:
             parts.append(f"open-world: dynamic: {_dynamic_expr(e.open_world)}")
     if e.conditional:
