@@ -160,3 +160,17 @@ def test_uses_of_a_server_that_cannot_be_followed_are_reported(git_repo: GitRepo
     assert [(c["id"], c["severity"]) for c in changes] == [("surface.unresolved", "warning")], changes
     assert needle in changes[0]["message"]
     assert code == 0  # visible as a warning; the default gate fails on regressions only
+
+
+def test_tool_classes_instantiated_in_a_loop_register_on_the_server_they_are_given(git_repo: GitRepoBuilder) -> None:
+    tools = ("class MemoryTools:\n    def __init__(self, factory):\n        self._factory = factory\n\n"
+             "    def register(self, mcp):\n        mcp.tool(name='memory_get', annotations={'readOnlyHint': True})(self.get)\n{extra}\n"
+             "    def get(self, memory_id: str) -> str: ...\n\n    def delete(self, memory_id: str) -> str: ...\n")
+    wiring = ("from ops.memory import MemoryTools\nfrom ops.server import mcp\n\n\ndef register_all(server):\n"
+              "    for cls in [MemoryTools]:\n        cls(None).register(server)\n\n\nregister_all(mcp)\n")
+    base = git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/wiring.py": wiring,
+                            "ops/memory.py": tools.replace("{extra}", "")})
+    head = git_repo.commit({"ops/memory.py": tools.replace("{extra}", "        mcp.tool(name='memory_delete')(self.delete)\n")})
+    code, receipt = _receipt(git_repo, base, head)
+    assert _changes(receipt) == [("tool.added", "memory_delete", "regression")]
+    assert code == 1

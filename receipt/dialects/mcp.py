@@ -340,16 +340,55 @@ class _Analyser:
         return self._sites
 
     def _add_site(self, call: Call, cond: bool, caller: str | None) -> None:
-        """A call of a repository function; `Cls(args)` is a call of `Cls.__init__(<instance>, args)`."""
+        """A call of a repository function. `Cls(args)` calls `Cls.__init__(<instance>, args)`; a method
+        called on an instance (`self.m(...)`, `Cls(...).m(...)`, `obj.m(...)` with `obj = Cls(...)`, and
+        `cls(...).m(...)` in a loop over classes) gets the instance as its first argument."""
         assert self._sites is not None
-        origin = self.p.origin(call.func)
-        if origin in self.p.classes:
-            init = self.p.canonical(f"{origin}.__init__")
-            if init not in self.p.functions:
-                return
-            origin, call = init, replace(call, args=(Const(None), *call.args))
-        if origin in self.p.functions:
-            self._sites.setdefault(origin, []).append((call, cond, caller))
+        for symbol, bound in self._callees(call.func, 0):
+            site = replace(call, args=(Const(None), *call.args)) if bound else call
+            self._sites.setdefault(symbol, []).append((site, cond, caller))
+
+    def _callees(self, func: Expr, depth: int) -> list[tuple[str, bool]]:
+        """Repository functions a callee expression may denote, each with "the instance is bound"."""
+        if depth > _MAX_DEPTH:
+            return []
+        if isinstance(func, Ref):
+            symbol = self.p.canonical(func.name)
+            if symbol in self.p.classes:
+                init = self.p.canonical(f"{symbol}.__init__")
+                return [(init, True)] if init in self.p.functions else []
+            if symbol in self.p.functions:
+                return [(symbol, self._is_bound_method(self.p.functions[symbol]))]
+            owner, _, attr = symbol.rpartition(".")
+            return [(m, True) for c in self._classes_of(Ref(owner), depth + 1) if (m := self.p.canonical(f"{c}.{attr}")) in self.p.functions]
+        if isinstance(func, Attr):
+            return [(m, True) for c in self._classes_of(func.value, depth + 1) if (m := self.p.canonical(f"{c}.{func.attr}")) in self.p.functions]
+        return []
+
+    def _classes_of(self, expr: Expr, depth: int) -> list[str]:
+        """Repository classes an instance expression is made from: `Cls(...)`, a variable bound once to
+        one, or a loop variable over classes (`for cls in [A, B]: cls(...)`)."""
+        if depth > _MAX_DEPTH:
+            return []
+        if isinstance(expr, Call) and isinstance(expr.func, Ref):
+            symbol = self.p.canonical(expr.func.name)
+            if symbol in self.p.classes:
+                return [symbol]
+            over = self.p.iterated(symbol)
+            if isinstance(over, list):
+                return sorted({c for i in over if isinstance(i.expr, Ref) and (c := self.p.canonical(i.expr.name)) in self.p.classes})
+            return []
+        if isinstance(expr, Ref):
+            binds = [a for a in self.p.assigns.get(self.p.canonical(expr.name), []) if a.op == "="]
+            if len(binds) == 1 and isinstance(binds[0].value, Call):
+                return self._classes_of(binds[0].value, depth + 1)
+        return []
+
+    def _is_bound_method(self, fn: FunctionFact) -> bool:
+        """A method reached through an instance (`self.register(mcp)`): its first parameter is the instance."""
+        if fn.owner_class is None or not fn.params:
+            return False
+        return not any(isinstance(d, Ref) and d.name.endswith("staticmethod") for d in fn.decorators) and fn.params[0].name in ("self", "cls")
 
     def warn(self, flavor: str, path: str, line: int | None, message: str) -> None:
         self.a.issues.append((flavor, issue(path, line, message)))
