@@ -424,7 +424,7 @@ class Program:
         A name reused by several loops is the one of the nearest loop starting at or before `line`.
         """
         symbol = self.canonical(name)
-        loops = [a for a in self.assigns.get(symbol, []) if a.op == "in"]
+        loops = [a for a in self.assigns.get(symbol, []) if a.op == "in" or a.op.startswith("in:")]
         if not loops:
             return None
         if line is not None and len(loops) > 1:
@@ -435,6 +435,14 @@ class Program:
             items = self.items(a.value)
             if isinstance(items, Dynamic):
                 return items
+            if a.op.startswith("in:"):  # one position of unpacked items
+                index, picked = int(a.op[3:]), []
+                for i in items:
+                    row = self.value_of(i.expr) if isinstance(i.expr, Ref) else i.expr
+                    if not isinstance(row, Seq) or index >= len(row.items) or any(isinstance(x, Splat) for x in row.items):
+                        return Dynamic(dynamic=f"{short_name(symbol)} unpacked from {describe(a.value)}")
+                    picked.append(Item(row.items[index], i.conditional))
+                items = picked
             out.extend(Item(i.expr, i.conditional or a.conditional) for i in items)
         return out
 

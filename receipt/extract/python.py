@@ -337,8 +337,14 @@ class _Extractor:
                     value = Dyn(_src(stmt), "augmented-assignment")
                 self.facts.assigns.append(AssignFact(base.name, Map(((key, value),)), stmt.lineno, scope.conditional, "del" if op == "del" else "[]="))
             return
-        if op == "in" and not isinstance(target, ast.Name):
-            return  # unpacking loop targets: not followed
+        if op == "in" and isinstance(target, (ast.Tuple, ast.List)):
+            # `for name, cls in [("a", A), ...]`: each name takes its position in every item (op "in:<i>")
+            for i, t in enumerate(target.elts):
+                if isinstance(t, ast.Name):
+                    self.assign(t, value, stmt, scope, f"in:{i}")
+            return
+        if op.startswith("in") and not isinstance(target, ast.Name):
+            return  # other loop targets (attributes, starred): not followed
         if isinstance(target, (ast.Tuple, ast.List)):
             if isinstance(value, Seq) and len(value.items) == len(target.elts):
                 for t, v in zip(target.elts, value.items):
