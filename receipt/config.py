@@ -120,7 +120,7 @@ class Config(_Strict):
     accept: list[Acceptance] = Field(default_factory=list)
     comment: CommentConfig = Field(default_factory=CommentConfig)
     keyring: str = DEFAULT_KEYRING
-    max_file_bytes: int = Field(1_000_000, gt=0, strict=True)
+    max_file_bytes: int = Field(1_000_000, gt=0, le=1_000_000_000, strict=True)
     template: str | None = None  # repo-relative path of a user markdown template
     traces: TracesConfig = Field(default_factory=TracesConfig)
 
@@ -285,6 +285,8 @@ def _load(text: str, filename: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"invalid configuration in {filename}: TOML syntax error: {' '.join(str(e).split())}") from None
+    except (ValueError, RecursionError):  # e.g. a 5,000-digit integer, which int() refuses
+        raise ConfigError(f"invalid configuration in {filename}: a value is out of range") from None
 
 
 def parse_config(text: str, filename: str) -> Config | None:
@@ -334,6 +336,8 @@ def _plain(value: Any) -> Any:
         return value.isoformat()
     if isinstance(value, float) and not math.isfinite(value):
         return repr(value)
+    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**63:
+        return f"int:{value:x}"  # beyond what JSON readers agree on (and str() refuses > 4,300 digits)
     return value
 
 
@@ -348,7 +352,7 @@ def config_digest(text: str | None, filename: str) -> str | None:
         return None
     try:
         doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except (ValueError, RecursionError):  # TOMLDecodeError is a ValueError; so is a 5,000-digit integer
         return sha256_hex(text)[:12]
     if _is_pyproject(filename):
         tool = doc.get("tool")

@@ -124,6 +124,17 @@ def test_a_broken_config_in_the_pr_is_a_row_not_a_crashed_run(repo):
     assert code == 1 and {"config.changed", "tool.approval_lowered"} <= set(ids(data))
 
 
+def test_a_5000_digit_number_in_the_config_is_a_row_in_the_pr_and_exit_2_at_base(repo):
+    huge = "max_file_bytes = " + "9" * 5000 + "\n"
+    base, head = feature(repo, {".receipt.toml": huge, "shop/tools.py": REGRESSION})
+    code, data = receipt_json(repo, base, head)
+    assert code == 1 and "config.changed" in ids(data)
+    repo.commit({".receipt.toml": huge})
+    repo.commit({"shop/more.py": "x = 1\n"})
+    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path))
+    assert out.returncode == 2 and "out of range" in out.stderr and "internal error" not in out.stderr
+
+
 def test_config_paths_and_excludes_that_match_nothing_are_a_visible_warning(repo):
     repo.commit({".receipt.toml": 'paths = ["agentz"]\nexclude = ["vendorz/**"]\n'})
     base, head = feature(repo, {"shop/tools.py": REGRESSION})
