@@ -241,7 +241,8 @@ class TraceEvidence(_Model):
     malformed: int = 0  # lines skipped as malformed (listed, up to a bound, in `problems`)
     problems: list[TraceProblem] = Field(default_factory=list)
     problem_count: int = 0
-    unknown_kinds: dict[str, int] = Field(default_factory=dict)  # event kinds skipped (forward compatible)
+    unknown_events: int = 0  # events of kinds this version does not read, skipped (forward compatible)
+    unknown_kinds: dict[str, int] = Field(default_factory=dict)  # their counts by kind (the first 50 names)
     match_rule: str = "client-visible-name/v1"
     escalate_above: float | None = None  # the base config's policy, when set
 

@@ -127,7 +127,7 @@ def test_unknown_kinds_are_counted_and_skipped(tmp_path: Path) -> None:
     write_lines(tmp_path / "r.jsonl", rows)
     write_lines(tmp_path / "c.jsonl", [{"i": 0, "kind": "telepathy", "payload": {}}])
     corpus = read_corpus([tmp_path])
-    assert corpus.unknown_kinds == {"quantum_event": 2, "telepathy": 1}
+    assert corpus.unknown_kinds == {"quantum_event": 2, "telepathy": 1} and corpus.unknown_events == 3
     assert rows_by_name(corpus)[("tool", "refund_order", "")].calls == 1
 
 
@@ -223,3 +223,18 @@ def test_a_document_over_the_bound_is_reported_not_loaded(tmp_path: Path, monkey
     (problem,) = corpus.sorted_problems()
     assert problem.line == 1 and "larger than" in problem.reason and "one OTLP export request per line" in problem.reason
     assert corpus.traces == {}
+
+
+def test_unknown_kinds_stay_bounded_and_order_free(tmp_path: Path) -> None:
+    from receipt.traces.corpus import MAX_UNKNOWN_KINDS
+
+    kinds = [f"kind_{i:04d}" for i in range(500)]
+    write_lines(tmp_path / "a" / "r.jsonl", corvid_run("r-1", "support", []) + [{"kind": k} for k in kinds] + [{"kind": "kind_0001"}])
+    write_lines(tmp_path / "b" / "r.jsonl", corvid_run("r-2", "support", []) + [{"kind": k} for k in reversed(kinds)])
+    one = read_corpus([tmp_path / "a", tmp_path / "b"])
+    two = read_corpus([tmp_path / "b", tmp_path / "a"])
+    assert one.unknown_events == two.unknown_events == 1001
+    assert one.sorted_unknown_kinds() == two.sorted_unknown_kinds()
+    assert list(one.sorted_unknown_kinds()) == kinds[:MAX_UNKNOWN_KINDS]
+    assert one.sorted_unknown_kinds()["kind_0001"] == 3
+    assert len(one.unknown_kinds) <= 2 * MAX_UNKNOWN_KINDS

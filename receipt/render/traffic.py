@@ -46,9 +46,8 @@ def traffic_view(receipt: Receipt) -> Optional[dict[str, Any]]:
     summary = md(", ".join(parts))
     if ev.first_seen and ev.last_seen:
         summary = Md(f"{summary}, {_time(ev.first_seen)} → {_time(ev.last_seen)}")
-    if ev.malformed or ev.unknown_kinds:
-        skipped = sum(ev.unknown_kinds.values())
-        summary = Md(f"{summary} · skipped: {ev.malformed:,} malformed lines, {skipped:,} events of unknown kinds")
+    if ev.malformed or ev.unknown_events:
+        summary = Md(f"{summary} · skipped: {ev.malformed:,} malformed lines, {ev.unknown_events:,} events of unknown kinds")
     if ev.escalate_above is not None:
         summary = Md(f"{summary} · severity raised one level above {md(_pct(ev.escalate_above), 12)} of traffic")
     by_fp = {c.fingerprint: c for c in receipt.changes}

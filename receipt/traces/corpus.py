@@ -31,6 +31,7 @@ ERRORED = 2
 MAX_NAME = 1024  # longer recorded names are clipped (and so match nothing): no entry is named like that
 MAX_KIND = 64
 MAX_PROBLEMS = 50  # problems kept for the report (the smallest by file, line); all are counted
+MAX_UNKNOWN_KINDS = 50  # unknown kinds counted by name (the smallest names); all are counted in total
 MAX_TRACE_ID = 128  # a longer recorded id is replaced by its digest (it goes into the signed receipt)
 
 
@@ -87,7 +88,9 @@ class Corpus:
     files: list[FileInfo] = field(default_factory=list)
     records: int = 0  # spans and events read
     malformed: int = 0
-    unknown_kinds: dict[str, int] = field(default_factory=dict)
+    unknown_kinds: dict[str, int] = field(default_factory=dict)  # exact counts, names < unknown_cut
+    unknown_events: int = 0
+    unknown_cut: str | None = None  # names from here up are only in the total (memory bound)
     problems: list[Problem] = field(default_factory=list)
     problem_count: int = 0
 
@@ -142,8 +145,21 @@ class Corpus:
         a[("requested", "granted", "denied").index(outcome)] += 1
 
     def unknown(self, kind: Any) -> None:
+        """An event of a kind this version does not read. Hostile input can make every line a new
+        kind, so exact counts are kept for the smallest names only; which names those are does not
+        depend on reading order (a name once evicted, and every name above it, stays out)."""
+        self.unknown_events += 1
         k = kind[:MAX_KIND] if isinstance(kind, str) else f"<{type(kind).__name__}>"
+        if self.unknown_cut is not None and k >= self.unknown_cut:
+            return
         self.unknown_kinds[k] = self.unknown_kinds.get(k, 0) + 1
+        if len(self.unknown_kinds) > 2 * MAX_UNKNOWN_KINDS:
+            names = sorted(self.unknown_kinds)
+            self.unknown_cut = names[MAX_UNKNOWN_KINDS]
+            self.unknown_kinds = {n: self.unknown_kinds[n] for n in names[:MAX_UNKNOWN_KINDS]}
+
+    def sorted_unknown_kinds(self) -> dict[str, int]:
+        return dict(sorted(self.unknown_kinds.items())[:MAX_UNKNOWN_KINDS])
 
     def problem(self, file: str, line: int, reason: str) -> None:
         self.problem_count += 1

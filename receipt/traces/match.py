@@ -23,7 +23,6 @@ from receipt.traces.values import iso
 
 MATCH_RULE = "client-visible-name/v1"
 SAMPLE_TRACE_IDS = 5
-MAX_UNKNOWN_KINDS = 50
 KINDS = ("tool", "agent", "prompt")
 
 
@@ -36,7 +35,6 @@ def files_digest(digests: Iterable[str]) -> str:
 
 def corpus_evidence(corpus: Corpus, escalate_above: float | None = None) -> TraceEvidence:
     t0, t1 = corpus.time_span()
-    unknown = sorted(corpus.unknown_kinds.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_UNKNOWN_KINDS]
     return TraceEvidence(
         traces=len(corpus.traces),
         errored_traces=corpus.errored_traces(),
@@ -48,7 +46,8 @@ def corpus_evidence(corpus: Corpus, escalate_above: float | None = None) -> Trac
         malformed=corpus.malformed,
         problems=[TraceProblem(file=p.file, line=p.line, reason=p.reason) for p in corpus.sorted_problems()],
         problem_count=corpus.problem_count,
-        unknown_kinds=dict(sorted(unknown)),
+        unknown_kinds=corpus.sorted_unknown_kinds(),
+        unknown_events=corpus.unknown_events,
         match_rule=MATCH_RULE,
         escalate_above=escalate_above,
     )

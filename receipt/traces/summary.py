@@ -80,8 +80,9 @@ def render_text(corpus: Corpus) -> str:
     ]
     if ev.malformed or ev.problem_count:
         lines.append(f"{ev.malformed:,} malformed lines skipped; {ev.problem_count:,} problems (first {len(ev.problems)} below)")
-    if ev.unknown_kinds:
-        lines.append("unknown event kinds skipped: " + ", ".join(f"{_cell(k)} ({n:,})" for k, n in ev.unknown_kinds.items()))
+    if ev.unknown_events:
+        kinds = ", ".join(f"{_cell(k)} ({n:,})" for k, n in ev.unknown_kinds.items())
+        lines.append(f"{ev.unknown_events:,} events of unknown kinds skipped: {kinds}")
     header = ("kind", "name", "scope", "calls", "errors", "traces", "approvals req/ok/denied")
     table = [header] + [
         (
