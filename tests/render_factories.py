@@ -51,7 +51,7 @@ def change(
         subject=Subject(kind=kind, name=name, scope=scope, path=path, line=line, key=key),
         before=before,
         after=after,
-        message=message if message is not None else f"{kind} {name}: {change_id}",
+        message=message if message is not None else f"{kind} '{name}' {change_id.split('.', 1)[-1].replace('_', ' ')}",
         fingerprint=fingerprint(change_id, key, to_jsonable_python(before), to_jsonable_python(after)),
         accepted=accepted,
     )
@@ -136,7 +136,7 @@ def mixed_receipt() -> Receipt:
             after="autonomous",
             accepted=Accepted(reason="ticket OPS-12: supervised elsewhere", expires="2030-01-01"),
         ),
-        change("agent.model_changed", "warning", kind="agent", name="triage", before="gpt-4o", after=Dynamic(dynamic="os.environ['MODEL']")),
+        change("agent.model_changed", "warning", kind="agent", name="triage", path="src/agents.py", line=40, before="gpt-4o", after=Dynamic(dynamic="os.environ['MODEL']")),
         change("tool.signature_changed", "warning", name="search", scope="files", before={"params": [{"name": "q"}]}, after={"params": [{"name": "q"}, {"name": "limit"}]}),
         change("tool.added", "info", name="list_files", scope="files", before=None, after={"dangerous": False, "approval": "never"}),
         change("agent.instructions_changed", "info", kind="agent", name="writer", before="ab" * 32, after="cd" * 32),

@@ -47,7 +47,7 @@ def test_levels_titles_and_locations() -> None:
     assert [p[0] for p in parsed] == ["error", "error", "warning", "warning", "notice", "notice", "notice"]
     command, props, message = parsed[0]
     assert props == {"file": "src/tools.py", "line": "12", "title": "tool.dangerous_gained: tool run_shell"}
-    assert message.startswith("tool run_shell: tool.dangerous_gained [regression, fingerprint ")
+    assert message.startswith("tool 'run_shell' dangerous gained [regression, fingerprint ")
     # The accepted regression is downgraded to a notice and says why.
     accepted = [p for p in parsed if "accepted" in p[2]]
     assert len(accepted) == 1 and accepted[0][0] == "notice"

@@ -1,14 +1,20 @@
 """Receipt -> GFM markdown: the text a reviewer reads in the PR comment.
 
+Layout (summary first, details folded, like the comments reviewers already like):
+the verdict as a GitHub alert (CAUTION on FAIL, WARNING, NOTE) with one sentence per regression,
+each linking to the file and line at the head commit; a small graph when reach changed; compact
+three-column tables (what, change, where) grouped by agent or server; info, touched-but-unreadable
+files, the unchanged surface and the fingerprints folded; the comparison line, binding and hashes
+in the footer.
+
 Pure function of the receipt and the options. Every string derived from analysed code is escaped
-with `escape.md` while the view model is built; the template only sees escaped `Md` values (and
-ints), and the jinja environment refuses to print anything else, so an unescaped value cannot
-slip into the output even from a user's own template.
+with `escape.md` (or `mermaid_label` inside the graph) while the view is built; the template only
+sees escaped `Md` values (and ints), and the jinja environment refuses to print anything else.
 
 Size budget: when the text is longer than `max_chars`, the least important parts go first (the
-unchanged-surface details, the skipped-file list), then the middle of each severity group's
-change list (info first, regressions last), then the extraction-error list, then the long header
-fields; the title, the verdict, the counts and the footer always stay.
+unchanged surface, the fingerprint list, the issue list, the graph), then changes from the end of
+the list (info first, regressions last), then the long header fields; the title, the verdict, the
+counts and the footer always stay.
 """
 
 from __future__ import annotations
@@ -19,36 +25,42 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
+from urllib.parse import quote
 
 import jinja2
 from pydantic import BaseModel
 
-from receipt.models import Change, Dynamic, Entry, ExtractionIssue, Receipt, entry_key
-from receipt.render.escape import Md, md, md_join, trusted
+from receipt.models import Dynamic, Receipt
+from receipt.render import view as v
+from receipt.render.escape import Md, clip, md, md_join, trusted, visible
 from receipt.render.traffic import shrink, traffic_view
 
 DEFAULT_TEMPLATE = "receipt.md.j2"
 DEFAULT_MAX_CHARS = 60000
+DEFAULT_SERVER_URL = "https://github.com"
 
-SEVERITIES = ("regression", "warning", "info")
-_GROUP_TITLE = {"regression": "Regressions", "warning": "Warnings", "info": "Info"}
-_GROUP_NOUN = {"regression": "regressions", "warning": "warnings", "info": "info changes"}
+SEVERITIES = v.SEVERITIES
 
 # Visible-character limits per value, applied before escaping (escaping may grow a value ~5x).
-_NAME = 120
-_SCOPE = 60
-_MESSAGE = 300
-_VALUE = 160
-_PATH = 160
+_NAME = 48  # a longer identifier would stop a table cell from wrapping (the JSON has it whole)
+_RUN = 48  # the same for any unbroken run of characters in a sentence
+_CONTEXT = 60
+_WORDS = 240
+_REASON = 200
+_PATH_SHOWN = 48  # longer paths are shown by their tail (the link keeps the whole path)
 _REV = 60
 _COMPARED = 120
 _FLAG = 60
 _MAX_FLAGS = 10
 _MAX_PATHS = 10
-_MAX_ISSUES = 50  # listed extraction errors / skipped files
+_MAX_ISSUES = 30
 _MAX_SURFACE_ROWS = 300
+_MAX_FINGERPRINTS = 300
+_GRAPH_LABEL = 48
 
 _HEX = re.compile(r"^[0-9a-f]{4,64}$")
+_REPOSITORY = re.compile(r"^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$")
+_SERVER = re.compile(r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~-]+)*$")
 _OMITTED_NOTE = "see the JSON receipt / job artifact"
 
 
@@ -87,7 +99,7 @@ def _num(n: int) -> Md:
 
 def _plural_filter(n: int, one: str, many: str) -> Md:
     # one/many are literals of the (trusted) template.
-    return Md(_plural(int(n), one, many))
+    return Md(v.plural(int(n), one, many))
 
 
 @lru_cache(maxsize=8)
@@ -110,19 +122,11 @@ def _compile(template_text: str) -> jinja2.Template:
 # -- values ---------------------------------------------------------------------------------------
 
 
-def _dynamic_expr(value: Any) -> Optional[str]:
-    if isinstance(value, Dynamic):
-        return value.dynamic
-    if isinstance(value, dict) and set(value) == {"dynamic"} and isinstance(value["dynamic"], str):
-        return value["dynamic"]
-    return None
-
-
 def compact_value(value: Any, *, nested: bool = False) -> str:
-    """A short, deterministic, JSON-ish rendering of a before/after value (not yet escaped)."""
-    expr = _dynamic_expr(value)
-    if expr is not None:
-        return f"dynamic: {expr}"
+    """A short, deterministic, JSON-ish rendering of a value (not yet escaped); for logs and JSON-ish
+    places only: the comment says values in words (see `view`)."""
+    if isinstance(value, Dynamic):
+        return f"dynamic: {value.dynamic}"
     if isinstance(value, BaseModel):
         return compact_value(value.model_dump(mode="json"), nested=nested)
     if value is None:
@@ -134,43 +138,11 @@ def compact_value(value: Any, *, nested: bool = False) -> str:
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False) if nested else value
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(compact_value(v, nested=True) for v in value) + "]"
+        return "[" + ", ".join(compact_value(x, nested=True) for x in value) + "]"
     if isinstance(value, dict):
         items = sorted(value.items(), key=lambda kv: str(kv[0]))
-        return "{" + ", ".join(f"{k}: {compact_value(v, nested=True)}" for k, v in items) + "}"
+        return "{" + ", ".join(f"{k}: {compact_value(x, nested=True)}" for k, x in items) + "}"
     return f"<{type(value).__name__}>"  # never repr(): it may hold memory addresses
-
-
-# Attribute values an entry has when nothing is declared: an added or removed entry is shown by
-# what is notable about it (its safety attributes always, the rest only when not the default), so the
-# table cell says "dangerous: true, approval: never" instead of a wall of defaults cut mid-word.
-_ENTRY_DEFAULTS: dict[str, Any] = {
-    "trust_tier": "autonomous",
-    "read_only": False,
-    "idempotent": False,
-    "open_world": True,
-    "replayable": False,
-    "deterministic": False,
-    "conditional": False,
-    "model": None,
-}
-_MEMBERSHIP_SUFFIXES = (".added", ".removed")
-
-
-def entry_summary(value: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in value.items():
-        if k == "signature" and isinstance(v, dict):
-            out["params"] = [p.get("name", "?") for p in v.get("params") or [] if isinstance(p, dict)]
-        elif k not in _ENTRY_DEFAULTS or v != _ENTRY_DEFAULTS[k]:
-            out[k] = v
-    return out
-
-
-def _display(change_id: str, value: Any) -> str:
-    if isinstance(value, dict) and change_id.endswith(_MEMBERSHIP_SUFFIXES):
-        value = entry_summary(value)
-    return compact_value(value)
 
 
 def _short_sha(sha: str) -> Md:
@@ -184,107 +156,146 @@ def _rev_view(rev: str, sha: str) -> dict[str, Md]:
     return {"rev": md(rev, _REV), "sha": short, "label": Md(f"{md(rev, _REV)} ({short})")}
 
 
-def _location(path: Optional[str], line: Optional[int]) -> Md:
-    if not path:
+@dataclass(frozen=True)
+class Links:
+    """Where `path#Lline` links point: `{server}/{repository}/blob/{sha}/...`; None = plain text."""
+
+    server: str
+    repository: str
+    sha: str
+
+    @staticmethod
+    def make(server: Optional[str], repository: Optional[str], sha: str) -> Optional["Links"]:
+        server = (server or DEFAULT_SERVER_URL).rstrip("/")
+        if not repository or not _REPOSITORY.match(repository) or not _SERVER.match(server) or not re.fullmatch(r"[0-9a-f]{40,64}", sha):
+            return None
+        return Links(server, repository, sha)
+
+    def blob(self, path: str, line: Optional[int]) -> str:
+        # quote() leaves only [A-Za-z0-9_.~/-] and %XX: nothing markdown or HTML reads specially.
+        anchor = f"#L{int(line)}" if line is not None and line >= 1 else ""
+        return f"{self.server}/{self.repository}/blob/{self.sha}/{quote(path, safe='/')}{anchor}"
+
+    def commit(self, sha: str) -> str:
+        return f"{self.server}/{self.repository}/commit/{sha}"
+
+    def pull(self, number: int) -> str:
+        return f"{self.server}/{self.repository}/pull/{int(number)}"
+
+
+def _runs(text: str) -> str:
+    """Unbroken runs longer than `_RUN` clipped, so table cells can wrap instead of scrolling."""
+    if len(text) <= _RUN or all(len(w) <= _RUN for w in text.split(" ")):
+        return text
+    return " ".join(clip(w, _RUN) for w in text.split(" "))
+
+
+def _shown_path(path: str) -> str:
+    if len(path) <= _PATH_SHOWN:
+        return path
+    parts = path.split("/")
+    tail = parts[-1]
+    for part in reversed(parts[:-1]):
+        if len(part) + 1 + len(tail) + 2 > _PATH_SHOWN:
+            break
+        tail = f"{part}/{tail}"
+    return clip("…/" + tail, _PATH_SHOWN) if len(tail) + 2 <= _PATH_SHOWN else "…" + tail[-(_PATH_SHOWN - 1) :]
+
+
+def _where(where: v.Where, links: Optional[Links], places: int = 1) -> Md:
+    if not where.path:
         return trusted("—")
-    where = path if line is None else f"{path}:{line}"
-    return md(where, _PATH)
+    shown = _shown_path(visible(where.path))
+    text = md(shown if where.line is None else f"{shown}:{where.line}")
+    out = Md(f"[{text}]({links.blob(where.path, where.line)})") if links is not None else text
+    return Md(out + (f" and {places - 1:,} more" if places > 1 else ""))
 
 
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n:,} {one if n == 1 else many}"
+def _named(n: v.Named, bold: bool = True) -> Md:
+    name = md(n.name, _NAME)
+    text = f"{md(n.kind, 20)} **{name}**" if bold else f"{md(n.kind, 20)} {name}"
+    if n.context:
+        text += f" · {md(_shown_path(visible(n.context)), _CONTEXT)}"
+    return Md(text)
 
 
-# -- rows -----------------------------------------------------------------------------------------
+def _group_title(n: v.Named) -> Md:
+    if not n.name:
+        return Md(md(n.kind.capitalize(), 40))
+    text = f"{md(n.kind[:1].upper() + n.kind[1:], 20)} {md(n.name, _NAME)}"
+    if n.context:
+        text += f" · {md(_shown_path(visible(n.context)), _CONTEXT)}"
+    return Md(text)
 
 
-def _change_row(change: Change) -> dict[str, Md]:
-    s = change.subject
-    subject = f"{md(s.kind, _SCOPE)} **{md(s.name, _NAME)}**"
-    if s.scope:
-        subject += f" · scope {md(s.scope, _SCOPE)}"
-    text = f"{md(change.id, _SCOPE)}: {md(change.message, _MESSAGE)}"
-    fp = change.fingerprint
-    text += f" · `{fp}`" if _HEX.match(fp) else f" · {md(fp, 64)}"
-    if change.accepted is not None:
-        text += f" · **accepted**: {md(change.accepted.reason, _MESSAGE)}"
-        if change.accepted.expires:
-            text += f" (until {md(change.accepted.expires, 40)})"
-    values = f"{md(_display(change.id, change.before), _VALUE)} → {md(_display(change.id, change.after), _VALUE)}"
-    return {
-        "subject": Md(subject),
-        "change": Md(text),
-        "transition": Md(values),
-        "location": _location(s.path, s.line),
-    }
+_LEAD = {"regression": "**regression**: ", "warning": "warning: ", "info": ""}
 
 
-def _flag(name: str, value: Any) -> Optional[str]:
-    """One attribute for the surface table: shown only when it differs from the safe default."""
-    expr = _dynamic_expr(value)
-    if expr is not None:
-        return f"{name}: dynamic: {expr}"
-    return name if value is True else None
+def _words(row: v.Row) -> Md:
+    text = md(_runs(visible(row.words)), _WORDS)
+    if row.folded:
+        text = Md(f"{text}; {md(_runs(visible('; '.join(row.folded))), _WORDS)}")
+    if row.reason:
+        text = Md(f"{text} ({md(_runs(visible(row.reason)), _REASON)})")
+    if row.accepted is not None:
+        return Md(f"accepted ({md(_runs(visible(row.accepted)), _WORDS)}): {text}")
+    return Md(_LEAD[row.severity] + text)
 
 
-def _entry_attributes(e: Entry) -> str:
-    parts: list[str] = []
-    if e.kind == "agent":
-        tier = _dynamic_expr(e.trust_tier)
-        parts.append(f"trust: dynamic: {tier}" if tier is not None else f"trust: {e.trust_tier}")
-        if e.model is not None:
-            model = _dynamic_expr(e.model)
-            parts.append(f"model: dynamic: {model}" if model is not None else f"model: {e.model}")
-        parts += [f for f in (_flag("replayable", e.replayable), _flag("deterministic", e.deterministic)) if f]
-        if e.reaches:
-            parts.append(f"reaches {len(e.reaches)}")
-    else:
-        parts += [f for f in (_flag("dangerous", e.dangerous),) if f]
-        approval = _dynamic_expr(e.approval)
-        parts.append(f"approval: dynamic: {approval}" if approval is not None else f"approval: {e.approval}")
-        for name, value in (("read-only", e.read_only), ("idempotent", e.idempotent)):
-            f = _flag(name, value)
-            if f:
-                parts.append(f)
-        # Shown when it differs from the framework's default: MCP tools are open-world unless they
-        # say otherwise (openWorldHint), tools of other frameworks are not open-world unless declared.
-        if isinstance(e.open_world, bool) and e.open_world is not (e.dialect in ("mcp", "fastmcp")):
-            parts.append("open-world" if e.open_world else "closed-world")
-        elif _dynamic_expr(e.open_world) is not None:
-            parts.append(f"open-world: dynamic: {_dynamic_expr(e.open_world)}")
-    if e.conditional:
-        parts.append("conditional")
-    return ", ".join(parts)
+def _sentence(row: v.Row, links: Optional[Links]) -> Md:
+    words = md(_runs(visible(row.words)), _WORDS)
+    if row.folded:
+        words = Md(f"{words}; {md(_runs(visible('; '.join(row.folded))), _WORDS)}")
+    text = f"{md(v.kind_word(row.subject.kind), 20)} **{md(row.subject.name, _NAME)}**"
+    if row.subject.context:
+        text += f" ({md(_shown_path(visible(row.subject.context)), _CONTEXT)})"
+    text += f" {words}"
+    if row.reason:
+        text += f". Why: {md(_runs(visible(row.reason)), _REASON)}"
+    return Md(f"{text} — {_where(row.where, links, row.places)}")
 
 
-def _surface_rows(receipt: Receipt) -> Optional[tuple[list[dict[str, Md]], int]]:
-    head = (receipt.surfaces or {}).get("head")
-    if head is None:
+# -- the graph ------------------------------------------------------------------------------------
+
+_MERMAID_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _.-/:,")
+
+
+def mermaid_label(text: str) -> Md:
+    """A mermaid node label, inside double quotes: every character outside a small safe set becomes
+    a mermaid entity code (`#60;`), so no quote, bracket, HTML, markdown, fence or directive can be
+    formed from analysed code."""
+    shown = clip(visible(text), _GRAPH_LABEL)
+    return Md("".join(c if c in _MERMAID_SAFE else f"#{ord(c)};" for c in shown))
+
+
+def _graph(edges: list[v.Edge], more: int, dangerous_names: set[str]) -> Optional[list[Md]]:
+    if not edges:
         return None
-    changed = {c.subject.key or entry_key(c.subject.kind, c.subject.scope or "", c.subject.name) for c in receipt.changes}
-    entries = sorted(
-        (e for e in head.entries() if e.exported and e.key not in changed),
-        key=lambda e: (e.kind, e.scope, e.name, e.path, e.line),
-    )
-    if not entries:
-        return None
-    rows = []
-    for e in entries[:_MAX_SURFACE_ROWS]:
-        name = md(e.name, _NAME) if not e.scope else Md(f"{md(e.name, _NAME)} · scope {md(e.scope, _SCOPE)}")
-        rows.append(
-            {
-                "name": name,
-                "kind": md(e.kind, _SCOPE),
-                "attributes": md(_entry_attributes(e), _MESSAGE),
-                "location": _location(e.path, e.line),
-            }
-        )
-    return rows, len(entries)
+    ids: dict[tuple[str, str], str] = {}
+    lines: list[str] = ["graph LR"]
 
+    def node(kind: str, name: str) -> str:
+        if (kind, name) not in ids:
+            ids[(kind, name)] = f"n{len(ids)}"
+            lines.append(f'  {ids[(kind, name)]}["{mermaid_label(f"{kind} {name}")}"]')
+        return ids[(kind, name)]
 
-def _issue_item(issue: ExtractionIssue) -> Md:
-    where = _location(issue.path, issue.line)
-    return Md(f"{where} — {md(issue.reason, _SCOPE)}: {md(issue.message, _MESSAGE)}")
+    danger: list[str] = []
+    for e in edges:
+        a, b = node("agent", e.source), node(e.target_kind, e.target)
+        if e.state == "added":
+            label = "added, dangerous" if e.dangerous else "added"
+            lines.append(f"  {a} -->|{label}| {b}")
+        else:
+            lines.append(f"  {a} -.->|removed| {b}")
+        if e.dangerous or e.target in dangerous_names:
+            danger.append(b)
+    if more:
+        lines.append(f'  more["{more:,} more edges not drawn"]')
+    if danger:
+        lines.append("  classDef dangerous stroke:#cf222e,stroke-width:3px")
+        lines.append(f"  class {','.join(sorted(set(danger), key=lambda n: int(n[1:])))} dangerous")
+    return [Md(line) for line in lines]
 
 
 # -- view model -----------------------------------------------------------------------------------
@@ -292,11 +303,12 @@ def _issue_item(issue: ExtractionIssue) -> Md:
 
 @dataclass(frozen=True)
 class _Cut:
-    """What the size budget leaves in; `keep` None = every change."""
+    """What the size budget leaves in; `keep` None = every change row."""
 
     surface: bool = True
-    skipped_list: bool = True
-    error_list: bool = True
+    fingerprints: bool = True
+    issue_list: bool = True
+    graph: bool = True
     keep: Optional[int] = None
     full_header: bool = True
 
@@ -306,91 +318,126 @@ class _Prepared:
     """Everything escaped once; views for each budget attempt only slice these lists."""
 
     head: dict[str, Any]
-    groups: list[tuple[str, list[dict[str, Md]]]]
-    errors: list[Md]
-    skipped: list[Md]
-    error_count: int
-    skipped_count: int
-    surface: Optional[tuple[list[dict[str, Md]], int]]
+    rows: list[tuple[str, Md, dict[str, Md]]]  # (severity, group title, row cells)
+    graph: Optional[list[Md]]
+    issues: Optional[dict[str, Any]]
+    surface: Optional[dict[str, Any]]
+    fingerprints: list[Md]
     footer: dict[str, Any]
 
     @property
     def total(self) -> int:
-        return sum(len(rows) for _, rows in self.groups)
+        return len(self.rows)
+
+
+def _binding_line(receipt: Receipt, links: Optional[Links], server: str) -> Optional[Md]:
+    b = getattr(receipt, "binding", None)
+    if b is None:
+        return None
+    parts = []
+    repository = getattr(b, "repository", "") or ""
+    pr = getattr(b, "pr", None)
+    base_sha, head_sha = getattr(b, "base_sha", "") or "", getattr(b, "head_sha", "") or ""
+    if repository:
+        where = md(repository, 120)
+        if pr is not None:
+            where = Md(f"{where} pull request {int(pr)}")
+            if links is not None:
+                where = Md(f"[{where}]({links.pull(pr)})")
+        parts.append(where)
+    elif pr is not None:
+        parts.append(Md(f"pull request {int(pr)}"))
+    for label, sha in (("base", base_sha), ("head", head_sha)):
+        if sha:
+            short = _short_sha(sha)
+            shown = Md(f"`{short}`") if _HEX.match(sha) else short
+            if links is not None and _HEX.match(sha):
+                shown = Md(f"[{shown}]({links.commit(sha)})")
+            parts.append(Md(f"{label} {shown}"))
+    if not parts:
+        return None
+    return Md("Receipt for " + " · ".join(parts))
 
 
 def _nothing_recognised(receipt: Receipt) -> Optional[Md]:
     """"nothing recognised under PATHS": an empty surface is stated, never a quiet "no changes"."""
-    if not receipt.nothing_recognised:
+    if not getattr(receipt, "nothing_recognised", False):
         return None
     if not receipt.paths:
         return trusted("nothing recognised in the whole tree (no agent or tool of a supported framework)")
-    shown = md_join([md(p, _PATH) for p in receipt.paths[:_MAX_PATHS]])
+    shown = md_join([md(p, _PATH_SHOWN) for p in receipt.paths[:_MAX_PATHS]])
     more = f" and {len(receipt.paths) - _MAX_PATHS:,} more" if len(receipt.paths) > _MAX_PATHS else ""
     return Md(f"nothing recognised under {shown}{more} (no agent or tool of a supported framework)")
 
 
-def _counts(receipt: Receipt) -> Md:
-    """Counted from the changes themselves, so the line always matches the groups below it.
-
-    An accepted change is counted once, as accepted, whatever its severity."""
-    nothing = _nothing_recognised(receipt)
-    if not receipt.changes and nothing is not None and not receipt.errors:
-        return nothing
-    if not receipt.changes:
-        if receipt.errors:
-            return trusted(
-                "no changes found in the files that could be read; "
-                + _plural(len(receipt.errors), "file", "files")
-                + " could not be analysed (see below)"
-            )
-        return trusted("no changes to the exported agent surface")
-    open_ = {sev: 0 for sev in SEVERITIES}
-    accepted = 0
-    for c in receipt.changes:
-        if c.accepted is not None:
-            accepted += 1
-        else:
-            open_[c.severity] += 1
-    parts = [
-        _plural(open_["regression"], "regression", "regressions"),
-        _plural(open_["warning"], "warning", "warnings"),
-        f"{open_['info']:,} info",
-    ]
-    if accepted:
-        parts.append(f"{accepted:,} accepted")
-    return trusted(", ".join(parts))
-
-
-def _prepare(receipt: Receipt, header_comment: Optional[str], footer_note: Optional[str]) -> _Prepared:
+def _prepare(
+    receipt: Receipt, header_comment: Optional[str], footer_note: Optional[str], links: Optional[Links], server: str
+) -> _Prepared:
+    view, titles, surface_total = v.build_view(receipt, surface_limit=_MAX_SURFACE_ROWS)
     flags = [md(f, _FLAG) for f in receipt.verdict.flags[:_MAX_FLAGS]]
     if len(receipt.verdict.flags) > _MAX_FLAGS:
         flags.append(trusted(f"and {len(receipt.verdict.flags) - _MAX_FLAGS:,} more"))
-    paths = [md(p, _PATH) for p in receipt.paths[:_MAX_PATHS]]
+    paths = [md(p, _PATH_SHOWN) for p in receipt.paths[:_MAX_PATHS]]
     if len(receipt.paths) > _MAX_PATHS:
         paths.append(trusted(f"and {len(receipt.paths) - _MAX_PATHS:,} more"))
+    sentences = [_sentence(r, links) for r in view.sentences]
+    if view.more_sentences:
+        sentences.append(trusted(f"… and {view.more_sentences:,} more regressions, listed below"))
     head = {
         "header_comment": trusted(header_comment) if header_comment else None,
         "title": trusted("Behavior receipt"),
+        "alert": trusted(view.alert),
         "verdict": trusted("PASS" if receipt.verdict.ok else "FAIL"),
         "fail_on": md(receipt.verdict.fail_on, 20),
-        "counts": _counts(receipt),
+        "counts": (
+            _nothing_recognised(receipt)
+            if not receipt.changes and not receipt.errors and _nothing_recognised(receipt) is not None
+            else trusted(v.counts_text(view, receipt))
+        ),
+        # with changes (or errors) the counts line is taken; the empty surface gets its own line
+        "nothing_recognised": _nothing_recognised(receipt) if receipt.changes or receipt.errors else None,
+        "sentences": sentences,
         "flags": flags,
         "compared": md(receipt.compared, _COMPARED),
         "base": _rev_view(receipt.base.rev, receipt.base.sha),
         "head": _rev_view(receipt.head.rev, receipt.head.sha),
         "paths": paths,
         "exported": {"agents": receipt.summary.agents, "tools": receipt.summary.tools},
-        # with changes (or errors) the counts line is taken; the empty surface gets its own line
-        "nothing_recognised": _nothing_recognised(receipt) if receipt.changes or receipt.errors else None,
     }
-    by_severity: dict[str, list[dict[str, Md]]] = {sev: [] for sev in SEVERITIES}
-    for change in receipt.changes:  # the diff stage sorted them; keep that order within a group
-        by_severity[change.severity].append(_change_row(change))
-    groups = [(sev, rows) for sev, rows in by_severity.items() if rows]
+    rows = []
+    for r in view.rows:
+        title = _group_title(titles[(r.change_id, r.fingerprint)])
+        rows.append((r.severity if r.accepted is None else "info", title, {"what": _named(r.subject), "change": _words(r), "where": _where(r.where, links, r.places)}))
+    dangerous_names = {c.subject.name for c in receipt.changes if c.id == "tool.dangerous_gained"}
+    issues = None
+    if view.touched_issues or view.untouched_issues or view.skipped_files:
+        items = [
+            Md(f"{_where(i.where, links)} — {md(i.reason, 40)}: {md(i.message, _WORDS)}") for i in view.touched_issues[:_MAX_ISSUES]
+        ]
+        issues = {
+            "touched": len(view.touched_issues),
+            "listed": items,
+            "more": len(view.touched_issues) - len(items),
+            "untouched": view.untouched_issues,
+            "skipped": view.skipped_files,
+            "errors": len(receipt.errors),
+        }
+    surface = None
+    if view.surface:
+        surface = {
+            "rows": [{"what": _named(n), "attributes": md(_runs(visible(attrs)), _WORDS), "where": _where(w, links)} for n, attrs, w in view.surface],
+            "count": surface_total,
+            "more": surface_total - len(view.surface),
+        }
+    fingerprints = [
+        Md(f"`{r.fingerprint}` {md(r.change_id, 60)} · {_named(r.subject, bold=False)}")
+        for r in view.rows[:_MAX_FINGERPRINTS]
+        if _HEX.match(r.fingerprint)
+    ]
     tool = receipt.tool
     footer = {
         "footer_note": trusted(footer_note) if footer_note else None,
+        "binding": _binding_line(receipt, links, server),
         "tool_line": Md(
             f"{md(tool.name, 60)} {md(tool.version, 40)} · {md(receipt.schema_, 60)}"
             f" · surface sha256: base {md(receipt.base.surface_sha256[:12], 12)},"
@@ -399,75 +446,49 @@ def _prepare(receipt: Receipt, header_comment: Optional[str], footer_note: Optio
     }
     return _Prepared(
         head=head,
-        groups=groups,
-        errors=[_issue_item(i) for i in receipt.errors[:_MAX_ISSUES]],
-        skipped=[_issue_item(i) for i in receipt.skipped[:_MAX_ISSUES]],
-        error_count=len(receipt.errors),
-        skipped_count=len(receipt.skipped),
-        surface=_surface_rows(receipt),
+        rows=rows,
+        graph=_graph(view.edges, view.more_edges, dangerous_names),
+        issues=issues,
+        surface=surface,
+        fingerprints=fingerprints,
         footer=footer,
     )
 
 
-def _allocate(groups: list[tuple[str, list[Any]]], keep: Optional[int]) -> dict[str, int]:
-    """How many rows of each group survive: regressions first, then warnings, then info."""
-    sizes = {sev: len(rows) for sev, rows in groups}
-    if keep is None:
-        return sizes
-    out: dict[str, int] = {}
-    for sev in SEVERITIES:  # groups are already in severity order; this is the priority order
-        if sev in sizes:
-            out[sev] = min(sizes[sev], keep)
-            keep -= out[sev]
-    return out
+def _grouped(rows: list[tuple[str, Md, dict[str, Md]]]) -> list[dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for _sev, title, cells in rows:
+        out.setdefault(title, {"title": title, "rows": []})["rows"].append(cells)
+    return list(out.values())
 
 
 def _view(p: _Prepared, cut: _Cut) -> dict[str, Any]:
-    kept = _allocate(p.groups, cut.keep)
-    groups = []
-    for sev, rows in p.groups:
-        k = kept[sev]
-        first = (k + 1) // 2  # the middle goes: the first and the last rows stay visible
-        groups.append(
-            {
-                "severity": trusted(sev),
-                "title": trusted(_GROUP_TITLE[sev]),
-                "noun": trusted(_GROUP_NOUN[sev]),
-                "count": len(rows),
-                "head": rows[:first],
-                "tail": rows[len(rows) - (k - first) :] if k - first else [],
-                "omitted": len(rows) - k,
-            }
-        )
-    omitted = p.total - sum(kept.values())
-    issues = None
-    if p.error_count or p.skipped_count:
-        issues = {
-            "errors": p.error_count,
-            "skipped": p.skipped_count,
-            "error_items": p.errors if cut.error_list else [],
-            "errors_more": p.error_count - (len(p.errors) if cut.error_list else 0),
-            "skipped_items": p.skipped if cut.skipped_list else [],
-            "skipped_more": p.skipped_count - (len(p.skipped) if cut.skipped_list else 0),
-        }
-    surface = None
-    if p.surface is not None and cut.surface:
-        rows, count = p.surface
-        surface = {"rows": rows, "count": count, "more": count - len(rows)}
+    keep = p.total if cut.keep is None else cut.keep
+    kept = p.rows[:keep]  # rows are in severity order: info goes first, regressions last
+    omitted = p.total - len(kept)
+    main = [r for r in kept if r[0] != "info"]
+    info = [r for r in kept if r[0] == "info"]
     head = dict(p.head)
     if not cut.full_header:
         # Long ref names are the only unbounded-looking part left: show the commits alone.
         head.update(compared=trusted("(ref names not shown, to fit the comment)"), paths=[], flags=head["flags"][:1])
         for side in ("base", "head"):
             head[side] = {**head[side], "label": head[side]["sha"]}
+    issues = None
+    if p.issues is not None:
+        issues = dict(p.issues)
+        if not cut.issue_list:
+            issues.update(listed=[], more=issues["touched"])
     return {
         **head,
         "shortened": {"omitted": omitted, "total": p.total, "note": trusted(_OMITTED_NOTE)} if omitted else None,
-        "omitted_note": trusted(_OMITTED_NOTE),
-        "groups": groups,
+        "graph": p.graph if cut.graph else None,
+        "groups": _grouped(main),
+        "info": {"count": len(info), "groups": _grouped(info)} if info else None,
         "issues": issues,
-        "surface": surface,
+        "surface": p.surface if cut.surface else None,
         "surface_omitted": p.surface is not None and not cut.surface,
+        "fingerprints": p.fingerprints if cut.fingerprints else [],
         **p.footer,
     }
 
@@ -496,27 +517,41 @@ def render_markdown(
     header_comment: Optional[str] = None,
     footer_note: Optional[str] = None,
     template_text: Optional[str] = None,
+    repository: Optional[str] = None,
+    server_url: Optional[str] = None,
 ) -> str:
     """The receipt as GFM text of at most `max_chars` characters (see the module docstring).
 
     `header_comment` (a hidden marker) and `footer_note` are trusted and printed verbatim.
-    `template_text` replaces the shipped template. Raises ValueError when even the minimal
-    receipt (verdict, counts, footer) does not fit in `max_chars`.
+    `template_text` replaces the shipped template. `repository` (owner/name; default: the receipt's
+    binding) and `server_url` (default https://github.com) make locations links to the head commit.
+    Raises ValueError when even the minimal receipt (verdict, counts, footer) does not fit.
     """
     template = _compile(template_text if template_text is not None else load_template_text())
-    prepared = _prepare(receipt, header_comment, footer_note)
+    binding = getattr(receipt, "binding", None)
+    repo = repository or (getattr(binding, "repository", "") if binding is not None else "")
+    head_sha = (getattr(binding, "head_sha", "") if binding is not None else "") or receipt.head.sha
+    server = (server_url or DEFAULT_SERVER_URL).rstrip("/")
+    links = Links.make(server, repo, head_sha)
+    prepared = _prepare(receipt, header_comment, footer_note, links, server)
     traffic = traffic_view(receipt)  # None without --traces
 
     def attempt(cut: _Cut) -> str:
         return _tidy(template.render(**_view(prepared, cut), traffic=traffic if cut.surface else shrink(traffic)))
 
-    for cut in (_Cut(), _Cut(surface=False), _Cut(surface=False, skipped_list=False)):
+    cuts = [
+        _Cut(),
+        _Cut(surface=False),
+        _Cut(surface=False, fingerprints=False),
+        _Cut(surface=False, fingerprints=False, issue_list=False),
+        _Cut(surface=False, fingerprints=False, issue_list=False, graph=False),
+    ]
+    for cut in cuts:
         text = attempt(cut)
         if len(text) <= max_chars:
             return text
-    for error_list, full_header in ((True, True), (False, True), (False, False)):
-        base = _Cut(surface=False, skipped_list=False, error_list=error_list, full_header=full_header)
-        found = _fit_changes(attempt, base, prepared.total, max_chars)
+    for full_header in (True, False):
+        found = _fit_changes(attempt, replace(cuts[-1], full_header=full_header), prepared.total, max_chars)
         if found is not None:
             return found
     raise ValueError(f"max_chars={max_chars} is too small for the receipt's verdict, counts and footer")
