@@ -374,19 +374,22 @@ def render_body(
     receipt, marker: Marker, signing_key, repository: str, revs: ae.EventRevisions, template: str | None = None
 ) -> str:
     """The comment body: marker first, then the receipt; signed when a key is configured."""
+    import functools
+
     from receipt.models import Binding
+    from receipt.render import render_markdown
 
     # Bound to what the PR shows (its base and head), so a verifier can check against the PR page;
     # the body shows the binding, signed or not.
     binding = Binding(repository=repository, pr=revs.pr, base_sha=revs.base, head_sha=revs.head)
     receipt = receipt.model_copy(update={"binding": binding})
+    # Locations link to the files at the PR head on this server (GitHub Enterprise Server included).
+    renderer = functools.partial(render_markdown, repository=repository or None, server_url=os.environ.get("GITHUB_SERVER_URL") or None)
     if signing_key is not None:
         from receipt.sign import render_signed
 
-        return render_signed(receipt, signing_key, binding, header_comment=marker.render(), template_text=template)
-    from receipt.render import render_markdown
-
-    return render_markdown(receipt, header_comment=marker.render(), footer_note=UNSIGNED_NOTE, template_text=template)
+        return render_signed(receipt, signing_key, binding, header_comment=marker.render(), template_text=template, renderer=renderer)
+    return renderer(receipt, header_comment=marker.render(), footer_note=UNSIGNED_NOTE, template_text=template)
 
 
 def publish(

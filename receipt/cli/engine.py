@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import json
 import os
 import sys
@@ -52,6 +53,11 @@ def _end_progress() -> None:
         sys.stderr.flush()
 
 
+def server_url() -> str | None:
+    """Where file links point (GitHub Enterprise Server sets it in Actions); github.com otherwise."""
+    return os.environ.get("GITHUB_SERVER_URL") or None
+
+
 def write_output(text: str, output: Optional[Path]) -> None:
     if output is None:
         emit(text)
@@ -78,7 +84,7 @@ def trace_diff(
     merge_base: bool = typer.Option(False, "--merge-base", help="Compare merge-base(BASE, HEAD) -> HEAD: what a branch introduces (as CI does)."),
     include_surfaces: bool = typer.Option(False, "--include-surfaces", help="With --format json: add both full surfaces."),
     sign_key: Optional[str] = typer.Option(None, "--sign-key", help="Ed25519 private key file (PKCS#8 PEM or 64-hex seed) to sign the receipt; or env RECEIPT_SIGNING_KEY."),
-    repository: str = typer.Option("", "--repository", help="Binding: owner/name the receipt is for (signed receipts)."),
+    repository: str = typer.Option("", "--repository", help="owner/name the receipt is for: locations link to files at HEAD, and a signed receipt is bound to it."),
     pr: Optional[int] = typer.Option(None, "--pr", help="Binding: pull request number (signed receipts)."),
     traces: Optional[List[str]] = typer.Option(None, "--traces", metavar="PATH", help="Recorded traces (file or folder; repeat for more) as evidence: which traces exercise each changed entry."),
 ) -> None:
@@ -139,9 +145,10 @@ def trace_diff(
         from receipt.models import Binding
 
         binding = Binding(repository=repository, pr=pr, base_sha=receipt.base.sha, head_sha=receipt.head.sha)
-        text = render_signed(receipt, key, binding, template_text=template)
+        renderer = functools.partial(render_markdown, repository=repository or None, server_url=server_url())
+        text = render_signed(receipt, key, binding, template_text=template, renderer=renderer)
     else:
-        text = render_markdown(receipt, template_text=template)
+        text = render_markdown(receipt, template_text=template, repository=repository or None, server_url=server_url())
     write_output(text, output)
     raise typer.Exit(EXIT_OK if receipt.verdict.ok else EXIT_FINDINGS)
 

@@ -224,13 +224,16 @@ def _reason(change: Change, entry: Optional[Entry]) -> str:
         expr = _dynamic(getattr(entry, attr, None))
         word = attr.replace("_", " ")
         if expr is not None:
-            parts.append(f"{word} comes from {expr} at runtime")
+            if expr not in change.message:  # the change's own words already name the source
+                parts.append(f"{word} comes from {expr} at runtime")
         elif isinstance(reasons, dict) and reasons.get(attr):
             parts.append(f"{word} is a default: {reasons[attr]}")
     return "; ".join(parts)
 
 
 def _named(change: Change, entry: Optional[Entry]) -> Named:
+    if change.subject.kind == "file":  # the path is in the "where" column already
+        return Named("file", change.subject.name.rsplit("/", 1)[-1])
     return Named(change.subject.kind, change.subject.name)
 
 
@@ -405,7 +408,7 @@ def _attributes(e: Entry) -> str:
     words = entry_words({k: (v if not isinstance(v, Dynamic) else {"dynamic": v.dynamic}) for k, v in value.items()})
     if e.reaches:
         words += f"{', ' if words else ''}reaches {len(e.reaches)}"
-    return words
+    return words or "defaults only"
 
 
 def unchanged_surface(receipt: Receipt, limit: int) -> tuple[list[tuple[Named, str, Where]], int]:
