@@ -125,7 +125,7 @@ def test_signature_change_said_in_words() -> None:
 
 
 def test_added_tool_said_in_words_and_regression_says_why() -> None:
-    entry = tool_entry("refund_order", dialect="mcp", scope="shop", dangerous=True, default_reasons={"dangerous": "MCP destructiveHint defaults to true"}) if "default_reasons" in Entry.model_fields else tool_entry("refund_order", dialect="mcp", scope="shop", dangerous=Dynamic(dynamic="settings.DESTRUCTIVE"))
+    entry = tool_entry("refund_order", dialect="mcp", scope="shop", dangerous=True, defaults={"dangerous": "MCP destructiveHint defaults to true"}) if "defaults" in Entry.model_fields else tool_entry("refund_order", dialect="mcp", scope="shop", dangerous=Dynamic(dynamic="settings.DESTRUCTIVE"))
     c = change(
         "tool.added",
         "regression",

@@ -218,7 +218,7 @@ def _reason(change: Change, entry: Optional[Entry]) -> str:
         attrs = tuple(a for a in _DECISIVE if a in change.id or a in named)
         if change.severity == "regression" and entry.kind == "tool":
             attrs = tuple(dict.fromkeys(("dangerous", *attrs)))
-    reasons = getattr(entry, "default_reasons", None) or {}
+    reasons = getattr(entry, "defaults", None) or {}
     parts: list[str] = []
     for attr in attrs:
         expr = _dynamic(getattr(entry, attr, None))
