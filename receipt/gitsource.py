@@ -64,13 +64,28 @@ class GitRepo:
         except InvalidGitRepositoryError:
             raise GitError(f"not a git repository: {path}") from None
         self.git_dir = Path(self.repo.git_dir)
+        # A bare mirror without `core.bare` (what some mirroring tools write) looks to gitpython like
+        # a work tree's .git whose work tree is the parent folder, where git itself finds no
+        # repository. It is bare when the folder holding it has no .git leading back to it.
+        self._bare = self.repo.bare or not self._owns_work_tree()
+        if self._bare and not self.repo.bare:
+            self.repo.git.update_environment(GIT_DIR=str(self.git_dir))
         # Config, template and keyring are read from the same commit by several stages of one run.
         self._paths: dict[tuple[str, str], bytes | None] = {}
+
+    def _owns_work_tree(self) -> bool:
+        if not self.repo.working_tree_dir:
+            return False
+        dot_git = Path(self.repo.working_tree_dir) / ".git"
+        if dot_git.is_dir():
+            return dot_git.resolve() == self.git_dir.resolve()
+        # A linked worktree or submodule: .git is a file naming the git dir.
+        return dot_git.is_file()
 
     @property
     def work_tree(self) -> Path | None:
         """The work tree's root, resolved; None for a bare repository."""
-        if self.repo.bare or not self.repo.working_tree_dir:
+        if self._bare or not self.repo.working_tree_dir:
             return None
         return Path(self.repo.working_tree_dir).resolve()
 

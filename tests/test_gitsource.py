@@ -56,6 +56,20 @@ def test_reads_bare_repositories_without_a_worktree(git_repo: GitRepoBuilder, tm
     assert repo.resolve("HEAD") == sha
 
 
+def test_reads_a_bare_mirror_that_does_not_say_it_is_bare(git_repo: GitRepoBuilder, tmp_path: Path) -> None:
+    """Some mirroring tools write a bare repository without `core.bare`; git itself reads it as bare
+    when named directly, and so must the receipt (it used to report "unknown revision 'HEAD'")."""
+    git_repo.commit({"pkg/a.py": "x = 1\n"})
+    sha = git_repo.commit({"pkg/a.py": "x = 2\n"})
+    mirror = tmp_path / "mirror" / "repo"
+    subprocess.run(["git", "clone", "-q", "--bare", str(git_repo.path), str(mirror)], check=True)
+    subprocess.run(["git", "--git-dir", str(mirror), "config", "--unset", "core.bare"], check=True)
+    repo = GitRepo(mirror)
+    assert repo.resolve("HEAD") == sha
+    assert repo.work_tree is None
+    assert [f.path for f in repo.list_files(repo.resolve("HEAD~1")).files] == ["pkg/a.py"]
+
+
 def test_shallow_clone_missing_history_says_how_to_fetch(git_repo: GitRepoBuilder, tmp_path: Path) -> None:
     git_repo.commit({"a.py": "x = 1\n"})
     git_repo.commit({"a.py": "x = 2\n"})
