@@ -55,12 +55,14 @@ from receipt.dialects.base import (
     decorator_call,
     digest,
     issue,
+    leaf,
     origin_matches,
     signature_of,
+    split_method,
     stricter,
 )
 from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Expr, FunctionFact, Map, Ref
-from receipt.extract.program import Program, describe
+from receipt.extract.program import Item, Program, describe
 from receipt.models import Dynamic, Entry, Signature
 
 NAME = "langchain"
@@ -76,6 +78,19 @@ _MIDDLEWARE_BASE = ("langchain.agents.middleware.AgentMiddleware",)
 _INTERRUPT = ("langgraph.types.interrupt",)
 _SYSTEM_MESSAGE = ("langchain_core.messages.SystemMessage", "langchain.messages.SystemMessage")
 _NOT_ARGUMENTS = frozenset({"run_manager", "callbacks"})
+_MIDDLEWARE_PACKAGE = "langchain.agents.middleware"
+# Built-in middleware that gives the agent tools (langchain/agents/middleware/*: `self.tools = [...]`):
+# class -> (tool name, the keyword that renames it or None, fixed attributes). Every other built-in
+# middleware adds none; middleware from another library may, and is reported.
+_MIDDLEWARE_TOOLS: dict[str, tuple[tuple[str, str | None, dict[str, Any]], ...]] = {
+    "ShellToolMiddleware": (("shell", "tool_name", {"dangerous": True}),),
+    "FilesystemFileSearchMiddleware": (("glob_search", None, {"read_only": True}), ("grep_search", None, {"read_only": True})),
+    "TodoListMiddleware": (("write_todos", None, {}),),
+}
+# Runnable methods that wrap an agent in another Runnable running the same graph with the same tools.
+_RUNNABLE_WRAPPERS = frozenset({"with_config", "with_retry", "with_fallbacks", "with_listeners", "with_alisteners", "with_types", "bind"})
+_STATE_GRAPH = ("langgraph.graph.StateGraph", "langgraph.graph.state.StateGraph")
+_TOOL_NODE = ("langgraph.prebuilt.ToolNode", "langgraph.prebuilt.tool_node.ToolNode")
 
 
 def _from_function(origin: str | None) -> bool:
@@ -100,6 +115,8 @@ class _Agent:
     react: bool
     tools: list[str] = field(default_factory=list)
     reach: list[str] = field(default_factory=list)
+    aliases: set[str] = field(default_factory=set)  # `x.with_config(...)` and the like denote the same agent
+    tool_items: list[Item] | None = None  # a hand-built graph: the tools of its ToolNodes
 
 
 class _Extractor:
@@ -258,8 +275,20 @@ class _Extractor:
 
     # -- agents ---------------------------------------------------------------------------------
 
+    @staticmethod
+    def unwrap(expr: Expr | None) -> Expr | None:
+        """`create_agent(...).with_config(...)` (or `.with_retry()`, ...) -> `create_agent(...)`;
+        `agent.with_config(...)` -> `agent`."""
+        while isinstance(expr, Call):
+            receiver, method = split_method(expr.func)
+            if method not in _RUNNABLE_WRAPPERS or receiver is None:
+                break
+            expr = receiver
+        return expr
+
     def kind_of(self, expr: Expr | None) -> bool | None:
         """True for create_react_agent, False for create_agent, None for anything else."""
+        expr = self.unwrap(expr)
         if not isinstance(expr, Call):
             return None
         origin = self.p.origin(expr.func)
@@ -286,20 +315,74 @@ class _Extractor:
         self.agents[symbol] = _Agent(symbol, entry, call, react)
 
     def find_agents(self) -> None:
+        self.find_graphs()
         for a in self.p.iter_assigns():
             react = self.kind_of(a.value) if a.op == "=" else None
             if react is not None:
-                self.add_agent(a.target, a.value, react, a.conditional, a.target.rsplit(".", 1)[-1], self.p.path_of(a.target))  # type: ignore[arg-type]
+                self.add_agent(a.target, self.unwrap(a.value), react, a.conditional, a.target.rsplit(".", 1)[-1], self.p.path_of(a.target))  # type: ignore[arg-type]
+        for a in self.p.iter_assigns():  # `served = agent.with_config(...)`: the same agent
+            inner = self.unwrap(a.value) if a.op == "=" and isinstance(a.value, Call) else None
+            if isinstance(inner, Ref) and inner is not a.value:
+                target = self.agents.get(self.p.canonical(inner.name))
+                if target is not None and a.target not in self.agents:
+                    target.aliases.add(a.target)
+                    target.entry.root = target.entry.root or builds_root(self.p, a.target)
         for fn in self.p.iter_functions():
             public = builds_root(self.p, fn.symbol)
             for ret in fn.returns_exprs:
                 react = self.kind_of(ret)
+                inner = self.unwrap(ret)
                 if react is not None:
                     sym = f"{fn.symbol}.<return>"
-                    self.add_agent(sym, ret, react, True, fn.name, self.p.path_of(fn.symbol))  # type: ignore[arg-type]
+                    self.add_agent(sym, inner, react, True, fn.name, self.p.path_of(fn.symbol))  # type: ignore[arg-type]
                     self.agents[sym].entry.root = public
-                elif public and isinstance(ret, Ref) and self.p.canonical(ret.name) in self.agents:
-                    self.agents[self.p.canonical(ret.name)].entry.root = True
+                elif public and isinstance(inner, Ref) and self.p.canonical(inner.name) in self.agents:
+                    self.agents[self.p.canonical(inner.name)].entry.root = True
+
+    def find_graphs(self) -> None:
+        """A hand-built LangGraph: `b = StateGraph(...)`, `b.add_node(..., ToolNode([tools]))`,
+        `graph = b.compile(...)`. The compiled graph is an agent reaching its ToolNodes' tools;
+        `compile(interrupt_before=["tools"])` gates them as for the prebuilt agents."""
+        p = self.p
+        builders = {a.target for a in p.iter_assigns() if a.op == "=" and isinstance(a.value, Call) and origin_matches(p.origin(a.value.func), *_STATE_GRAPH)}
+        if not builders:
+            return
+        nodes: dict[str, list[Item]] = {b: [] for b in builders}
+        for m in p.modules.values():
+            for e in m.effects:
+                receiver, method = split_method(e.call.func)
+                if method != "add_node" or not isinstance(receiver, Ref) or p.canonical(receiver.name) not in builders:
+                    continue
+                for arg in e.call.args[:2] or ():
+                    node = p.value_of(arg)
+                    if isinstance(node, Call) and origin_matches(p.origin(node.func), *_TOOL_NODE):
+                        got = p.items(node.arg(0, "tools"))
+                        if isinstance(got, Dynamic):
+                            self.result.issues.append(issue(m.path, e.call.line, f"ToolNode tools '{got.dynamic}' could not be resolved statically"))
+                            continue
+                        nodes[p.canonical(receiver.name)].extend(Item(i.expr, i.conditional or e.conditional) for i in got)
+
+        def compiled(expr: Expr | None) -> tuple[Call, str] | None:
+            if not isinstance(expr, Call):
+                return None
+            receiver, method = split_method(expr.func)
+            if method == "compile" and isinstance(receiver, Ref) and p.canonical(receiver.name) in builders:
+                return expr, p.canonical(receiver.name)
+            return None
+
+        for a in p.iter_assigns():
+            found = compiled(self.unwrap(a.value)) if a.op == "=" else None
+            if found is not None:
+                self.add_agent(a.target, found[0], True, a.conditional, a.target.rsplit(".", 1)[-1], p.path_of(a.target))
+                self.agents[a.target].tool_items = nodes[found[1]]
+        for fn in p.iter_functions():
+            for ret in fn.returns_exprs:
+                found = compiled(self.unwrap(ret))
+                if found is not None:
+                    sym = f"{fn.symbol}.<return>"
+                    self.add_agent(sym, found[0], True, True, fn.name, p.path_of(fn.symbol))
+                    self.agents[sym].entry.root = builds_root(p, fn.symbol)
+                    self.agents[sym].tool_items = nodes[found[1]]
 
     def prompt(self, agent: _Agent) -> str | None:
         keys = ("prompt", "state_modifier", "messages_modifier") if agent.react else ("system_prompt",)
@@ -387,14 +470,61 @@ class _Extractor:
                 everyone = "always"
         return maps, everyone
 
+    def middleware_tools(self, agent: _Agent) -> list[tuple[str, bool]]:
+        """Tools the agent's middleware adds: LangChain's built-ins (by class), a middleware class of the
+        repository with a `tools = [...]` attribute; middleware from another library is reported."""
+        path, line = agent.entry.path, agent.entry.line
+        middleware = self.p.items(agent.call.kw("middleware")) if not agent.react else []
+        out: list[tuple[str, bool]] = []
+        for it in middleware if not isinstance(middleware, Dynamic) else []:
+            m = self.p.value_of(it.expr)
+            origin = self.p.origin(m.func) if isinstance(m, Call) else None
+            if not isinstance(m, Call) or origin is None:
+                continue
+            cond = it.conditional or agent.entry.conditional
+            cls = self.p.classes.get(origin)
+            if cls is not None:
+                listed = self.class_attr(cls, "tools")
+                got = self.p.items(listed) if listed is not None else []
+                for item in got if not isinstance(got, Dynamic) else []:
+                    tid = self.item_tool(item.expr, path, agent.entry.name, line)
+                    if tid is not None:
+                        out.append((tid, cond))
+                if isinstance(got, Dynamic):
+                    self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': tools of middleware '{describe(m)}' could not be resolved statically"))
+                continue
+            if not origin.startswith(_MIDDLEWARE_PACKAGE + "."):
+                if self.p.is_external(origin) and not origin.startswith(("langchain.", "langchain_core.", "langgraph.")):
+                    self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': middleware '{describe(m.func)}' from a library may add tools that are not analysed"))
+                continue
+            for name, rename, fixed in _MIDDLEWARE_TOOLS.get(leaf(origin), ()):
+                value = self.p.evaluate(m.kw(rename)) if rename and m.kw(rename) is not None else name
+                if not isinstance(value, str):
+                    self.result.issues.append(issue(path, m.line, f"agent '{agent.entry.name}': {leaf(origin)} tool name '{describe(m.kw(rename))}' could not be resolved statically"))
+                    continue
+                tid = f"{_MIDDLEWARE_PACKAGE}.{leaf(origin)}#{value}"
+                if tid not in self.tools:
+                    entry = Entry(kind="tool", name=value, path=path, line=m.line or line, dialect=NAME, extra={"external": f"{_MIDDLEWARE_PACKAGE}.{leaf(origin)}"}, **fixed)
+                    self.add(tid, entry, {tid}, None, False)
+                out.append((tid, cond))
+        return out
+
     def agent_tools(self, agent: _Agent) -> None:
         path, line = agent.entry.path, agent.entry.line
-        items = self.p.items(agent.call.arg(1, "tools"))
+        listed = agent.tool_items if agent.tool_items is not None else self.p.items(agent.call.arg(1, "tools"))
+        items = listed
         if isinstance(items, Dynamic):
             self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': tools '{items.dynamic}' could not be resolved statically"))
             items = []
         maps, everyone = self.agent_gates(agent)
-        resolved = not isinstance(self.p.items(agent.call.arg(1, "tools")), Dynamic)
+        resolved = not isinstance(listed, Dynamic)
+        added = self.middleware_tools(agent)
+        for tid, cond in added:
+            agent.tools.append(tid)
+            gate = everyone
+            for m in maps:
+                gate = stricter(gate, m if isinstance(m, Dynamic) else self.gate_value(m.get(self.tools[tid].entry.name)))
+            self.tools[tid].registrations.append((cond, gate))
         for it in items:
             tid = self.item_tool(it.expr, path, agent.entry.name, line)
             if tid is None or tid.startswith("foreign:"):
@@ -425,7 +555,7 @@ class _Extractor:
         for agent in sorted(self.agents.values(), key=lambda a: a.symbol):
             self.agent_tools(agent)
             agent.entry.instructions_sha256 = self.prompt(agent)
-            self.result.candidates.append(Candidate(agent.entry, {agent.symbol}, sorted({*agent.tools, *agent.reach})))
+            self.result.candidates.append(Candidate(agent.entry, {agent.symbol, *agent.aliases}, sorted({*agent.tools, *agent.reach})))
         for tid in sorted(self.tools):
             self.result.candidates.append(self.tools[tid].candidate())
         return self.result
