@@ -95,7 +95,11 @@ class _Crew:
         return False
 
     def is_tool_class(self, cls: ClassFact) -> bool:
-        return self.kit.subclass_of(cls, _BASE_TOOL_PKGS, "BaseTool")
+        """A BaseTool subclass, also through a library tool class (`class Docs(RagTool)`: every tool class
+        `crewai_tools` exports is a BaseTool)."""
+        return self.kit.subclass_of(cls, _BASE_TOOL_PKGS, "BaseTool") or any(
+            from_package(b, ("crewai_tools",)) and leaf(b).endswith("Tool") for b in self.program.class_bases(cls)
+        )
 
     # -- tool declarations ----------------------------------------------------------------------
 
@@ -126,6 +130,11 @@ class _Crew:
         description = p.evaluate(cls.attrs.get("description")) if "description" in cls.attrs else cls.doc
         run = p.functions.get(f"{cls.symbol}._run") or p.functions.get(f"{cls.symbol}._arun")
         extra: dict[str, Any] = {}
+        library = sorted(b for b in p.class_bases(cls) if from_package(b, ("crewai_tools",)))
+        if library:
+            extra["base"] = library[0]
+            if not isinstance(name, str):
+                self.kit.warn(p.path_of(cls.symbol), cls.line, f"tool class {cls.name}: its name is inherited from {library[0]}, which is not analysed; using the class name")
         if "args_schema" in cls.attrs:
             extra["args_schema"] = describe(cls.attrs["args_schema"])
         site = Site(p.path_of(cls.symbol), cls.line, cls.conditional)

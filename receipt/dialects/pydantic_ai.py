@@ -44,6 +44,7 @@ from receipt.dialects.base import (
     decorator_call,
     digest,
     issue,
+    leaf,
     origin_matches,
     signature_of,
     split_method,
@@ -64,6 +65,33 @@ _TOOL_DECORATORS = {"tool": True, "tool_plain": False}  # method -> takes RunCon
 _PROMPT_DECORATORS = ("system_prompt", "instructions")
 # Toolset methods returning a wrapper around the same tools: value = registration is conditional.
 _PASSTHROUGH = {"filtered": True, "prepared": True, "prefixed": False, "renamed": False}
+# Tools the model provider runs (pydantic_ai/native_tools: `kind`) and the capabilities that add
+# tools (pydantic_ai/capabilities: their fixed `id`): class -> (tool name, fixed attributes).
+_NATIVE_TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
+    "WebSearchTool": ("web_search", {"read_only": True}),
+    "XSearchTool": ("x_search", {"read_only": True}),
+    "WebFetchTool": ("web_fetch", {"read_only": True}),
+    "FileSearchTool": ("file_search", {"read_only": True}),
+    "CodeExecutionTool": ("code_execution", {"dangerous": True}),
+    "ImageGenerationTool": ("image_generation", {}),
+    "MemoryTool": ("memory", {}),
+}
+_CAPABILITY_TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
+    "WebSearch": ("web_search", {"read_only": True}),
+    "XSearch": ("x_search", {"read_only": True}),
+    "WebFetch": ("web_fetch", {"read_only": True}),
+    "ImageGeneration": ("image_generation", {}),
+    "LocalWorkspace": ("local_workspace", {"dangerous": True}),  # commands and file edits on the host
+}
+# Capabilities that change how the agent runs but give it no tool.
+_TOOLLESS_CAPABILITIES = frozenset(
+    {
+        "Thinking", "Caching", "Citations", "Instrumentation", "ReinjectSystemPrompt", "UseThreadExecutor", "ModelFallback",
+        "SelectModel", "ResolveModelId", "Hooks", "ProcessHistory", "ProcessEventStream", "PrepareTools", "PrepareOutputTools",
+        "SetToolMetadata", "IncludeToolReturnSchemas", "RaiseContentFilterError", "BatchModelRequests", "FileUnderstanding",
+        "HandleDeferredToolCalls", "ToolSearch",
+    }
+)
 
 
 @dataclass
@@ -330,12 +358,48 @@ class _Extractor:
         for it in toolsets:
             for tid, conditional, gate in self.toolset_item(it.expr, path, line):
                 self.register(agent, tid, conditional or it.conditional, gate)
+        self.provided_tools(agent)
         for method, effect in self.p.effects_by_receiver.get(agent.symbol, []):
             if method in _TOOL_DECORATORS and effect.call.args:
                 target = effect.call.args[0]
                 d = self.p.lookup(target.name) if isinstance(target, Ref) else None
                 if isinstance(d, FunctionFact):
                     self.register(agent, self.function_tool(d, effect.call, _TOOL_DECORATORS[method], effect.conditional), effect.conditional)
+
+    def provided_tools(self, agent: _Agent) -> None:
+        """Tools from `capabilities=[WebSearch(), ...]` and `builtin_tools=[WebSearchTool(), ...]`: named as
+        PydanticAI names them to the model. A capability that may add tools we cannot name is reported."""
+        path, line = agent.entry.path, agent.entry.line
+        for kw, table in (("capabilities", _CAPABILITY_TOOLS), ("builtin_tools", _NATIVE_TOOLS)):
+            items = self.p.items(agent.call.kw(kw))
+            if isinstance(items, Dynamic):
+                self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': {kw} '{items.dynamic}' could not be resolved statically"))
+                continue
+            for it in items:
+                value = self.p.value_of(it.expr)
+                origin = self.p.origin(value.func) if isinstance(value, Call) else None
+                cls = leaf(origin) if origin and origin.startswith("pydantic_ai.") else None
+                if isinstance(value, Call) and cls == "NativeTool":  # NativeTool(WebSearchTool())
+                    inner = self.p.value_of(value.arg(0, "tool")) if value.arg(0, "tool") is not None else None
+                    origin = self.p.origin(inner.func) if isinstance(inner, Call) else None
+                    cls, table_here = (leaf(origin) if origin and origin.startswith("pydantic_ai.") else None), _NATIVE_TOOLS
+                else:
+                    table_here = table
+                if isinstance(value, Call) and cls == "Toolset" and kw == "capabilities":
+                    for tid, conditional, gate in self.toolset_item(value.arg(0, "toolset") or value, path, line):
+                        self.register(agent, tid, conditional or it.conditional, gate)
+                    continue
+                if cls in _TOOLLESS_CAPABILITIES:
+                    continue
+                if cls not in table_here:
+                    self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': {kw} item '{describe(it.expr)}' may add tools that are not analysed"))
+                    continue
+                name, fixed = table_here[cls]
+                tid = f"pydantic_ai.{cls}#{name}"
+                if tid not in self.tools:
+                    entry = Entry(kind="tool", name=name, path=path, line=getattr(value, "line", 0) or line, dialect=NAME, extra={"external": f"pydantic_ai.{cls}"}, **fixed)
+                    self.tools[tid] = _Tool(entry, {tid})
+                self.register(agent, tid, it.conditional)
 
     def decorated(self) -> None:
         """`@agent.tool`, `@agent.tool_plain`, `@agent.system_prompt`, `@agent.instructions`."""

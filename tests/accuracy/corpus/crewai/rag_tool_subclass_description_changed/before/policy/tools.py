@@ -1,0 +1,6 @@
+from crewai_tools import RagTool
+
+
+class PolicyDocsTool(RagTool):
+    name: str = "policy_docs"
+    description: str = "Answer questions from the company's policy documents."

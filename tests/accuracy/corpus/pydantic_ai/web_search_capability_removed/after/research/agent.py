@@ -1,0 +1,9 @@
+from pydantic_ai import Agent
+from pydantic_ai.capabilities import Thinking
+
+researcher = Agent(
+    "anthropic:claude-sonnet-4-5",
+    name="researcher",
+    instructions="Research the question and cite sources.",
+    capabilities=[Thinking()],
+)
