@@ -3,7 +3,8 @@
 Recognised (by import origin, aliases and re-export paths included):
 - `LlmAgent(name=, model=, instruction=, global_instruction=, static_instruction=, description=,
   tools=[...], sub_agents=[...])` and its alias `Agent` (`google.adk.agents` or `google.adk`);
-  `SequentialAgent` / `ParallelAgent` / `LoopAgent(sub_agents=...)`; local subclasses of these or
+  `SequentialAgent` / `ParallelAgent` / `LoopAgent(sub_agents=...)`, `ManagedAgent(agent_id=, instruction=,
+  tools=)` (ADK 2); local subclasses of these or
   of `BaseAgent`. Name: `name=` (else the variable). Instructions digest over instruction,
   global_instruction and static_instruction; an instruction *provider* (a function) is dynamic.
   Model: a literal, `LiteLlm(model=...)`, or dynamic. `before_tool_callback=` is noted in `extra`.
@@ -32,7 +33,7 @@ from receipt.models import Dynamic, Param, Signature
 
 NAME = "google-adk"
 _PKG = ("google.adk",)
-_AGENTS = ("LlmAgent", "Agent", "SequentialAgent", "ParallelAgent", "LoopAgent")
+_AGENTS = ("LlmAgent", "Agent", "SequentialAgent", "ParallelAgent", "LoopAgent", "ManagedAgent")
 _WORKFLOW = ("SequentialAgent", "ParallelAgent", "LoopAgent")
 _DROPPED = ("tool_context", "input_stream")
 

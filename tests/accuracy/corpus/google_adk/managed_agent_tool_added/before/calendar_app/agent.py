@@ -1,0 +1,10 @@
+from google.adk.agents import ManagedAgent
+
+from calendar_app.tools import read_calendar
+
+root_agent = ManagedAgent(
+    name="calendar",
+    agent_id="calendar-assistant",
+    instruction="Answer questions about the user's calendar.",
+    tools=[read_calendar],
+)
