@@ -18,6 +18,7 @@ def lookup_order(order_id: str) -> str:
 class RefundInput(BaseModel):
     order_id: str = Field(..., description="The order to refund.")
     amount: float = Field(..., description="Amount in EUR.")
+    reason: str = Field(..., description="Why the order is refunded.")
 
 
 class RefundTool(BaseTool):

@@ -1,0 +1,123 @@
+"""Run the receipt over recent real history of public agent repositories (bare mirrors), for review.
+
+    python benchmarks/real_history.py                    # every repository below, 40 commits each
+    python benchmarks/real_history.py -n 60 -k pydantic  # more commits, one repository
+    python benchmarks/real_history.py --show             # also print every reported change
+
+For each repository: the last N first-parent commits that touch its agent-code PATH, each compared
+with its first parent exactly as CI would (`build_receipt(repo, parent, commit, paths=[PATH])`).
+Every reported change is written to `benchmarks/.work/real_history/<repo>.jsonl` (one line per
+commit: sha, subject, changes with id, subject, before -> after) so a reviewer can read it next to
+`git show <sha>`. Prints per repository: commits, commits with changes, changes reported, errors,
+and the review tallies recorded in `REVIEWED` below (false alarms and misses found by reading the
+diffs of a sample of commits; each became a corpus case, see benchmarks/README.md).
+
+The mirrors are read, never changed or committed; nothing of their code is copied anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+if str(PROJECT) not in sys.path:
+    sys.path.insert(0, str(PROJECT))
+
+from receipt.errors import ReceiptError  # noqa: E402
+from receipt.gitsource import GitRepo  # noqa: E402
+from receipt.pipeline import build_receipt  # noqa: E402
+
+MIRRORS = Path("/work/.mirror")
+OUT = PROJECT / "benchmarks" / ".work" / "real_history"
+
+# mirror directory -> the path holding its agent code
+REPOSITORIES: dict[str, str] = {
+    "openai+openai-agents-python": "examples",
+    "pydantic+pydantic-ai": "examples",
+    "langchain-ai+langgraph": "examples",
+    "google+adk-samples": "python/agents",
+    "crewAIInc+crewAI-examples": "crews",
+    "huggingface+smolagents": "examples",
+    "modelcontextprotocol+python-sdk": "examples",
+    "awslabs+mcp": "src",
+}
+
+# What reading the reported changes (and `git show`) of a sample of commits found, per repository:
+# (commits reviewed, false alarms found, misses found). Recorded by hand; see benchmarks/README.md.
+REVIEWED: dict[str, tuple[int, int, int]] = {}
+
+
+def commits(git_dir: Path, path: str, n: int) -> list[tuple[str, str, str]]:
+    """(sha, first parent, subject) of the last n first-parent commits touching path, oldest first."""
+    out = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "log", "--first-parent", f"-n{n}", "--format=%H %P%x09%s", "--", path],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    rows = []
+    for line in out.splitlines():
+        shas, _, subject = line.partition("\t")
+        parts = shas.split()
+        if len(parts) >= 2:
+            rows.append((parts[0], parts[1], subject))
+    return rows[::-1]
+
+
+def sweep(name: str, path: str, n: int, show: bool) -> dict[str, object]:
+    git_dir = MIRRORS / name / "repo"
+    repo = GitRepo(git_dir)
+    OUT.mkdir(parents=True, exist_ok=True)
+    stats = {"commits": 0, "with_changes": 0, "changes": 0, "errors": 0, "seconds": 0.0}
+    t0 = time.perf_counter()
+    with (OUT / f"{name}.jsonl").open("w") as log:
+        for sha, parent, subject in commits(git_dir, path, n):
+            stats["commits"] += 1
+            try:
+                receipt = build_receipt(repo, parent, sha, paths=[path])
+            except ReceiptError as exc:  # e.g. the path does not exist at the parent
+                stats["errors"] += 1
+                log.write(json.dumps({"sha": sha, "subject": subject, "error": str(exc)}) + "\n")
+                continue
+            changes = [
+                {"id": c.id, "severity": c.severity, "kind": c.subject.kind, "name": c.subject.name, "path": c.subject.path,
+                 "before": c.before, "after": c.after}
+                for c in receipt.changes
+            ]
+            stats["changes"] += len(changes)
+            stats["with_changes"] += bool(changes)
+            log.write(json.dumps({"sha": sha, "subject": subject, "changes": changes}, sort_keys=True, default=str) + "\n")
+            if show and changes:
+                print(f"  {sha[:10]} {subject[:70]}")
+                for c in changes:
+                    print(f"      {c['severity']:10} {c['id']:28} {c['kind']} {c['name']} ({c['path']})")
+    stats["seconds"] = round(time.perf_counter() - t0, 1)
+    return stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-n", type=int, default=40, help="commits per repository (default 40)")
+    ap.add_argument("-k", default="", help="only repositories whose name contains this")
+    ap.add_argument("--show", action="store_true", help="print every reported change")
+    args = ap.parse_args(argv)
+    rows = []
+    for name, path in REPOSITORIES.items():
+        if args.k not in name or not (MIRRORS / name / "repo").exists():
+            continue
+        if args.show:
+            print(f"{name} ({path})")
+        stats = sweep(name, path, args.n, args.show)
+        reviewed, false_alarms, misses = REVIEWED.get(name, (0, 0, 0))
+        rows.append((name, path, stats, reviewed, false_alarms, misses))
+    print(f"{'repository':34} {'path':14} {'commits':>7} {'w/chg':>5} {'changes':>7} {'errors':>6} {'reviewed':>8} {'false alarms':>12} {'misses':>6} {'s':>6}")
+    for name, path, s, reviewed, fa, miss in rows:
+        print(f"{name:34} {path:14} {s['commits']:>7} {s['with_changes']:>5} {s['changes']:>7} {s['errors']:>6} {reviewed:>8} {fa:>12} {miss:>6} {s['seconds']:>6}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
