@@ -52,6 +52,21 @@ REPOSITORIES: dict[str, str] = {
 REVIEWED: dict[str, tuple[int, int, int]] = {}
 
 
+def usable(name: str) -> Path:
+    """A bare repository borrowing the mirror's objects (git alternates: nothing is copied). The mirrors
+    are stored without a `config`, which git itself tolerates but GitPython does not."""
+    src = MIRRORS / name / "repo"
+    dst = OUT.parent / "mirrors" / f"{name}.git"
+    if not (dst / "config").exists():
+        subprocess.run(["git", "init", "--quiet", "--bare", str(dst)], check=True)
+        (dst / "objects" / "info" / "alternates").write_text(str(src / "objects") + "\n")
+        if (src / "packed-refs").exists():
+            (dst / "packed-refs").write_bytes((src / "packed-refs").read_bytes())
+        head = (src / "HEAD").read_text()
+        (dst / "HEAD").write_text(head)
+    return dst
+
+
 def commits(git_dir: Path, path: str, n: int) -> list[tuple[str, str, str]]:
     """(sha, first parent, subject) of the last n first-parent commits touching path, oldest first."""
     out = subprocess.run(
@@ -68,9 +83,9 @@ def commits(git_dir: Path, path: str, n: int) -> list[tuple[str, str, str]]:
 
 
 def sweep(name: str, path: str, n: int, show: bool) -> dict[str, object]:
-    git_dir = MIRRORS / name / "repo"
-    repo = GitRepo(git_dir)
     OUT.mkdir(parents=True, exist_ok=True)
+    git_dir = usable(name)
+    repo = GitRepo(git_dir)
     stats = {"commits": 0, "with_changes": 0, "changes": 0, "errors": 0, "seconds": 0.0}
     t0 = time.perf_counter()
     with (OUT / f"{name}.jsonl").open("w") as log:
@@ -78,7 +93,7 @@ def sweep(name: str, path: str, n: int, show: bool) -> dict[str, object]:
             stats["commits"] += 1
             try:
                 receipt = build_receipt(repo, parent, sha, paths=[path])
-            except ReceiptError as exc:  # e.g. the path does not exist at the parent
+            except ReceiptError as exc:  # e.g. the path does not exist at the parent, an object not fetched
                 stats["errors"] += 1
                 log.write(json.dumps({"sha": sha, "subject": subject, "error": str(exc)}) + "\n")
                 continue
