@@ -283,11 +283,19 @@ class _Extractor:
         if "name" not in kwargs and call.args and not isinstance(call.args[0], Dyn):
             kwargs["name"] = call.args[0]
         owners = {f: [symbol] for f in ("tools", "handoffs", "mcp_servers")}
-        var = short_name(symbol).rsplit(".", 1)[-1]
+        var = self._var_name(symbol, kwargs.get("name"))
         root = builds_root(self.p, symbol)
         if call.star:
             self._note(path, line, f"agent {var}: **kwargs passed to Agent(...) cannot be resolved statically")
         return _AgentSpec(symbol, call, path, line, conditional, kwargs, owners, var, root=root)
+
+    def _var_name(self, symbol: str, name: Expr | None) -> str:
+        """How notes name an agent: its variable; an inline agent (no variable) by its literal name,
+        never by its line, so a note does not change when code above it moves."""
+        if not symbol.startswith(_SYNTH):
+            return short_name(symbol).rsplit(".", 1)[-1]
+        value = self._str(name) if name is not None else None
+        return value if isinstance(value, str) and value else "(inline agent)"
 
     def _clone_specs(self, target: str) -> list[_AgentSpec]:
         if target in self.specs:
@@ -315,7 +323,7 @@ class _Extractor:
         owners = {
             f: ([symbol] if f in overrides else [*base.owners[f], symbol]) for f in ("tools", "handoffs", "mcp_servers")
         }
-        var = short_name(symbol).rsplit(".", 1)[-1]
+        var = self._var_name(symbol, overrides.get("name") or base.kwargs.get("name"))
         root = builds_root(self.p, symbol)
         return _AgentSpec(
             symbol,
