@@ -390,7 +390,11 @@ class Kit:
         identity = f"external:{origin}"
         if self.get(identity) is None:
             site = Site(owner.path, line, conditional)
-            self.add(identity, self.entry("tool", name, site, extra={"external": origin}, **attrs))
+            entry = self.entry("tool", name, site, extra={"external": origin}, **attrs)
+            # It lives in the library, not in the first file that uses it: keyed by its class, so a new
+            # use in a file that sorts earlier does not re-key it (and its agents' reach).
+            entry.key = f"{entry.key}@{origin}"
+            self.add(identity, entry)
         cand = self.get(identity)
         if var is not None and cand is not None:
             cand.symbols.add(var)
