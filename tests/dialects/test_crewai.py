@@ -184,9 +184,9 @@ analyst = crewai.Agent(role="Analyst", goal="g", backstory="b", tools=[lookup, S
 ''',
     })
     s = {e.key: e for e in entries}
-    assert s["agent:Analyst"].reaches == ["tool:FileWriterTool", "tool:Lookup", "tool:SerperDevTool"]
+    assert s["agent:Analyst"].reaches == ["tool:FileWriterTool@crewai_tools.FileWriterTool", "tool:Lookup", "tool:SerperDevTool@crewai_tools.SerperDevTool"]
     assert s["agent:Analyst"].model == "anthropic/claude-sonnet-4"
-    assert s["tool:SerperDevTool"].extra == {"external": "crewai_tools.SerperDevTool"} and s["tool:SerperDevTool"].exported
+    assert s["tool:SerperDevTool@crewai_tools.SerperDevTool"].extra == {"external": "crewai_tools.SerperDevTool"} and s["tool:SerperDevTool@crewai_tools.SerperDevTool"].exported
     assert any("DuckDuckGoSearchRun" in i.message for i in issues)
 
 
@@ -277,7 +277,7 @@ def refund(order_id: str) -> str:
     support = s["agent:support"]
     assert support.root and not support.conditional
     assert support.instructions_sha256.startswith("dynamic:")
-    assert support.reaches == ["tool:Refund", "tool:SerperDevTool"]
+    assert support.reaches == ["tool:Refund", "tool:SerperDevTool@crewai_tools.SerperDevTool"]
     assert s["agent:Researcher"].root
 
 

@@ -282,8 +282,8 @@ root_agent = LlmAgent(name="main", model="m", tools=[google_search, McpToolset(c
 ''',
     })
     by_key = {e.key: e for e in entries}
-    assert by_key["tool:google_search"].exported
-    assert by_key["tool:google_search"].extra == {"external": "google.adk.tools.google_search"}
+    assert by_key["tool:google_search@google.adk.tools.google_search"].exported
+    assert by_key["tool:google_search@google.adk.tools.google_search"].extra == {"external": "google.adk.tools.google_search"}
     messages = [i.message for i in issues if i.path == "app/agent.py"]
     assert any("McpToolset" in m for m in messages)
     assert any("TavilySearchResults" in m for m in messages)

@@ -113,8 +113,8 @@ manager = CodeAgent(tools=[get_price], model=None, managed_agents=[_web, ToolCal
     assert manager.instructions_sha256 == digest("Delegate searches.")
     web = s["agent:web_agent"]
     assert web.exported and not web.root and web.description_sha256 == digest("Searches the web")
-    assert s["tool:web_search"].extra == {"external": "smolagents.WebSearchTool"}
-    assert s["tool:python_interpreter"].dangerous is True
+    assert s["tool:web_search@smolagents.WebSearchTool"].extra == {"external": "smolagents.WebSearchTool"}
+    assert s["tool:python_interpreter@smolagents.PythonInterpreterTool"].dangerous is True
 
 
 def test_origin_discrimination() -> None:
