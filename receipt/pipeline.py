@@ -181,7 +181,7 @@ def _facts_for(
     skipped = [s for s in listing.skipped if s.kind != "error"]
     total = len(listing.files)
     for i, f in enumerate(listing.files):
-        if total > 200 and i % 200 == 0:
+        if i % 50 == 0:
             progress(f"{i}/{total} files")
         cached = None if (f.blob, f.path) in fresh else cache.get(f.blob, f.path)
         if cached is None:
@@ -240,6 +240,7 @@ def build_surface(
             surface.rev, surface.sha = rev, sha
             return surface
     facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh)
+    progress("linking")
     surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports)
     surface.errors = sorted(errors, key=lambda e: (e.path, e.line or 0))
     # Registrations that look real but cannot be resolved are reported, not dropped.
@@ -327,9 +328,11 @@ def build_receipt(
     base_files = {(f.blob, f.path) for f in base_listing.files}
     head_files = {(f.blob, f.path) for f in head_listing.files}
     fresh = frozenset(base_files ^ head_files)
-    base_surface = build_surface(git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=progress, listing=base_listing, fresh=fresh)
+    base_surface = build_surface(
+        git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh
+    )
     head_surface = build_surface(
-        git_repo, head, paths=paths, config=cfg, cache=cache, progress=progress, listing=head_listing, fresh=fresh, reuse_linked=False
+        git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh, reuse_linked=False
     )
     cache.evict()
     base_surface.sha, head_surface.sha = base_sha, head_sha

@@ -289,6 +289,7 @@ def ci(
         raise typer.Exit(EXIT_OK)
 
     from receipt.keys import SIGNING_KEY_ENV, maybe_load_signing_key
+    from receipt.cli.progress import progress_for_stderr
     from receipt.pipeline import build_receipt, load_config, template_text_for
 
     git_repo = _open_repo(settings.repo)
@@ -317,6 +318,7 @@ def ci(
         merge_base=is_pr,
         traces=settings.traces,
         allow_outside_config=False,
+        progress=progress_for_stderr(),
     )
 
     marker = make_marker(key_name, revs.head, revs.base)

@@ -36,21 +36,20 @@ ConfigOpt = typer.Option(
 
 
 def progress_printer() -> "callable":  # type: ignore[valid-type]
-    """Progress goes to stderr only when a person is watching (stderr is a terminal)."""
-    if not stderr_is_tty():
-        return lambda _msg: None
+    """Progress on stderr: a live line on a terminal (runs over ~2 s), plain lines in CI, else nothing."""
+    global _progress
+    from receipt.cli.progress import progress_for_stderr
 
-    def show(msg: str) -> None:
-        sys.stderr.write(f"\r\x1b[2K{msg}")
-        sys.stderr.flush()
+    _progress = progress_for_stderr()
+    return _progress
 
-    return show
+
+_progress = None
 
 
 def _end_progress() -> None:
-    if stderr_is_tty():
-        sys.stderr.write("\r\x1b[2K")
-        sys.stderr.flush()
+    if _progress is not None:
+        _progress.end()
 
 
 def server_url() -> str | None:
