@@ -640,6 +640,21 @@ _TRUST_KINDS: tuple[ChangeKind, ...] = (
 )
 _KINDS = (*_KINDS, *_TRUST_KINDS)
 
+_KINDS = (
+    *_KINDS,
+    _kind(
+        "text.injection_pattern",
+        "regression",
+        "Words the model reads gained an injection pattern",
+        "Text added to a tool description, an agent's instructions or a prompt matches one of the "
+        "injection rules (receipt/injection.py): hidden directives to the model, secrecy towards the "
+        "user, credential or key paths, exfiltration URLs, invisible or bidirectional Unicode, encoded "
+        "blobs, or redirection of other tools. The model obeys this text, so it can make an agent leak "
+        "data or act against its user with no code change at all (tool poisoning, OWASP MCP03). Read the "
+        "text diff in the receipt; remove the text, or, if it is legitimate, accept the fingerprint. " + _ACCEPT,
+    ),
+)
+
 CATALOGUE: dict[str, ChangeKind] = {k.id: k for k in sorted(_KINDS, key=lambda k: k.id)}
 assert len(CATALOGUE) == len(_KINDS), "duplicate change id in the catalogue"
 
@@ -658,9 +673,9 @@ def get(id: str) -> ChangeKind:
     try:
         return CATALOGUE[id]
     except KeyError:
-        hint = suggest(id)
-        mean = f" (did you mean {hint!r}?)" if hint else ""
-        raise UsageError(f"unknown change id {id!r}{mean}; known: {', '.join(ids())}") from None
+        close = difflib.get_close_matches(id, ids(), n=3, cutoff=0.6)
+        mean = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        raise UsageError(f"unknown change id {id!r}{mean} (`receipt explain` lists all {len(CATALOGUE)})") from None
 
 
 def explain(id: str) -> str:

@@ -518,6 +518,25 @@ def _corvid_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]
     return out
 
 
+_TEXTS = (("description_text", "description"), ("instructions_text", "instructions"))
+
+
+def injection_changes(base: Entry | None, head: Entry) -> list[Change]:
+    """`text.injection_pattern` per injection rule that the head's words match and the base's did not."""
+    from receipt.injection import added_hits
+
+    out = []
+    for attr, word in _TEXTS:
+        for hit in added_hits(getattr(base, attr, None) if base is not None else None, getattr(head, attr, None)):
+            message = f"{_who(head)} {word} matches injection rule {hit.rule.id} ({hit.rule.title}): \"{_clean(hit.match)[:80]}\""
+            out.append(entry_change("text.injection_pattern", head, None, {"rule": hit.rule.id, "text": word}, message))
+    return out
+
+
+def _injection_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
+    return injection_changes(base, head)
+
+
 ENTRY_RULES: list[EntryRule] = [
     *ORDERED_RULES,
     _model_rule,
@@ -526,6 +545,7 @@ ENTRY_RULES: list[EntryRule] = [
     _signature_rule,
     _reach_rule,
     _corvid_rule,
+    _injection_rule,
 ]
 
 
@@ -537,7 +557,7 @@ def _added(entry: Entry) -> list[Change]:
     id = f"{entry.kind}.added"
     severity = _danger_severity(entry, CATALOGUE[id].default_severity)
     message = f"{_who(entry)} added to the exported surface{_DANGER_NOTE.get(severity, '')}"
-    out = [entry_change(id, entry, None, describe(entry), message, severity)]
+    out = [entry_change(id, entry, None, describe(entry), message, severity), *injection_changes(None, entry)]
     for attr in _DESCRIBED[entry.kind]:
         value = getattr(entry, attr)
         if isinstance(value, Dynamic):

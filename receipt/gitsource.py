@@ -114,14 +114,45 @@ class GitRepo:
         if looks_like_sha:
             return GitError(
                 f"commit {rev} is not in this repository" + (" (shallow clone)" if self.is_shallow else ""),
-                hint=f"fix: git fetch --no-tags origin {rev}",
+                hint=f"fix: git fetch --no-tags origin {rev}"
+                if len(rev) == 40
+                else "fix: git fetch --no-tags origin   (then retry; git fetches a single commit only by its full 40-character sha)",
             )
         if self.is_shallow and ("~" in rev or "^" in rev):
             return GitError(
                 f"revision {rev!r} is beyond the history of this shallow clone",
                 hint="fix: git fetch --deepen=50   (or: git fetch --unshallow)",
             )
-        return GitError(f"unknown revision {rev!r}")
+        return GitError(f"unknown revision {rev!r}: {self._why_unknown(rev, error)}")
+
+    def _why_unknown(self, rev: str, error: Exception) -> str:
+        """The likely reason a revision does not resolve: no commits, past the first commit, a typo."""
+        import difflib
+        import re
+
+        if "dubious ownership" in str(error):
+            return "git refuses this repository (dubious ownership); run: git config --global --add safe.directory <path>"
+        try:
+            self.repo.head.commit  # noqa: B018
+        except ValueError:
+            return "the repository has no commits yet"
+        m = re.fullmatch(r"(.+?)((?:[~^]\d*)+)", rev)
+        if m is not None:
+            try:
+                start = self.repo.rev_parse(m.group(1))
+                count = int(self.repo.git.rev_list("--count", "--first-parent", start.hexsha))
+                return (
+                    f"{m.group(1)} has only {count} commit{'s' if count != 1 else ''} of history"
+                    + (" (it is the first commit: it has no parent)" if count == 1 else "")
+                )
+            except Exception:  # noqa: BLE001 - the base itself is unknown: fall through to names
+                rev = m.group(1)
+        names = ["HEAD", *(r.name for r in self.repo.refs)]
+        names += [n.split("/", 1)[1] for n in names if n.startswith("origin/")]
+        close = difflib.get_close_matches(rev, sorted(set(names)), n=1, cutoff=0.6)
+        if close:
+            return f"no branch, tag or commit of that name; did you mean {close[0]!r}?"
+        return "no branch, tag or commit of that name"
 
     def merge_base(self, base: str, head: str) -> str:
         try:

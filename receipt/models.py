@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Kind = Literal["agent", "tool", "prompt"]
 Approval = Literal["never", "conditional", "always"]
@@ -95,6 +95,10 @@ class Entry(_Model):
     model: StrAttr = None
     instructions_sha256: str | None = None  # agents: sha256 of instructions / system prompt
     description_sha256: str | None = None  # tools and prompts: sha256 of the description
+    # The (bounded) words behind those digests, for the receipt to show and scan; never compared:
+    # the digest stays the compared value. Filled from a digest that carries its text (dialects.base.digest).
+    instructions_text: str | None = None
+    description_text: str | None = None
     signature: Signature | None = None
     reaches: list[str] = Field(default_factory=list)  # keys of entries this one can call / hand off to
     tags: list[str] = Field(default_factory=list)
@@ -106,9 +110,28 @@ class Entry(_Model):
     # values are not listed. For display only: never compared by the diff.
     defaults: dict[str, str] = Field(default_factory=dict)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _texts_from_digests(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for digest_field, text_field in TEXT_OF_DIGEST.items():
+                text = getattr(data.get(digest_field), "text", None)
+                if text is not None and data.get(text_field) is None:
+                    data = {**data, text_field: text}
+        return data
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name in TEXT_OF_DIGEST:  # a digest assigned after construction brings its text (or none)
+            super().__setattr__(TEXT_OF_DIGEST[name], getattr(value, "text", None))
+
     def model_post_init(self, __context: Any) -> None:
         if not self.key:
             self.key = entry_key(self.kind, self.scope, self.name)
+
+
+TEXT_OF_DIGEST = {"description_sha256": "description_text", "instructions_sha256": "instructions_text"}
+TEXT_LIMIT = 4000  # characters of description/instructions kept on an entry
 
 
 def entry_key(kind: str, scope: str, name: str) -> str:

@@ -366,7 +366,9 @@ def test_invalid_inputs_are_usage_errors_before_any_request(h, repo, fake, tmp_p
     ]:
         r = CliRunner().invoke(app, ["ci", *args], env={**env, **extra})
         assert r.exit_code == 2, (args, extra, r.output)
-        assert r.output.startswith("error: ") and "Traceback" not in r.output
+        # The annotation that puts the failure on the PR page, then the one-line error.
+        assert r.output.startswith("::error title=behavior-receipt%3A no receipt::") and "\nerror: " in r.output
+        assert "Traceback" not in r.output
     assert fake.requests == []
 
 
@@ -395,6 +397,10 @@ def test_missing_base_object_exits_3_with_the_fetch_command(h, repo, fake):
     assert r.code == 3
     assert f"fix: git fetch --no-tags origin {ghost}" in r.stderr
     assert fake.requests == []
+    # The failure reaches the PR page: an error annotation, a summary with the fix, verdict=error.
+    assert re.search(r"^::error title=behavior-receipt%3A no receipt::.*not in this clone.*Fix: git fetch", r.stdout, re.M)
+    assert "> **ERROR** — no receipt" in r.summary and "**How to fix:** git fetch" in r.summary
+    assert r.outputs["verdict"] == "error" and r.outputs["changes"] == ""
 
 
 def test_the_printed_fetch_command_fixes_a_shallow_clone(tmp_path, repo, fake):

@@ -29,8 +29,16 @@ def main() -> None:
 
 def trace_diff_main() -> None:
     """`trace-diff BASE HEAD [PATH...]` is `receipt trace-diff BASE HEAD [PATH...]`."""
+    import typer
     import typer.main
 
     configure_streams()
+    if sys.argv[1:] == ["--version"]:
+        from receipt.cli.app import print_version
+
+        try:
+            print_version(True)
+        except typer.Exit:
+            return
     command = typer.main.get_command(app).commands["trace-diff"]  # type: ignore[attr-defined]
     command.main(args=sys.argv[1:], prog_name="trace-diff")

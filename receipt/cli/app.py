@@ -26,6 +26,22 @@ app = typer.Typer(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def print_version(value: bool) -> None:
+    if value:
+        from receipt import __version__
+
+        typer.echo(f"behavior-receipt {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", callback=print_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """Signed, deterministic behavior receipts: what a change does to the agents and tools your code
+    exposes, read statically from git (nothing is imported or executed)."""
+
+
 def fail(message: str, code: int, hint: str | None = None) -> None:
     typer.echo(f"error: {message}", err=True)
     if hint:

@@ -227,20 +227,68 @@ def _cap_notices(annotations: str, reserved: int, max_per_level: int = 10) -> st
     return "".join(ln + "\n" for ln in [*kept, summary])
 
 
-def _write_receipt_files(out_dir: Path, body: str, json_text: str) -> tuple[Path, str]:
+def _write_receipt_files(out_dir: Path, body: str, json_text: str, sarif_text: Optional[str] = None) -> tuple[Path, str]:
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         md_path = out_dir / "receipt.md"
         data = body.encode("utf-8")
         md_path.write_bytes(data)
         (out_dir / "receipt.json").write_bytes(json_text.encode("utf-8"))
+        if sarif_text is not None:  # for github/codeql-action/upload-sarif (docs/github-action.md)
+            (out_dir / "receipt.sarif").write_bytes(sarif_text.encode("utf-8"))
     except OSError as e:
         raise OutputError(f"cannot write the receipt to {out_dir}: {e.strerror or type(e).__name__}") from None
     return md_path, hashlib.sha256(data).hexdigest()
 
 
+_FIX_BY_EXIT = {
+    2: "check the action inputs (or RECEIPT_* variables) and the configuration file named above, then re-run.",
+    3: "check the repository out with its history (actions/checkout with `fetch-depth: 0`) and re-run.",
+}
+_FIX_UNKNOWN = "re-run with RECEIPT_DEBUG=1 to get a traceback, and report it."
+
+
+def report_ci_error(env: Mapping[str, str], message: str, hint: Optional[str], exit_code: int) -> None:
+    """A failed run still tells the PR: an `::error::` annotation, a job summary saying what failed
+    and how to fix it, and the `verdict` output set to `error` (other outputs empty)."""
+    from receipt.render.escape import md
+
+    fix = hint.removeprefix("fix: ") if hint else _FIX_BY_EXIT.get(exit_code, _FIX_UNKNOWN)
+    _say(ae.command("error", f"{message}. Fix: {fix}", title=f"{TITLE}: no receipt"))
+    summary = (
+        "## Behavior receipt\n\n> [!CAUTION]\n> **ERROR** — no receipt: the run failed before it could compare "
+        "the agent surface, so this pull request has no verdict.\n\n"
+        f"**What failed:** {md(message, 2000)}\n\n**How to fix:** {md(fix, 2000)}\n"
+    )
+    try:
+        ae.append_summary(env.get("GITHUB_STEP_SUMMARY", ""), summary)
+        ae.write_outputs(env.get("GITHUB_OUTPUT", ""), {name: ("error" if name == "verdict" else "") for name in OUTPUT_NAMES})
+    except ReceiptError:
+        pass  # the error itself is still printed by the caller
+
+
+def _reports_errors(fn: Callable[..., None]) -> Callable[..., None]:
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            return fn(*args, **kwargs)
+        except (typer.Exit, typer.Abort, SystemExit):
+            raise
+        except ReceiptError as e:
+            report_ci_error(os.environ, str(e), e.hint, e.exit_code)
+            raise
+        except Exception as e:  # noqa: BLE001 - reported, then handles_errors turns it into one line
+            report_ci_error(os.environ, f"internal error: {type(e).__name__}: {e}", None, 3)
+            raise
+
+    return wrapper
+
+
 @app.command("ci")
 @handles_errors
+@_reports_errors
 def ci(
     paths: Optional[List[str]] = typer.Argument(None, help="Limit the scan to these paths (or RECEIPT_PATHS)."),
     repo: Optional[Path] = typer.Option(None, "--repo", help="Git work tree (default: GITHUB_WORKSPACE, else cwd)."),
@@ -327,7 +375,9 @@ def ci(
     from receipt.render import render_annotations, render_json
 
     out_dir = settings.output_dir or ae.default_output_dir(actions, key_name)
-    md_path, md_sha = _write_receipt_files(out_dir, body, render_json(receipt))
+    from receipt.render.sarif import render_sarif
+
+    md_path, md_sha = _write_receipt_files(out_dir, body, render_json(receipt), render_sarif(receipt))
 
     comment_id = comment_url = ""
     comment_action = "none"
@@ -365,9 +415,12 @@ def ci(
     if annotations:
         sys.stdout.write(annotations)
     signed = "signed" if signing_key is not None else "unsigned"
+    from receipt.render.view import plural
+
     _say(
-        f"behavior-receipt: {verdict}: {receipt.summary.changes} changes, {receipt.summary.regressions} regressions, "
-        f"{receipt.summary.warnings} warnings ({signed}); comment: {comment_action}; receipt: {md_path}"
+        f"behavior-receipt: {verdict}: {plural(receipt.summary.changes, 'change', 'changes')}, "
+        f"{plural(receipt.summary.regressions, 'regression', 'regressions')}, "
+        f"{plural(receipt.summary.warnings, 'warning', 'warnings')} ({signed}); comment: {comment_action}; receipt: {md_path}"
     )
     raise typer.Exit(EXIT_OK if receipt.verdict.ok else EXIT_FINDINGS)
 

@@ -20,6 +20,7 @@ class Format(str, enum.Enum):
     markdown = "markdown"
     json = "json"
     github = "github"
+    sarif = "sarif"
 
 
 class FailOn(str, enum.Enum):
@@ -52,6 +53,32 @@ def _end_progress() -> None:
         _progress.end()
 
 
+def stdout_is_tty() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def repo_relative(paths: List[str], git_repo) -> List[str]:  # type: ignore[no-untyped-def]
+    """PATH arguments are relative to the current folder when it is inside the work tree (so
+    `trace-diff HEAD~1 HEAD tools.py` in src/ means src/tools.py); otherwise relative to the root."""
+    root = git_repo.repo.working_tree_dir
+    if not paths or not root:
+        return paths
+    root_path, cwd = Path(root).resolve(), Path.cwd().resolve()
+    if cwd != root_path and root_path not in cwd.parents:
+        return paths
+    out = []
+    for p in paths:
+        try:
+            rel = (cwd / p).resolve().relative_to(root_path).as_posix()
+        except ValueError:
+            rel = p
+        out.append("" if rel == "." else rel)
+    return [] if "" in out else out
+
+
 def server_url() -> str | None:
     """Where file links point (GitHub Enterprise Server sets it in Actions); github.com otherwise."""
     return os.environ.get("GITHUB_SERVER_URL") or None
@@ -76,7 +103,7 @@ def trace_diff(
     head: str = typer.Argument(..., metavar="HEAD", help="Head revision: the change under review."),
     paths: Optional[List[str]] = typer.Argument(None, metavar="PATH", help="Limit the scan to these files or folders (default: whole tree)."),
     repo: Path = RepoOpt,
-    fmt: Format = typer.Option(Format.markdown, "--format", "-f", help="markdown (the PR comment), json (machine-readable), github (workflow annotations)."),
+    fmt: Format = typer.Option(Format.markdown, "--format", "-f", help="markdown (the PR comment; plain text on a terminal), json (machine-readable), github (workflow annotations), sarif (code scanning)."),
     output: Optional[Path] = OutputOpt,
     config: Optional[str] = ConfigOpt,
     fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", help="Exit 1 when a change at or above this severity is found (default: regression, or the config's fail_on)."),
@@ -111,7 +138,7 @@ def trace_diff(
         git_repo,
         base,
         head,
-        paths=paths or (),
+        paths=repo_relative(paths or [], git_repo),
         config_file=config,
         fail_on=fail_on.value if fail_on else None,
         merge_base=merge_base,
@@ -139,6 +166,18 @@ def trace_diff(
             text = render_json(receipt, include_surfaces=include_surfaces)
     elif fmt is Format.github:
         text = render_annotations(receipt)
+    elif fmt is Format.sarif:
+        from receipt.render import render_sarif
+
+        text = render_sarif(receipt)
+    elif output is None and stdout_is_tty():
+        # A person reading a terminal: plain text, colour, verdict last; the markdown CI posts (and
+        # its signature block) is what --output and pipes get.
+        from receipt.render import render_terminal
+
+        text = render_terminal(receipt, colour=not os.environ.get("NO_COLOR"))
+        if key is not None:
+            text += "(signed markdown receipt: use --output FILE or a pipe)\n"
     elif key is not None:
         from receipt.sign import render_signed
         from receipt.models import Binding

@@ -42,11 +42,18 @@ def keygen(
         help="Write PREFIX.key (private, PKCS#8 PEM, mode 0600), PREFIX.pub (PEM) and PREFIX.pub.hex.",
     ),
     force: bool = typer.Option(False, "--force", help="Overwrite existing key files."),
+    in_repo: bool = typer.Option(False, "--in-repo", help="Allow writing the private key inside a git work tree (it would be one `git add .` from being committed)."),
     fmt: TextOrJson = typer.Option(TextOrJson.text, "--format", help="text or json (keyid, paths, keyring entry)."),
 ) -> None:
     """Create an ed25519 key pair for signing receipts, and print its keyid."""
+    work_tree = _work_tree_of(Path(out).expanduser().absolute().parent)
+    if work_tree is not None and not in_repo:
+        raise UsageError(
+            f"refusing to write a private key inside the git work tree {work_tree}",
+            hint="fix: write it elsewhere, e.g. receipt keygen --out ~/.config/behavior-receipt/signing   (or pass --in-repo)",
+        )
     key = generate_signing_key()
-    files = write_key_pair(key, out, force=force)
+    files = write_key_pair(key, str(Path(out).expanduser()), force=force)
     entry = json.loads(keyring_json([key.public_key]))["keys"][0]
     if fmt is TextOrJson.json:
         doc = {"keyid": key.keyid, "public": key.public_hex, "files": files.model_dump(), "keyring_entry": entry}
@@ -60,8 +67,18 @@ def keygen(
     typer.echo("  " + json.dumps(entry, sort_keys=True))
 
 
+def _work_tree_of(folder: Path) -> Optional[Path]:
+    """The git work tree `folder` is in, if any (a `.git` entry in it or a parent)."""
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
 def _read_input(source: str) -> bytes:
     if source == "-":
+        if sys.stdin is None or sys.stdin.isatty():
+            raise UsageError("no receipt to verify: give FILE, or pipe the comment body in (receipt verify - < receipt.md)")
         return sys.stdin.buffer.read()
     try:
         return Path(source).read_bytes()

@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from receipt.extract.facts import Attr, Call, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
-from receipt.models import APPROVAL_ORDER, TRUST_FROM_APPROVAL, Dynamic, Entry, ExtractionIssue, Param, Signature
+from receipt.models import APPROVAL_ORDER, TEXT_LIMIT, TRUST_FROM_APPROVAL, Dynamic, Entry, ExtractionIssue, Param, Signature
 
 
 @dataclass
@@ -84,6 +84,18 @@ def signature_of(fn: FunctionFact, *, drop_first: bool = False, drop_names: Iter
     return Signature(params=params, returns=fn.returns)
 
 
+class TextDigest(str):
+    """A digest that carries (a bounded prefix of) the text it was computed from, so that the Entry
+    it is given to keeps the words for the receipt (see models.Entry); only the digest is compared."""
+
+    text: str | None
+
+    def __new__(cls, value: str, text: str | None) -> "TextDigest":
+        obj = super().__new__(cls, value)
+        obj.text = text
+        return obj
+
+
 def digest(text: Any) -> str | None:
     """sha256 of a description/instructions text, insensitive to indentation and surrounding blanks."""
     if text is None:
@@ -93,7 +105,7 @@ def digest(text: Any) -> str | None:
     if not isinstance(text, str):
         text = str(text)
     normal = textwrap.dedent(text).strip().replace("\r\n", "\n")
-    return hashlib.sha256(normal.encode("utf-8")).hexdigest()
+    return TextDigest(hashlib.sha256(normal.encode("utf-8")).hexdigest(), normal[:TEXT_LIMIT])
 
 
 def as_bool(value: Any, default: bool) -> bool | Dynamic:

@@ -14,7 +14,10 @@ from receipt.render.github import render_annotations
 from receipt.render.json_render import render_json
 from receipt.render.markdown import DEFAULT_MAX_CHARS, compact_value, load_template_text, render_markdown
 
-FORMATS = ("markdown", "json", "github")
+from receipt.render.sarif import render_sarif
+from receipt.render.terminal import render_terminal
+
+FORMATS = ("markdown", "json", "github", "sarif")
 
 
 def render(receipt: Receipt, fmt: str, **options: Any) -> str:
@@ -25,6 +28,8 @@ def render(receipt: Receipt, fmt: str, **options: Any) -> str:
         return render_json(receipt, **options)
     if fmt == "github":
         return render_annotations(receipt, **options)
+    if fmt == "sarif":
+        return render_sarif(receipt, **options)
     raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
 
 
@@ -40,6 +45,8 @@ __all__ = [
     "render_annotations",
     "render_json",
     "render_markdown",
+    "render_sarif",
+    "render_terminal",
     "trusted",
     "visible",
 ]

@@ -298,6 +298,22 @@ def _graph(edges: list[v.Edge], more: int, dangerous_names: set[str]) -> Optiona
     return [Md(line) for line in lines]
 
 
+def _fenced_diff(t: v.TextChange) -> dict[str, Any]:
+    """A ```diff block of analysed text: lines made visible and clipped; the fence is longer than
+    any backtick run inside, and comment openers are broken so no marker can be forged."""
+    lines = [clip(visible(line), 300).replace("<!--", "<!\u2060--") for line in t.lines]
+    if t.more:
+        lines.append(f"… {t.more:,} more lines")
+    longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return {
+        "title": Md(f"{_named(t.subject)}, {md(t.word, 20)}"),
+        "open": Md(fence + "diff"),
+        "close": Md(fence),
+        "lines": [Md(line) for line in lines],
+    }
+
+
 # -- view model -----------------------------------------------------------------------------------
 
 
@@ -306,6 +322,7 @@ class _Cut:
     """What the size budget leaves in; `keep` None = every change row."""
 
     surface: bool = True
+    texts: bool = True
     fingerprints: bool = True
     issue_list: bool = True
     graph: bool = True
@@ -324,6 +341,7 @@ class _Prepared:
     surface: Optional[dict[str, Any]]
     fingerprints: list[Md]
     footer: dict[str, Any]
+    texts: list[dict[str, Any]]
 
     @property
     def total(self) -> int:
@@ -452,6 +470,7 @@ def _prepare(
         surface=surface,
         fingerprints=fingerprints,
         footer=footer,
+        texts=[_fenced_diff(t) for t in view.texts],
     )
 
 
@@ -489,6 +508,7 @@ def _view(p: _Prepared, cut: _Cut) -> dict[str, Any]:
         "surface": p.surface if cut.surface else None,
         "surface_omitted": p.surface is not None and not cut.surface,
         "fingerprints": p.fingerprints if cut.fingerprints else [],
+        "texts": p.texts if cut.texts else [],
         **p.footer,
     }
 
@@ -542,9 +562,10 @@ def render_markdown(
     cuts = [
         _Cut(),
         _Cut(surface=False),
-        _Cut(surface=False, fingerprints=False),
-        _Cut(surface=False, fingerprints=False, issue_list=False),
-        _Cut(surface=False, fingerprints=False, issue_list=False, graph=False),
+        _Cut(surface=False, texts=False),
+        _Cut(surface=False, texts=False, fingerprints=False),
+        _Cut(surface=False, texts=False, fingerprints=False, issue_list=False),
+        _Cut(surface=False, texts=False, fingerprints=False, issue_list=False, graph=False),
     ]
     for cut in cuts:
         text = attempt(cut)

@@ -82,6 +82,16 @@ class Edge:
 
 
 @dataclass
+class TextChange:
+    """The words a model reads, before -> after, as unified-diff lines (bounded)."""
+
+    subject: Named
+    word: str  # description | instructions
+    lines: list[str]
+    more: int  # diff lines not shown
+
+
+@dataclass
 class Issue:
     where: Where
     reason: str
@@ -102,6 +112,7 @@ class View:
     untouched_issues: int
     skipped_files: int
     surface: list[tuple[Named, str, Where]]  # unchanged exported entries: (what, attributes, where)
+    texts: list[TextChange] = field(default_factory=list)
 
 
 # -- words ---------------------------------------------------------------------------------------------
@@ -424,6 +435,52 @@ def unchanged_surface(receipt: Receipt, limit: int) -> tuple[list[tuple[Named, s
     return rows, len(entries)
 
 
+MAX_TEXTS = 10
+MAX_DIFF_LINES = 40
+_TEXT_CHANGES = {"description_changed": ("description_text", "description"), "instructions_changed": ("instructions_text", "instructions")}
+
+
+def _diff_lines(before: Optional[str], after: Optional[str]) -> list[str]:
+    import difflib
+
+    old = (before or "").splitlines()
+    new = (after or "").splitlines()
+    out = [line for line in difflib.unified_diff(old, new, lineterm="", n=1)][2:]  # no ---/+++ header
+    return out
+
+
+def text_changes(receipt: Receipt) -> list[TextChange]:
+    """Description/instructions text diffs for the changes that changed them, and the full text of
+    added entries the injection rules flagged."""
+    index = _Index(receipt)
+    base = {k: e for k, e in index.base.items()}
+    head = {k: e for k, e in index.head.items()}
+    out: list[TextChange] = []
+    seen: set[tuple[str, str]] = set()
+    for c in receipt.changes:
+        key = c.subject.key or ""
+        suffix = c.id.split(".", 1)[-1]
+        if suffix in _TEXT_CHANGES:
+            attr, word = _TEXT_CHANGES[suffix]
+        elif c.id == "text.injection_pattern" and isinstance(c.after, dict):
+            word = str(c.after.get("text", "description"))
+            attr = f"{word}_text"
+        else:
+            continue
+        if (key, word) in seen:
+            continue
+        seen.add((key, word))
+        before = getattr(base.get(key), attr, None)
+        after = getattr(head.get(key), attr, None)
+        if before is None and after is None:
+            continue
+        lines = _diff_lines(before, after)
+        if not lines:
+            continue
+        out.append(TextChange(Named(c.subject.kind, c.subject.name), word, lines[:MAX_DIFF_LINES], max(len(lines) - MAX_DIFF_LINES, 0)))
+    return out[:MAX_TEXTS]
+
+
 def build_view(receipt: Receipt, *, surface_limit: int = 300) -> tuple[View, dict[tuple[str, str], Named], int]:
     rows, titles, edges = build_rows(receipt)
     n = counts(receipt)
@@ -444,6 +501,7 @@ def build_view(receipt: Receipt, *, surface_limit: int = 300) -> tuple[View, dic
         untouched_issues=untouched,
         skipped_files=skipped,
         surface=surface,
+        texts=text_changes(receipt),
     )
     return view, titles, surface_total
 
