@@ -639,6 +639,28 @@ _TRUST_KINDS: tuple[ChangeKind, ...] = (
     ),
 )
 _KINDS = (*_KINDS, *_TRUST_KINDS)
+# Identity and fail-closed kinds (see receipt/identity.py and the fail-closed rule in receipt/diff.py).
+_IDENTITY_KINDS: tuple[ChangeKind, ...] = (
+    _kind(
+        "tool.name_collision",
+        "regression",
+        "Two tools a client sees under one name",
+        "Two different tools are now exposed under the same name on one MCP server, or are both "
+        "reachable under one name from one agent. A client calls the name, not the definition: "
+        "which one answers (and with which approval, hints and signature) is decided at run time "
+        "by registration order, so the receipt cannot vouch for either. Rename one of them or "
+        "remove the duplicate. " + _ACCEPT,
+    ),
+    _kind(
+        "agent.name_collision",
+        "regression",
+        "Two agents an agent sees under one name",
+        "One agent can now reach two different agents of the same name (as handoffs or as tools). "
+        "A model picks them by name, so which one receives the conversation is decided at run "
+        "time. Rename one of them. " + _ACCEPT,
+    ),
+)
+_KINDS = (*_KINDS, *_IDENTITY_KINDS)
 
 _KINDS = (
     *_KINDS,

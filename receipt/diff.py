@@ -21,11 +21,12 @@ new, a rule to `ENTRY_RULES` (a function of base entry, head entry and the diff 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from receipt.canonical import canonical_json, fingerprint
 from receipt.catalogue import CATALOGUE
+from receipt.identity import pair_entries
 from receipt.models import (
     SEVERITY_ORDER,
     Change,
@@ -188,6 +189,9 @@ class DiffContext:
 
     base: Mapping[str, Entry]  # every base entry by key (exported or not)
     head: Mapping[str, Entry]  # every head entry by key
+    # head key -> key of the same entry at base (`receipt.identity.pair_entries`); keys differ when
+    # an entry moved or a same-named entry elsewhere made its short key ambiguous.
+    base_key_of: Mapping[str, str] = field(default_factory=dict)
 
 
 EntryRule = Callable[[Entry, Entry, DiffContext], Iterable[Change]]
@@ -424,9 +428,12 @@ def _target_name(key: str, side: Mapping[str, Entry]) -> str:
 def _reach_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
     if head.kind not in ("agent", "tool"):
         return []
-    old, new = set(base.reaches), set(head.reaches)
+    old = set(base.reaches)
+    # A target is compared as the base entry it is, not by its key at head.
+    as_base = {ctx.base_key_of.get(k, k): k for k in head.reaches}
+    new = set(as_base)
     out: list[Change] = []
-    for key in sorted(new - old):
+    for key in sorted(as_base[k] for k in new - old):
         target = ctx.head.get(key)
         severity = _danger_severity(target, CATALOGUE[f"{head.kind}.reach_added"].default_severity)
         message = f"{_who(head)} can now reach {_target_name(key, ctx.head)}{_DANGER_NOTE.get(severity, '')}"
@@ -618,16 +625,65 @@ def sort_changes(changes: Iterable[Change]) -> list[Change]:
 def diff_surfaces(base: Surface, head: Surface, rules: Sequence[EntryRule] | None = None) -> list[Change]:
     """Every change to the exported surface from base to head, sorted (see `sort_changes`)."""
     old, new = exported(base), exported(head)
-    ctx = DiffContext(base=_index(base.entries()), head=_index(head.entries()))
+    pairs = pair_entries(base.entries(), head.entries())
+    ctx = DiffContext(base=_index(base.entries()), head=_index(head.entries()), base_key_of=pairs)
     changes: list[Change] = []
-    for key in sorted(new.keys() - old.keys()):
-        changes.extend(_added(new[key]))
-    for key in sorted(old.keys() - new.keys()):
-        changes.append(_removed(old[key]))
-    for key in sorted(old.keys() & new.keys()):
+    matched: set[str] = set()
+    for key in sorted(new):
+        before = old.get(pairs.get(key, ""))
+        if before is None:
+            changes.extend(_added(new[key]))
+            continue
+        matched.add(before.key)
         for rule in ENTRY_RULES if rules is None else rules:
-            changes.extend(rule(old[key], new[key], ctx))
+            changes.extend(rule(before, new[key], ctx))
+    for key in sorted(old.keys() - matched):
+        changes.append(_removed(old[key]))
+    changes.extend(collision_changes(base, head, pairs))
     return sort_changes(changes)
+
+
+def _collisions(surface: Surface) -> dict[tuple[str, ...], list[Entry]]:
+    """Exported entries a client would see under one name: two tools of one name on one server
+    (same namespace and home), or two tools / agents of one name reachable from one agent."""
+    entries = exported(surface)
+    out: dict[tuple[str, ...], list[Entry]] = {}
+    groups: dict[tuple[str, ...], list[Entry]] = {}
+    for e in entries.values():
+        if e.scope:
+            groups.setdefault(("server", e.kind, e.scope, e.home, e.name), []).append(e)
+    for agent in entries.values():
+        if agent.kind != "agent":
+            continue
+        for k in agent.reaches:
+            target = entries.get(k)
+            if target is not None:
+                groups.setdefault(("agent", agent.key, target.kind, target.name), []).append(target)
+    for k, group in groups.items():
+        if len({e.key for e in group}) > 1:
+            out[k] = sorted({e.key: e for e in group}.values(), key=lambda e: e.key)
+    return out
+
+
+def collision_changes(base: Surface, head: Surface, pairs: Mapping[str, str]) -> list[Change]:
+    """`<kind>.name_collision` for each name clients see twice at head and did not at base."""
+    known = {frozenset(e.key for e in group) for group in _collisions(base).values()}
+    out: list[Change] = []
+    for where, group in sorted(_collisions(head).items()):
+        as_base = frozenset(pairs.get(e.key, "\0" + e.key) for e in group)
+        if as_base in known:
+            continue
+        first = group[0]
+        if where[0] == "server":
+            place = f"on server '{first.scope}'"
+        else:
+            owner = head.exported().get(where[1])
+            place = f"reachable from agent '{owner.name if owner else where[1]}'"
+        sites = ", ".join(f"{e.path}:{e.line}" for e in group)
+        message = (f"{len(group)} {first.kind}s named '{first.name}' {place} ({sites}): a client sees one name, "
+                   "and which definition answers is decided at run time")
+        out.append(entry_change(f"{first.kind}.name_collision", first, None, sorted(e.key for e in group), message))
+    return out
 
 
 def extraction_error_changes(head: Surface) -> list[Change]:

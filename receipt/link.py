@@ -9,6 +9,7 @@ from receipt.dialects.base import Candidate, DialectResult
 from receipt.dialects.markers import apply_declared
 from receipt.dialects.unseen import unfollowable_reach
 from receipt.extract.program import Program
+from receipt.identity import assign_slots, unique_keys
 from receipt.models import Entry, ExtractionIssue
 
 
@@ -32,17 +33,14 @@ def _apply_overlays(cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def _unique_keys(cands: list[Candidate]) -> None:
-    """Two different declarations with one key would shadow each other in the diff: qualify both."""
-    groups: dict[str, list[Candidate]] = {}
+def _assign_identity(program: Program, cands: list[Candidate]) -> None:
+    """Home (default: the defining module), slot and a surface-unique key for every entry."""
+    module_of_path = {m.path: m.module for m in program.modules.values()}
     for c in cands:
-        groups.setdefault(c.entry.key, []).append(c)
-    for key, group in groups.items():
-        if len(group) > 1:
-            for c in group:
-                c.entry.key = f"{key}@{c.entry.path}:{c.entry.line}" if sum(
-                    1 for g in group if g.entry.path == c.entry.path
-                ) > 1 else f"{key}@{c.entry.path}"
+        if not c.entry.home:
+            c.entry.home = module_of_path.get(c.entry.path, c.entry.path)
+    assign_slots([(c.entry, c.symbols) for c in cands])
+    unique_keys(c.entry for c in cands)
 
 
 def _merge_same_symbol(cands: list[Candidate]) -> list[Candidate]:
@@ -73,7 +71,7 @@ def link(program: Program, results: Iterable[DialectResult], exports: Iterable[s
         cands.extend(r.candidates)
         issues.extend(r.issues)
     cands = _merge_same_symbol(_apply_overlays(cands))
-    _unique_keys(cands)
+    _assign_identity(program, cands)
 
     by_symbol: dict[str, list[str]] = {}
     by_key: dict[str, Candidate] = {}

@@ -72,7 +72,12 @@ class Entry(_Model):
     kind: Kind
     name: str  # the name a caller sees (after mount/namespace prefixes)
     scope: str = ""  # MCP server name or other namespace; "" when global
-    key: str = ""  # identity for diffing; set by `entry_key` when empty
+    key: str = ""  # unique within one surface (reaches, fingerprints); set by `entry_key` when empty
+    # Identity across revisions (see `receipt.identity`): where the entry lives (the server it is
+    # registered on, else its defining module) and its slot (the name bound to it, plus its rank in
+    # source order where that name does not tell two same-named entries of one home apart). Never a line.
+    home: str = ""
+    slot: str = ""
     path: str
     line: int
     dialect: str  # markers | mcp | fastmcp | openai-agents | pydantic-ai | langchain | ... | corvid

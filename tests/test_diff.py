@@ -727,6 +727,11 @@ def every_scenario_change() -> list[Change]:
         out += diff_surfaces(surf(mk(kind, "r", reaches=["tool:t"]), t), surf(mk(kind, "r"), t, rev="head"))
         out += diff_surfaces(surf(mk(kind, "r"), t), surf(mk(kind, "r", reaches=["tool:t"]), t, rev="head"))
     out += extraction_error_changes(surf(rev="head", errors=[issue("a.py", 1)]))
+    wipe = mk("tool", "wipe", scope="ops", home="srv.mcp")
+    out += diff_surfaces(surf(wipe), surf(wipe, mk("tool", "wipe", scope="ops", home="srv.mcp", slot="2", key="tool:ops/wipe#2"), rev="head"))
+    bot = mk("agent", "bot", home="a")
+    out += diff_surfaces(surf(mk("agent", "r", reaches=["agent:bot"]), bot),
+                         surf(mk("agent", "r", reaches=["agent:bot", "agent:bot@b"]), bot, mk("agent", "bot", home="b", key="agent:bot@b"), rev="head"))
     unresolved = ExtractionIssue(path="a.py", line=3, kind="unresolved", reason="unresolved", message="tools=load() cannot be resolved")
     out += unresolved_changes(surf(), surf(rev="head", skipped=[unresolved]))
     unseen = [

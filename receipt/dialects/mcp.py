@@ -1011,6 +1011,7 @@ def extract_flavor(program: Program, flavor: str) -> DialectResult:
             entry = reg.entry.model_copy(deep=True, update={
                 "name": name,
                 "scope": root.name,
+                "home": view.root,  # identity: the server object clients reach it through
                 "key": "",
                 "conditional": reg.entry.conditional or view.conditional,
                 "root": reg.enabled and _passes_filters(analysis, view, reg.entry.tags),

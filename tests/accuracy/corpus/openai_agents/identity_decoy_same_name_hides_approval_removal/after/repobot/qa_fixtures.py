@@ -1,0 +1,8 @@
+"""Fixtures for the manual QA script."""
+from agents import function_tool
+
+
+@function_tool(needs_approval=True)
+def delete_repo(name: str) -> str:
+    """Delete a repository for good."""
+    return f"deleted {name}"

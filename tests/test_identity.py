@@ -1,0 +1,165 @@
+"""Identity across revisions: an entry is where it lives plus the name clients see, never a line
+number and never a name alone. Each attack is a real two-commit repository run through the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers import GitRepoBuilder, run_cli
+
+AGENT_PY = """
+from agents import Agent, function_tool
+
+@function_tool(needs_approval=True)
+def delete_repo(name: str) -> str:
+    '''Delete a repository.'''
+    return name
+
+bot = Agent(name="bot", instructions="Manage repositories.", tools=[delete_repo])
+"""
+
+DECOY_PY = """
+from agents import function_tool
+
+@function_tool(needs_approval=True)
+def delete_repo(name: str) -> str:
+    '''Delete a repository.'''
+    return name
+"""
+
+
+def receipt_of(repo: GitRepoBuilder, *extra: str) -> tuple[int, dict]:
+    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json", *extra)
+    assert out.returncode in (0, 1), out.stderr
+    return out.returncode, json.loads(out.stdout)
+
+
+def seen(receipt: dict) -> list[tuple[str, str, str]]:
+    """What a reviewer sees: (change id, subject name, severity)."""
+    return sorted((c["id"], c["subject"]["name"], c["severity"]) for c in receipt["changes"])
+
+
+def test_decoy_with_the_same_name_cannot_hide_an_approval_removal(git_repo: GitRepoBuilder) -> None:
+    git_repo.commit({"app/__init__.py": "", "app/agent.py": AGENT_PY})
+    git_repo.commit({"app/agent.py": AGENT_PY.replace("needs_approval=True", ""), "app/decoy.py": DECOY_PY})
+    code, receipt = receipt_of(git_repo)
+    assert code == 1
+    assert seen(receipt) == [("tool.approval_lowered", "delete_repo", "regression")]
+    assert receipt["changes"][0]["subject"]["path"] == "app/agent.py"
+
+
+def test_decoy_that_is_also_exported_still_cannot_re_pair(git_repo: GitRepoBuilder) -> None:
+    # The decoy is reachable too (another agent uses it): two exported `delete_repo`, each keeps its own identity.
+    decoy = DECOY_PY.replace("from agents import function_tool", "from agents import Agent, function_tool") + (
+        '\nhelper = Agent(name="helper", tools=[delete_repo])\n'
+    )
+    git_repo.commit({"app/__init__.py": "", "app/agent.py": AGENT_PY})
+    git_repo.commit({"app/agent.py": AGENT_PY.replace("needs_approval=True", ""), "app/decoy.py": decoy})
+    code, receipt = receipt_of(git_repo)
+    assert code == 1
+    got = seen(receipt)
+    assert ("tool.approval_lowered", "delete_repo", "regression") in got
+    assert not any(i == "tool.removed" for i, _, _ in got)
+
+
+def test_a_new_agent_of_the_same_name_elsewhere_leaves_the_old_one_unchanged(git_repo: GitRepoBuilder) -> None:
+    a = 'from agents import Agent\n\nbot = Agent(name="bot", instructions="Answer questions.")\n'
+    b = 'from agents import Agent\n\nother = Agent(name="bot", instructions="Something else.", model="gpt-5")\n'
+    git_repo.commit({"a.py": a})
+    git_repo.commit({"b.py": b})
+    code, receipt = receipt_of(git_repo)
+    assert code == 0
+    assert seen(receipt) == [("agent.added", "bot", "info")]
+    assert receipt["changes"][0]["subject"]["path"] == "b.py"
+
+
+def test_a_line_shift_above_two_same_named_entries_is_no_change(git_repo: GitRepoBuilder) -> None:
+    two = (
+        "from agents import Agent\n\n"
+        'first = Agent(name="bot", instructions="One.")\n'
+        'second = Agent(name="bot", instructions="Two.", model="gpt-5")\n'
+    )
+    git_repo.commit({"a.py": two})
+    git_repo.commit({"a.py": "# a comment that shifts every line\n" + two})
+    code, receipt = receipt_of(git_repo)
+    assert code == 0
+    assert seen(receipt) == []
+
+
+def test_a_moved_tool_pairs_with_its_old_self_and_keeps_its_changes(git_repo: GitRepoBuilder) -> None:
+    tools = "from agents import function_tool\n" + DECOY_PY.split("\n", 2)[2]
+    agent = 'from agents import Agent\nfrom app.tools import delete_repo\n\nbot = Agent(name="bot", instructions="Manage repositories.", tools=[delete_repo])\n'
+    git_repo.commit({"app/__init__.py": "", "app/agent.py": AGENT_PY})
+    git_repo.commit({"app/agent.py": agent, "app/tools.py": tools.replace("needs_approval=True", "")})
+    code, receipt = receipt_of(git_repo)
+    assert code == 1
+    assert seen(receipt) == [("tool.approval_lowered", "delete_repo", "regression")]
+
+
+def test_a_pure_file_move_is_no_change(git_repo: GitRepoBuilder) -> None:
+    tools = "from agents import function_tool\n" + DECOY_PY.split("\n", 2)[2]
+    agent = 'from agents import Agent\nfrom app.tools import delete_repo\n\nbot = Agent(name="bot", instructions="Manage repositories.", tools=[delete_repo])\n'
+    git_repo.commit({"app/__init__.py": "", "app/agent.py": AGENT_PY})
+    git_repo.commit({"app/agent.py": agent, "app/tools.py": tools})
+    code, receipt = receipt_of(git_repo)
+    assert (code, seen(receipt)) == (0, [])
+
+
+def test_a_move_next_to_a_same_named_decoy_is_never_paired_ambiguously(git_repo: GitRepoBuilder) -> None:
+    # The real tool moves out of agent.py without its approval; a decoy with approval appears too.
+    # Two head candidates for one base entry: no guess, the old one is removed and the new one added.
+    tools = "from agents import function_tool\n" + DECOY_PY.split("\n", 2)[2].replace("needs_approval=True", "")
+    agent = 'from agents import Agent\nfrom app.tools import delete_repo\n\nbot = Agent(name="bot", instructions="Manage repositories.", tools=[delete_repo])\n'
+    decoy = DECOY_PY.replace("from agents import function_tool", "from agents import Agent, function_tool") + (
+        '\nhelper = Agent(name="helper", tools=[delete_repo])\n'
+    )
+    git_repo.commit({"app/__init__.py": "", "app/agent.py": AGENT_PY})
+    git_repo.commit({"app/agent.py": agent, "app/tools.py": tools, "app/decoy.py": decoy})
+    code, receipt = receipt_of(git_repo)
+    got = seen(receipt)
+    assert ("tool.removed", "delete_repo", "warning") in got
+    assert [c for c in got if c[0] == "tool.added" and c[1] == "delete_repo"] == [("tool.added", "delete_repo", "info")] * 2
+    assert ("agent.added", "helper", "info") in got
+
+
+MCP_TWO = """
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("ops")
+
+@mcp.tool(name="wipe")
+def wipe_v1(path: str) -> str:
+    return path
+"""
+
+
+def test_two_tools_of_one_name_on_one_server_are_reported(git_repo: GitRepoBuilder) -> None:
+    git_repo.commit({"server.py": MCP_TWO})
+    git_repo.commit({"server.py": MCP_TWO + '\n@mcp.tool(name="wipe")\ndef wipe_v2(path: str, force: bool) -> str:\n    return path\n'})
+    code, receipt = receipt_of(git_repo)
+    got = seen(receipt)
+    assert ("tool.name_collision", "wipe", "regression") in got
+    assert code == 1
+
+
+def test_same_named_mcp_tool_on_a_decoy_server_cannot_re_pair(git_repo: GitRepoBuilder) -> None:
+    server = MCP_TWO.replace('@mcp.tool(name="wipe")', '@mcp.tool(name="wipe", annotations={"destructiveHint": False, "readOnlyHint": True})')
+    decoy = server.replace("mcp = FastMCP", "other = FastMCP").replace("@mcp.tool", "@other.tool")
+    git_repo.commit({"server.py": server})
+    git_repo.commit({"server.py": MCP_TWO, "decoy.py": decoy})
+    code, receipt = receipt_of(git_repo)
+    got = seen(receipt)
+    assert code == 1
+    assert ("tool.read_only_lost", "wipe", "warning") in got
+    assert ("tool.dangerous_gained", "wipe", "regression") in got
+    assert not any(i == "tool.removed" for i, _, _ in got)
+
+
+@pytest.mark.parametrize("seed", ["0", "1", "4242"])
+def test_identity_output_is_byte_identical_under_any_hash_seed(git_repo: GitRepoBuilder, seed: str) -> None:
+    git_repo.commit({"app/__init__.py": "", "app/agent.py": AGENT_PY})
+    git_repo.commit({"app/agent.py": AGENT_PY.replace("needs_approval=True", ""), "app/decoy.py": DECOY_PY})
+    outs = {run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path), env={"PYTHONHASHSEED": s}).stdout for s in (seed, "7")}
+    assert len(outs) == 1
