@@ -54,7 +54,7 @@ def assign_slots(entries: Sequence[tuple[Entry, set[str]]]) -> None:
             counts[label] = counts.get(label, 0) + 1
         ranks: dict[str, int] = {}
         for e, label in sorted(group, key=lambda t: _order(t[0])):
-            if counts[label] == 1:
+            if counts[label] == 1 and (label or len(group) == 1):
                 e.slot = label
             else:
                 ranks[label] = ranks.get(label, 0) + 1

@@ -43,7 +43,7 @@ def _crew(files: dict[str, str]) -> dict:
 
 
 def _portable(entries: dict) -> dict:
-    return {k: e.model_dump(exclude={"path", "line", "home"}) for k, e in entries.items()}
+    return {k: e.model_dump(exclude={"path", "line", "home", "slot"}) for k, e in entries.items()}
 
 
 def test_tools_agents_and_crew_roots() -> None:

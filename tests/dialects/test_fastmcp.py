@@ -11,11 +11,7 @@ from tests.helpers import exported, link_files, surface_of
 
 
 def comparable(entries: dict[str, Entry]) -> dict[str, dict[str, Any]]:
-<<<<<<< HEAD
-    return {k: e.model_dump(exclude={"path", "line", "defaults"}) for k, e in entries.items()}  # defaults: display only
-=======
-    return {k: e.model_dump(exclude={"path", "line", "home"}) for k, e in entries.items()}
->>>>>>> a099b0a (Identity: entries are paired across revisions by (kind, home, client name, slot), never by line or name alone; same-name decoys cannot re-pair or hide a change; name collisions reported (tool/agent.name_collision))
+    return {k: e.model_dump(exclude={"path", "line", "defaults", "home", "slot"}) for k, e in entries.items()}  # defaults: display only
 
 
 def test_decorator_forms() -> None:

@@ -28,7 +28,7 @@ def _adk(files: dict[str, str]) -> dict:
 
 def _portable(entries: dict) -> dict:
     """Entries without their location: what must not change when code only moves."""
-    return {k: e.model_dump(exclude={"path", "line", "home"}) for k, e in entries.items()}
+    return {k: e.model_dump(exclude={"path", "line", "home", "slot"}) for k, e in entries.items()}
 
 
 def test_agent_with_plain_function_tool() -> None:

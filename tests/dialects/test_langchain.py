@@ -12,7 +12,7 @@ AGENT = "from langchain.agents import create_agent\nfrom langchain.agents.middle
 
 
 def comparable(entries: dict[str, Entry]) -> dict[str, Any]:
-    return {k: e.model_dump(mode="json", exclude={"path", "line", "home"}) for k, e in entries.items()}
+    return {k: e.model_dump(mode="json", exclude={"path", "line", "home", "slot"}) for k, e in entries.items()}
 
 
 def params(e: Entry) -> list[str]:

@@ -18,11 +18,7 @@ def hints(entry: Entry) -> dict[str, Any]:
 
 def comparable(entries: dict[str, Entry]) -> dict[str, dict[str, Any]]:
     """Everything a receipt compares (the location of a definition is not an attribute)."""
-<<<<<<< HEAD
-    return {k: e.model_dump(exclude={"path", "line", "defaults"}) for k, e in entries.items()}  # defaults: display only
-=======
-    return {k: e.model_dump(exclude={"path", "line", "home"}) for k, e in entries.items()}
->>>>>>> a099b0a (Identity: entries are paired across revisions by (kind, home, client name, slot), never by line or name alone; same-name decoys cannot re-pair or hide a change; name collisions reported (tool/agent.name_collision))
+    return {k: e.model_dump(exclude={"path", "line", "defaults", "home", "slot"}) for k, e in entries.items()}  # defaults: display only
 
 
 def one_tool(annotations: str, imports: str = "from mcp.types import ToolAnnotations") -> Entry:

@@ -39,7 +39,7 @@ def _ours(surface: dict[str, Entry]) -> dict[str, Entry]:
 
 def _view(entries: dict[str, Entry]) -> dict[str, dict[str, Any]]:
     """Everything but where the declaration sits: what must survive renames and file splits."""
-    return {k: e.model_dump(exclude={"path", "line", "home"}) for k, e in entries.items()}
+    return {k: e.model_dump(exclude={"path", "line", "home", "slot"}) for k, e in entries.items()}
 
 
 def _issues(files: dict[str, str]) -> list[str]:

@@ -12,7 +12,7 @@ HEAD = "from pydantic_ai import Agent, RunContext, Tool\n"
 
 def comparable(entries: dict[str, Entry]) -> dict[str, Any]:
     """Everything a receipt compares, without where the code sits."""
-    return {k: e.model_dump(mode="json", exclude={"path", "line", "home"}) for k, e in entries.items()}
+    return {k: e.model_dump(mode="json", exclude={"path", "line", "home", "slot"}) for k, e in entries.items()}
 
 
 def issues_of(files: dict[str, str]) -> list[str]:

@@ -35,7 +35,7 @@ def _smol(files: dict[str, str]) -> dict:
 
 
 def _portable(entries: dict) -> dict:
-    return {k: e.model_dump(exclude={"path", "line", "home"}) for k, e in entries.items()}
+    return {k: e.model_dump(exclude={"path", "line", "home", "slot"}) for k, e in entries.items()}
 
 
 def test_decorated_tool_and_tool_subclass() -> None:
