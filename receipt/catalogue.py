@@ -659,6 +659,18 @@ _IDENTITY_KINDS: tuple[ChangeKind, ...] = (
         "A model picks them by name, so which one receives the conversation is decided at run "
         "time. Rename one of them. " + _ACCEPT,
     ),
+    _kind(
+        "surface.unanalysed_agent_code",
+        "regression",
+        "Agent code that could not be analysed",
+        "A file this change adds or modifies could not be analysed (syntax the analyser cannot "
+        "parse, nesting or size beyond its limits, undecodable bytes), and it imports an agent "
+        "framework or held exported agents or tools at the base revision. Whatever it defines is "
+        "missing from the surface, so the gate fails closed rather than pass a change it could not "
+        "see. Make the file parseable (the message names the problem, and the Python version "
+        "needed when the syntax is newer than the analyser's), or lower this id's severity in the "
+        "base revision's configuration if the file holds no agent code. " + _ACCEPT,
+    ),
 )
 _KINDS = (*_KINDS, *_IDENTITY_KINDS)
 

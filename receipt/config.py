@@ -111,9 +111,15 @@ class TracesConfig(_Strict):
     escalate_above: Optional[float] = Field(None, ge=0, lt=1)
 
 
+# Test code is not the shipped surface: excluded unless `include_tests = true` (glob patterns as
+# the tree listing matches them: `**/` also matches at the root, `*` spans folders).
+TEST_EXCLUDE: tuple[str, ...] = ("**/tests/**", "**/test/**", "**/test_*.py", "*_test.py", "**/conftest.py")
+
+
 class Config(_Strict):
     paths: list[str] = Field(default_factory=list)  # scan limits; [] = whole tree
     exclude: list[str] = Field(default_factory=list)  # globs on repo-relative posix paths, `**` allowed
+    include_tests: bool = False  # scan tests too (TEST_EXCLUDE is skipped by default)
     exports: list[str] = Field(default_factory=list)  # extra export roots: entry names or "module:symbol"
     fail_on: FailOn = "regression"
     severity: dict[str, Severity] = Field(default_factory=dict)  # change id -> severity override

@@ -22,7 +22,8 @@ new, a rule to `ENTRY_RULES` (a function of base entry, head entry and the diff 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+import re
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from receipt.canonical import canonical_json, fingerprint
 from receipt.catalogue import CATALOGUE
@@ -686,17 +687,32 @@ def collision_changes(base: Surface, head: Surface, pairs: Mapping[str, str]) ->
     return out
 
 
-def extraction_error_changes(head: Surface) -> list[Change]:
-    """One `surface.extraction_error` per head file that could not be analysed.
+def extraction_error_changes(head: Surface, base: Surface | None = None, touched: Collection[str] | None = None) -> list[Change]:
+    """One change per head file that could not be analysed, at most one per (path, reason).
 
-    The fingerprint covers path and reason, not the message or line, which shift as the file is
-    edited; one change per (path, reason), at its first line.
+    With `touched` (the files the change adds or modifies), a file the change does not touch is
+    broken identically at both revisions: listed in the receipt, not reported again. A touched
+    file that imports an agent framework or held exported entries at base fails closed
+    (`surface.unanalysed_agent_code`, a regression): whatever it now defines is invisible. Any
+    other touched file is a `surface.extraction_error`, unless it fails exactly as it did at base.
+    The fingerprint covers path and reason, not the message or line, which shift as the file is edited.
     """
+    held = {e.path for e in exported(base).values()} if base is not None else set()
+    same_at_base = {(i.path, i.reason, i.message) for i in base.errors} if base is not None else set()
     seen: dict[tuple[str, str], Change] = {}
     for issue in sorted(head.errors, key=lambda i: (i.path, i.reason, i.line or 0, i.message)):
-        if (issue.path, issue.reason) in seen:
+        if (issue.path, issue.reason) in seen or (touched is not None and issue.path not in touched):
             continue
         subject = Subject(kind="file", name=issue.path, path=issue.path, line=issue.line, key=f"file:{issue.path}")
+        if issue.frameworks or issue.path in held:
+            why = f"imports {', '.join(issue.frameworks)}" if issue.frameworks else "held exported agents or tools at base"
+            message = f"file '{issue.path}' could not be analysed ({issue.reason}) and {why}: {issue.message}"
+            seen[(issue.path, issue.reason)] = make_change(
+                "surface.unanalysed_agent_code", subject, None, {"reason": issue.reason}, message
+            )
+            continue
+        if (issue.path, issue.reason, issue.message) in same_at_base:
+            continue
         message = f"file '{issue.path}' could not be analysed ({issue.reason}): {issue.message}"
         seen[(issue.path, issue.reason)] = make_change(
             "surface.extraction_error", subject, None, {"reason": issue.reason}, message
@@ -708,21 +724,45 @@ def extraction_error_changes(head: Surface) -> list[Change]:
 _UNSEEN_CODE = {"dynamic-code": "surface.dynamic_code", "compiled-code": "surface.compiled_code"}
 
 
-def unresolved_changes(base: Surface, head: Surface) -> list[Change]:
+def unresolved_changes(base: Surface, head: Surface, touched: Collection[str] | None = None) -> list[Change]:
     """One `surface.unresolved` per registration at head that cannot be resolved statically and
-    was not already unresolved at base (a standing limitation is not news on every PR)."""
-    def unresolved(surface: Surface) -> dict[tuple[str, str], Any]:
-        return {(i.path, i.message): i for i in surface.skipped if i.kind == "unresolved"}
+    was not already unresolved at base (a standing limitation is not news on every PR).
 
-    known = set(unresolved(base))
+    A note is identified by its file and what it says with the names in it left out (a renamed
+    function does not make a standing note new); notes of one shape in one file pair in source
+    order. With `touched`, notes in files the change does not touch are context, never changes.
+    """
+    def notes(surface: Surface) -> dict[tuple[str, str], list[Any]]:
+        out: dict[tuple[str, str], list[Any]] = {}
+        for i in sorted(surface.skipped, key=lambda i: (i.path, i.line or 0, i.message)):
+            if i.kind == "unresolved":
+                out.setdefault((i.path, _note_shape(i.message)), []).append(i)
+        return out
+
+    old = notes(base)
     out = []
-    for (path, message), issue in sorted(unresolved(head).items()):
-        if (path, message) in known:
+    for (path, shape), issues in sorted(notes(head).items()):
+        # Committed bytecode is listed without a blob: whether it is new is what base says.
+        if touched is not None and path not in touched and not any(i.reason in _UNSEEN_CODE for i in issues):
             continue
-        subject = Subject(kind="file", name=path, path=path, line=issue.line, key=f"file:{path}")
-        change_id = _UNSEEN_CODE.get(issue.reason, "surface.unresolved")
-        out.append(make_change(change_id, subject, None, {"unresolved": message}, f"file '{path}': {message}"))
+        known = old.get((path, shape), [])
+        exact = {i.message for i in known}
+        fresh = [i for i in issues if i.message not in exact]
+        for issue in fresh[max(0, len(known) - (len(issues) - len(fresh))):]:
+            subject = Subject(kind="file", name=path, path=path, line=issue.line, key=f"file:{path}")
+            change_id = _UNSEEN_CODE.get(issue.reason, "surface.unresolved")
+            out.append(make_change(change_id, subject, None, {"unresolved": issue.message}, f"file '{path}': {issue.message}"))
     return sort_changes(out)
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _note_shape(message: str) -> str:
+    """A note without the names in it: words of a note are the tool's own prose, names are
+    identifiers with an underscore, a digit or a capital inside (`refund_v2`, `doRefund`) or quoted."""
+    message = re.sub(r"'[^']*'|\"[^\"]*\"", "'*'", message)
+    return _WORD.sub(lambda m: m.group(0) if m.group(0).isalpha() and m.group(0).islower() else "*", message)
 
 
 def config_change(path: str, base_text: str | None, head_text: str | None) -> Change | None:

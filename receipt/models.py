@@ -151,6 +151,10 @@ class ExtractionIssue(_Model):
     kind: Literal["error", "skipped", "unresolved"]
     reason: str  # short machine-friendly reason: syntax-error, non-utf8, binary, too-large, symlink, submodule, ...
     message: str
+    frameworks: list[str] = Field(default_factory=list)  # agent frameworks an unreadable file imports
+    # Whether the compared change adds or modifies this file (None: not computed). Issues in files the
+    # change does not touch are context, listed but never reported as changes.
+    touched: bool | None = None
 
 
 class Surface(_Model):

@@ -14,11 +14,11 @@ from typing import Callable, Sequence
 
 from receipt import __version__
 from receipt.canonical import canonical_json, sha256_hex
-from receipt.config import CONFIG_FILES, Config, parse_config, select_config
+from receipt.config import CONFIG_FILES, TEST_EXCLUDE, Config, parse_config, select_config
 from receipt.diff import config_change, diff_surfaces, extraction_error_changes, summarize, unresolved_changes
 from receipt.dialects.registry import dialects_for
 from receipt.errors import ConfigError, GitError
-from receipt.extract import extract_file, gc_quiet_run
+from receipt.extract import READ_CEILING, extract_file, gc_quiet_run, too_large
 from receipt.extract.cache import FactsCache, SurfaceCache, default_cache_dir
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
@@ -166,13 +166,17 @@ def _decode_config(data: bytes, name: str) -> str:
 
 
 def _listing(repo: GitRepo, sha: str, paths: Sequence[str], config: Config, strict: bool) -> TreeListing:
+    exclude = [*config.exclude, *([] if config.include_tests else TEST_EXCLUDE)]
+    # Files are listed up to a hard read ceiling; `max_file_bytes` is applied to the *code* size
+    # (see _facts_for), so padding a file with comments cannot push it out of the analysis.
     return repo.list_files(
-        sha, paths or config.paths, exclude=config.exclude, max_bytes=config.max_file_bytes, strict_paths=strict and bool(paths)
+        sha, paths or config.paths, exclude=exclude, max_bytes=max(READ_CEILING, config.max_file_bytes), strict_paths=strict and bool(paths)
     )
 
 
 def _facts_for(
-    repo: GitRepo, listing: TreeListing, cache: FactsCache, progress: Progress, fresh: frozenset[tuple[str, str]] = frozenset()
+    repo: GitRepo, listing: TreeListing, cache: FactsCache, progress: Progress, fresh: frozenset[tuple[str, str]] = frozenset(),
+    max_code_bytes: int | None = None,
 ) -> tuple[list[ModuleFacts], list[ExtractionIssue], list[ExtractionIssue]]:
     """Facts of every listed file. A `(blob, path)` in `fresh` (what differs between the two
     revisions compared) is always extracted from its blob, never taken from the disk cache."""
@@ -184,13 +188,16 @@ def _facts_for(
         if i % 50 == 0:
             progress(f"{i}/{total} files")
         cached = None if (f.blob, f.path) in fresh else cache.get(f.blob, f.path)
+        if cached is None and max_code_bytes is not None and f.size > max_code_bytes:
+            cached = too_large(f.path, repo.read_blob(f.blob), max_code_bytes)
         if cached is None:
             cached = extract_file(f.path, repo.read_blob(f.blob))
             cache.put(f.blob, f.path, cached)
         facts.append(cached)
         if cached.error:
             errors.append(
-                ExtractionIssue(path=f.path, line=cached.error.get("line"), kind="error", reason=cached.error["reason"], message=cached.error["message"])
+                ExtractionIssue(path=f.path, line=cached.error.get("line"), kind="error", reason=cached.error["reason"],
+                                message=cached.error["message"], frameworks=cached.error.get("frameworks", []))
             )
     return facts, errors, skipped
 
@@ -239,7 +246,7 @@ def build_surface(
             surface = Surface.model_validate(stored)
             surface.rev, surface.sha = rev, sha
             return surface
-    facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh)
+    facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes)
     progress("linking")
     surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports)
     surface.errors = sorted(errors, key=lambda e: (e.path, e.line or 0))
@@ -346,8 +353,13 @@ def build_receipt(
         )
 
     changes = diff_surfaces(base_surface, head_surface)
-    changes += extraction_error_changes(head_surface)
-    changes += unresolved_changes(base_surface, head_surface)
+    # What the change adds or modifies; problems anywhere else are context, listed but not news.
+    # A file over the read ceiling has no blob here: it counts as touched (fail closed).
+    touched = {p for _, p in head_files - base_files} | {i.path for i in head_listing.skipped if i.kind == "error"}
+    for issue in [*head_surface.errors, *head_surface.skipped]:
+        issue.touched = issue.path in touched
+    changes += extraction_error_changes(head_surface, base_surface, touched)
+    changes += unresolved_changes(base_surface, head_surface, touched)
     changes += _config_changes(git_repo, base_sha, head_sha, config_file, loaded)
     changes += _trust_root_changes(git_repo, base_sha, head_sha, cfg, head_cfg)
     config_name = loaded.path or (config_file if loaded.outside else None) or "configuration"

@@ -66,6 +66,7 @@ def test_defaults():
     assert c.model_dump() == {
         "paths": [],
         "exclude": [],
+        "include_tests": False,
         "exports": [],
         "fail_on": "regression",
         "severity": {},

@@ -727,6 +727,8 @@ def every_scenario_change() -> list[Change]:
         out += diff_surfaces(surf(mk(kind, "r", reaches=["tool:t"]), t), surf(mk(kind, "r"), t, rev="head"))
         out += diff_surfaces(surf(mk(kind, "r"), t), surf(mk(kind, "r", reaches=["tool:t"]), t, rev="head"))
     out += extraction_error_changes(surf(rev="head", errors=[issue("a.py", 1)]))
+    agent_file = issue("agent.py", 1).model_copy(update={"frameworks": ["agents"]})
+    out += extraction_error_changes(surf(rev="head", errors=[agent_file]), surf(), {"agent.py"})
     wipe = mk("tool", "wipe", scope="ops", home="srv.mcp")
     out += diff_surfaces(surf(wipe), surf(wipe, mk("tool", "wipe", scope="ops", home="srv.mcp", slot="2", key="tool:ops/wipe#2"), rev="head"))
     bot = mk("agent", "bot", home="a")

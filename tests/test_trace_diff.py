@@ -129,8 +129,9 @@ def test_syntax_error_reports_extraction_error_and_the_rest_still_works(repo: Gi
 def test_broken_file_at_head_does_not_claim_its_tools_were_removed(repo: GitRepoBuilder) -> None:
     repo.commit({"shop/tools.py": TOOLS_V1 + "\ndef broken(:\n"})
     code, receipt = changes_of(repo, "HEAD~1", "HEAD")
-    assert ids(receipt) == ["surface.extraction_error"]
-    assert code == 0  # a warning; the default gate is regression
+    # One finding, not a removal per tool: the file's agent code can no longer be seen, so it fails closed.
+    assert ids(receipt) == ["surface.unanalysed_agent_code"]
+    assert code == 1
 
 
 def test_non_utf8_python_at_head_is_an_error_not_silence(repo: GitRepoBuilder) -> None:

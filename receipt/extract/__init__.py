@@ -11,11 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from receipt.extract.facts import ModuleFacts
-from receipt.extract.python import extract_python, module_name_for
+from receipt.extract.python import extract_python, frameworks_imported, module_name_for
 
 _BINARY_SNIFF = 8000
 # What `git lfs` commits in place of a tracked file: the content lives outside git, so it cannot be read.
 LFS_POINTER_PREFIX = b"version https://git-lfs.github.com/spec/v1\n"
+# Files are read up to this size; `max_file_bytes` (config) limits the code size, not the file size.
+READ_CEILING = 64 * 1024 * 1024
 
 
 def _version() -> str:
@@ -82,28 +84,31 @@ def gc_quiet_run() -> Iterator[None]:
         _run_depth -= 1
 
 
-def _error(path: str, reason: str, message: str, line: int | None = None) -> ModuleFacts:
+def _error(path: str, reason: str, message: str, line: int | None = None, data: bytes = b"") -> ModuleFacts:
     module, is_package = module_name_for(path)
-    return ModuleFacts(path=path, module=module, is_package=is_package, error={"line": line, "reason": reason, "message": message})
+    # Undecodable text is still scanned for framework imports (latin-1 never fails): fail closed.
+    frameworks = frameworks_imported(data.decode("latin-1")) if data else []
+    return ModuleFacts(path=path, module=module, is_package=is_package,
+                       error={"line": line, "reason": reason, "message": message, "frameworks": frameworks})
 
 
 def decode_python(path: str, data: bytes) -> str | ModuleFacts:
     """Source text honouring PEP 263 coding cookies and BOMs; an error fact when undecodable."""
     if b"\0" in data[:_BINARY_SNIFF]:
-        return _error(path, "binary", "binary content in a Python file")
+        return _error(path, "binary", "binary content in a Python file", data=data)
     try:
         try:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         except SyntaxError:
             encoding = "utf-8"  # undecodable first lines: decoding below says where
             data.decode(encoding)
-            return _error(path, "bad-encoding", "unknown source encoding declaration")
+            return _error(path, "bad-encoding", "unknown source encoding declaration", data=data)
         text = data.decode(encoding)
     except LookupError:
-        return _error(path, "bad-encoding", "unknown source encoding declaration")
+        return _error(path, "bad-encoding", "unknown source encoding declaration", data=data)
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        return _error(path, "non-utf8", f"not valid {encoding}: undecodable byte at offset {e.start}", line)
+        return _error(path, "non-utf8", f"not valid {encoding}: undecodable byte at offset {e.start}", line, data)
     return text.lstrip("\ufeff")
 
 
@@ -130,3 +135,25 @@ def _extract(path: str, data: bytes) -> ModuleFacts:
             return _error(path, "unsupported", "Corvid descriptors are not supported by this build")
         return corvid.parse_descriptor(path, data)
     return _error(path, "unsupported", "not a recognised source file")
+
+
+def code_size(data: bytes) -> int:
+    """Bytes of a Python file that are code: comments, string contents and blank space left out,
+    so padding a file with a comment or a long docstring does not make it 'too large'."""
+    size = 0
+    try:
+        for tok in tokenize.tokenize(io.BytesIO(data).readline):
+            if tok.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING):
+                continue
+            size += 2 if tok.type == tokenize.STRING else len(tok.string.encode("utf-8"))
+    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError, LookupError):
+        return len(data)
+    return size
+
+
+def too_large(path: str, data: bytes, max_code_bytes: int) -> ModuleFacts | None:
+    """An error fact when the file's code (not its comments) exceeds the limit, else None."""
+    n = code_size(data) if path.endswith(".py") else len(data)
+    if n <= max_code_bytes:
+        return None
+    return _error(path, "too-large", f"{n} bytes of code exceed the {max_code_bytes}-byte limit (max_file_bytes)", data=data)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
+import sys
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -28,6 +30,49 @@ from receipt.extract.facts import (
 
 _BUILTINS = frozenset(dir(builtins))
 _SRC_LIMIT = 160
+# Expressions nested deeper than this become `Dyn(..., "too-deep")`: the value is unknown, the rest
+# of the file is still analysed (a 1,200-term sum next to a tool must not hide the tool).
+_MAX_EXPR_DEPTH = 64
+
+# Packages whose import makes a file agent code for the fail-closed rule: an unreadable file that
+# imports one of these and that the change touches fails the gate (see receipt.diff).
+AGENT_FRAMEWORKS: tuple[str, ...] = (
+    "agents", "mcp", "fastmcp", "pydantic_ai", "langchain", "langchain_core", "langchain_community",
+    "langgraph", "crewai", "crewai_tools", "google.adk", "smolagents", "receipt.markers",
+)
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*))", re.M)
+# Syntax newer than some supported hosts parse, with the first Python that accepts it.
+_NEWER_SYNTAX: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+\w+[ \t]*\[", re.M), "3.12", "PEP 695 type parameters"),
+    (re.compile(r"^[ \t]*type[ \t]+\w+[ \t]*(?:\[[^\]]*\])?[ \t]*=", re.M), "3.12", "PEP 695 type statement"),
+    (re.compile(r"(?<![\w'\"])[tT][rR]?['\"]|(?<![\w'\"])[rR][tT]['\"]"), "3.14", "PEP 750 template strings"),
+    (re.compile(r"^[ \t]*except\*?[ \t]+[\w.]+[ \t]*,[ \t]*[\w.]+", re.M), "3.14", "PEP 758 unparenthesised except"),
+)
+
+
+def frameworks_imported(source: str) -> list[str]:
+    """Agent frameworks named on import lines, by a tolerant scan that works when `ast` cannot."""
+    found: set[str] = set()
+    for m in _IMPORT_LINE.finditer(source):
+        names = [m.group(1)] if m.group(1) else [n.strip() for n in m.group(2).split(",")]
+        for name in names:
+            for fw in AGENT_FRAMEWORKS:
+                if name == fw or name.startswith(fw + "."):
+                    found.add(fw)
+    return sorted(found)
+
+
+def newer_python_needed(source: str, message: str) -> str | None:
+    """'3.12 (PEP 695 type parameters)' when the source uses syntax newer than this interpreter's."""
+    here = sys.version_info[:2]
+    best: tuple[tuple[int, int], str] | None = None
+    for pattern, version, what in _NEWER_SYNTAX:
+        v = tuple(int(x) for x in version.split("."))
+        if here < v and pattern.search(source) and (best is None or v < best[0]):
+            best = (v, f"{version} ({what})")  # type: ignore[assignment]
+    if best is None and here < (3, 12) and "f-string" in message:
+        return "3.12 (PEP 701 f-strings)"
+    return best[1] if best else None
 
 
 def module_name_for(path: str) -> tuple[str, bool]:
@@ -78,6 +123,7 @@ class _Extractor:
         self.is_package = is_package
         self.facts = ModuleFacts(path=path, module=self.module, is_package=is_package)
         self.tree = tree
+        self.depth = 0  # expression nesting, capped at _MAX_EXPR_DEPTH
 
     # -- imports --------------------------------------------------------------------------
 
@@ -154,6 +200,15 @@ class _Extractor:
     def expr(self, node: ast.AST | None, scope: _Scope) -> Expr:
         if node is None:
             return Const(None)
+        if self.depth >= _MAX_EXPR_DEPTH:
+            return Dyn(_src(node), "too-deep")
+        self.depth += 1
+        try:
+            return self._expr(node, scope)
+        finally:
+            self.depth -= 1
+
+    def _expr(self, node: ast.AST, scope: _Scope) -> Expr:
         if isinstance(node, ast.Constant):
             if isinstance(node.value, (str, int, float, bool)) or node.value is None:
                 return Const(node.value)
@@ -608,32 +663,52 @@ def _walk_own_body(fn: ast.AST) -> Iterable[ast.AST]:
             stack.append(child)
 
 
+def _failed(path: str, source: str, line: int | None, reason: str, message: str) -> ModuleFacts:
+    module, is_package = module_name_for(path)
+    return ModuleFacts(
+        path=path, module=module, is_package=is_package,
+        error={"line": line, "reason": reason, "message": message, "frameworks": frameworks_imported(source)},
+    )
+
+
 def extract_python(path: str, source: str) -> ModuleFacts:
-    """Facts of one Python file. A syntax error gives facts with `error` set, never an exception."""
+    """Facts of one Python file. A syntax error gives facts with `error` set, never an exception.
+
+    A file this interpreter cannot parse because it uses newer syntax says which Python it needs:
+    the Action pins that Python, so there the file is analysed; elsewhere it fails closed.
+    """
     try:
-        tree = ast.parse(source, filename=path)
+        with _deep_recursion():
+            tree = ast.parse(source, filename=path)
     except SyntaxError as e:
-        module, is_package = module_name_for(path)
-        return ModuleFacts(
-            path=path,
-            module=module,
-            is_package=is_package,
-            error={"line": e.lineno, "reason": "syntax-error", "message": f"syntax error: {e.msg}"},
-        )
+        newer = newer_python_needed(source, e.msg or "")
+        if newer:
+            here = ".".join(map(str, sys.version_info[:2]))
+            return _failed(path, source, e.lineno, "newer-syntax",
+                           f"syntax of Python {newer} cannot be parsed by the analysing Python {here}; run the receipt on Python 3.14 (the Action pins it)")
+        return _failed(path, source, e.lineno, "syntax-error", f"syntax error: {e.msg}")
     except (ValueError, RecursionError, MemoryError) as e:
-        module, is_package = module_name_for(path)
-        return ModuleFacts(
-            path=path, module=module, is_package=is_package,
-            error={"line": None, "reason": "unparseable", "message": f"cannot parse: {type(e).__name__}"},
-        )
+        return _failed(path, source, None, "unparseable", f"cannot parse: {type(e).__name__}")
     try:
         # Keywords are matched literally (look-alike Unicode spellings are syntax errors): no word, no statement.
         scope_statements = "global" in source or "nonlocal" in source
         dynamic_code = any(w in source for w in ("exec", "eval", "compile", "import_module", "__import__"))
-        return _Extractor(path, tree, scope_statements=scope_statements, dynamic_code=dynamic_code).run()
+        with _deep_recursion():
+            return _Extractor(path, tree, scope_statements=scope_statements, dynamic_code=dynamic_code).run()
     except RecursionError:
-        module, is_package = module_name_for(path)
-        return ModuleFacts(
-            path=path, module=module, is_package=is_package,
-            error={"line": None, "reason": "too-deep", "message": "expression nesting too deep to analyse"},
-        )
+        return _failed(path, source, None, "too-deep", "statement nesting too deep to analyse")
+
+
+class _deep_recursion:
+    """Room for the deepest code CPython itself accepts (200 nested brackets, 100 indentation
+    levels): statements nest through a few frames each, so the default limit of 1,000 is too low."""
+
+    _LIMIT = 20_000
+
+    def __enter__(self) -> None:
+        self.saved = sys.getrecursionlimit()
+        if self.saved < self._LIMIT:
+            sys.setrecursionlimit(self._LIMIT)
+
+    def __exit__(self, *exc: object) -> None:
+        sys.setrecursionlimit(self.saved)
