@@ -1,0 +1,9 @@
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("storage")
+
+
+@mcp.tool(annotations={"readOnlyHint": True})
+def list_buckets() -> list[str]:
+    """List the storage buckets."""
+    return []

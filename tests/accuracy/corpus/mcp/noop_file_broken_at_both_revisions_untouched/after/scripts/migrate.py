@@ -1,0 +1,2 @@
+from storage.server import mcp
+print 'old python 2 script'

@@ -1,0 +1,10 @@
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("storage")
+
+
+@mcp.tool(annotations={"readOnlyHint": True})
+def list_buckets() -> list[str]:
+    """List the storage buckets."""
+    # cheap: metadata only
+    return []
