@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from receipt.extract.annotations import canonical_annotation
 from receipt.extract.facts import (
     AssignFact,
     Attr,
@@ -409,6 +410,21 @@ class _Extractor:
         if isinstance(ref, Ref):
             self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op))
 
+    def annotation(self, node: ast.expr | None, scope: _Scope) -> str | None:
+        """The annotation's canonical text: same type, same text (see annotations.py)."""
+        if node is None:
+            return None
+
+        def resolve(dotted: str) -> str | None:
+            first, _, rest = dotted.partition(".")
+            ref = self._name(first, scope)
+            if not isinstance(ref, Ref):
+                return None
+            return f"{ref.name}.{rest}" if rest else ref.name
+
+        text = canonical_annotation(node, resolve)
+        return text if len(text) <= _SRC_LIMIT else text[: _SRC_LIMIT - 3] + "..."
+
     def _params(self, args: ast.arguments, scope: _Scope) -> list[ParamFact]:
         out: list[ParamFact] = []
         positional = [*args.posonlyargs, *args.args]
@@ -435,7 +451,7 @@ class _Extractor:
                 ann_ref = e.name
         return ParamFact(
             name=a.arg,
-            annotation=_src(a.annotation) if a.annotation is not None else None,
+            annotation=self.annotation(a.annotation, scope),
             annotation_ref=ann_ref,
             default=_src(default) if default is not None else None,
             default_expr=self.expr(default, scope) if default is not None else None,
@@ -493,7 +509,7 @@ class _Extractor:
             name=node.name,
             line=node.lineno,
             params=params,
-            returns=_src(node.returns) if node.returns is not None else None,
+            returns=self.annotation(node.returns, scope),
             doc=ast.get_docstring(node),
             decorators=decorators,
             calls=calls,
