@@ -12,7 +12,9 @@ Pairing across revisions, in stages, never guessing:
 1. exact identity;
 2. entries left over in one home under one name, paired in source order when both sides have as
    many (a renamed variable or function);
-3. entries left over under one client-visible (kind, namespace, name), paired only when exactly one
+3. entries whose name is not statically known (named by a fallback such as the function name),
+   by the same name expression in the same home, exactly one on each side;
+4. entries left over under one client-visible (kind, namespace, name), paired only when exactly one
    remains on each side: first among the exported ones, then among all. A file move or split is
    thus no change, and a same-named decoy elsewhere makes the match ambiguous instead of stealing
    it (the moved entry is then reported as removed and added, never silently re-paired).
@@ -116,7 +118,17 @@ def pair_entries(base: Iterable[Entry], head: Iterable[Entry]) -> dict[str, str]
     taken = set(pairs.values())
     remaining_old = [e for e in left_old.values() if e.key not in taken]
 
-    # Stage 3: one client-visible name, exactly one candidate on each side; exported ones first.
+    # Stage 3: a name not statically known (the entry is named by a fallback): the same registered
+    # name expression in the same home, exactly one on each side.
+    olds = group((e for e in remaining_old if e.name_expr), lambda e: (e.kind, e.scope, e.home, e.name_expr or ""))
+    for k, news in group((e for e in left_new if e.name_expr), lambda e: (e.kind, e.scope, e.home, e.name_expr or "")).items():
+        if len(news) == 1 and len(olds.get(k, ())) == 1:
+            pairs[news[0].key] = olds[k][0].key
+    left_new = [e for e in left_new if e.key not in pairs]
+    taken = set(pairs.values())
+    remaining_old = [e for e in remaining_old if e.key not in taken]
+
+    # Stage 4: one client-visible name, exactly one candidate on each side; exported ones first.
     for only_exported in (True, False):
         olds = group((e for e in remaining_old if e.exported or not only_exported), _client_name)
         news = group((e for e in left_new if e.exported or not only_exported), _client_name)

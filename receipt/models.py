@@ -78,6 +78,9 @@ class Entry(_Model):
     # source order where that name does not tell two same-named entries of one home apart). Never a line.
     home: str = ""
     slot: str = ""
+    # The registered name's expression when it is not statically known (`name` is then a fallback,
+    # e.g. the function name): identity follows the expression, so renaming the function is no change.
+    name_expr: str | None = None
     path: str
     line: int
     dialect: str  # markers | mcp | fastmcp | openai-agents | pydantic-ai | langchain | ... | corvid

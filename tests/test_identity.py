@@ -163,3 +163,20 @@ def test_identity_output_is_byte_identical_under_any_hash_seed(git_repo: GitRepo
     git_repo.commit({"app/agent.py": AGENT_PY.replace("needs_approval=True", ""), "app/decoy.py": DECOY_PY})
     outs = {run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path), env={"PYTHONHASHSEED": s}).stdout for s in (seed, "7")}
     assert len(outs) == 1
+
+
+def test_renaming_the_function_behind_a_dynamic_tool_name_is_no_change(git_repo: GitRepoBuilder) -> None:
+    server = (
+        "import os\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('ops')\n\n"
+        "@mcp.tool(name=os.environ['WIPE_TOOL_NAME'], annotations={'readOnlyHint': True})\n"
+        "def wipe_v1(path: str) -> str:\n    return path\n"
+    )
+    git_repo.commit({"server.py": server})
+    git_repo.commit({"server.py": server.replace("wipe_v1", "wipe_everything")})
+    code, receipt = receipt_of(git_repo)
+    assert (code, seen(receipt)) == (0, [])
+    # The same rename that also drops the read-only hint is still seen, on the one tool.
+    git_repo.commit({"server.py": server.replace("wipe_v1", "wipe_all").replace("'readOnlyHint': True", "'readOnlyHint': False")})
+    code, receipt = receipt_of(git_repo)
+    assert ("tool.read_only_lost", "wipe_all", "warning") in seen(receipt)
+    assert not any(i in ("tool.added", "tool.removed") for i, _, _ in seen(receipt))

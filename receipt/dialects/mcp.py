@@ -582,13 +582,16 @@ class _Analyser:
                  cond: bool, path: str, line: int, dynamic_all: str | None = None,
                  extra_symbols: set[str] | None = None) -> None:
         name: Any = fn.name
+        fallback = None
         if name_expr is not None:
             name = self.p.evaluate(name_expr)
             if not isinstance(name, str):
+                fallback = describe(name_expr)
                 self.warn(server.flavor, path, line, f"{kind} name of {fn.name} is not statically known "
-                          f"({describe(name_expr)}); using the function name")
+                          f"({fallback}); using the function name")
                 name = fn.name
         entry = self.entry(server, kind, name, fn, fn.doc, kwargs, cond, path, line, dynamic_all)
+        entry.name_expr = fallback
         self.add(server, entry, {fn.symbol} | (extra_symbols or set()), kwargs)
 
     def entry(self, server: Server, kind: str, name: str, fn: FunctionFact | None, doc: str | None,
