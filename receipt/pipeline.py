@@ -366,8 +366,8 @@ def build_receipt(
     changes += unmatched_config_changes(
         config_name,
         paths=[] if paths else absent,  # PATH arguments replace the config's paths (and are checked above)
-        # Only what the user wrote: a default pattern that finds nothing in this repository is no typo.
-        excludes=sorted((set(base_listing.unused_excludes) & set(head_listing.unused_excludes)) - set(Config().exclude)),
+        # Only what the user wrote: a default (or the built-in test patterns) finding nothing is no typo.
+        excludes=sorted(set(base_listing.unused_excludes) & set(head_listing.unused_excludes) & set(cfg.exclude)),
     )
     # A file that fails to parse at head has not lost its tools: the extraction error says so once.
     broken = {e.path for e in head_surface.errors}
