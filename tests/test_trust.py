@@ -207,8 +207,9 @@ def test_an_lfs_pointer_says_so_and_fails_closed(repo):
     pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:" + "a" * 64 + "\nsize 1234\n"
     head = repo.commit({"shop/tools.py": pointer})
     code, data = receipt_json(repo, "HEAD~1", head)
-    (err,) = [c for c in data["changes"] if c["id"] == "surface.extraction_error"]
-    assert err["after"] == {"reason": "lfs-pointer"} and "LFS pointer" in err["message"]
+    # The file held exported tools at base: its content is now invisible, so the gate fails closed.
+    (err,) = [c for c in data["changes"] if c["id"] == "surface.unanalysed_agent_code"]
+    assert err["after"] == {"reason": "lfs-pointer"} and "LFS pointer" in err["message"] and code == 1
     assert "tool.removed" not in ids(data)  # not read as the tools being gone
 
 
