@@ -111,18 +111,29 @@ def test_action_is_composite_and_inputs_reach_scripts_only_through_env():
     steps = a["runs"]["steps"]
     used: set[str] = set()
     for step in steps:
-        if "uses" in step:  # only actions/cache, pinned by full commit sha, only when the cache input says so
-            assert re.fullmatch(r"actions/cache/(restore|save)@[0-9a-f]{40}", step["uses"]), step["uses"]
-            assert "inputs.cache == 'true'" in step["if"]
+        if "uses" in step:  # a third-party action: pinned by full commit sha, never by a movable tag
+            assert re.fullmatch(r"actions/(cache/(restore|save)|setup-python)@[0-9a-f]{40}", step["uses"]), step["uses"]
+            if step["uses"].startswith("actions/cache/"):  # only when the cache input says so
+                assert "inputs.cache == 'true'" in step["if"]
             continue
         assert step.get("shell") == "bash"
         assert "${{" not in step.get("run", ""), "expressions inside run: would be spliced into shell code"
         for value in (step.get("env") or {}).values():
-            used |= set(re.findall(r"\$\{\{\s*inputs\.([\w-]+)\s*\}\}", str(value)))
+            used |= set(re.findall(r"\$\{\{\s*inputs\.([\w-]+)", str(value)))
     assert used == set(a["inputs"]), "every input is passed to a script, through env:"
     assert a["inputs"]["token"]["default"] == "${{ github.token }}"
-    assert 'pip install' in steps[0]["run"] and '"$GITHUB_ACTION_PATH"' in steps[0]["run"]
-    assert '"$RUNNER_TEMP/behavior-receipt-venv"' in steps[0]["run"]
+    install = next(s for s in steps if "run" in s)
+    assert 'pip install' in install["run"] and '"$GITHUB_ACTION_PATH"' in install["run"]
+    assert '"$RUNNER_TEMP/behavior-receipt-venv"' in install["run"]
+
+
+def test_action_analyses_with_a_pinned_python_that_parses_every_supported_syntax():
+    steps = action()["runs"]["steps"]
+    setup = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python@"))
+    assert setup["with"]["python-version"] == "3.14" and setup["with"]["update-environment"] is False
+    install = next(s for s in steps if "run" in s)
+    assert install["env"]["RECEIPT_PYTHON"] == "${{ inputs.python || steps.python.outputs.python-path }}"
+    assert steps.index(setup) < steps.index(install)
 
 
 def test_action_outputs_are_the_step_outputs_receipt_ci_writes():
