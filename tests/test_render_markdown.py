@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from receipt.models import Accepted, Dynamic, Entry
+from receipt.models import Accepted, Dynamic
 from receipt.render import load_template_text, render_markdown
 from tests import github_render
 from tests.render_factories import (
@@ -125,7 +125,7 @@ def test_signature_change_said_in_words() -> None:
 
 
 def test_added_tool_said_in_words_and_regression_says_why() -> None:
-    entry = tool_entry("refund_order", dialect="mcp", scope="shop", dangerous=True, defaults={"dangerous": "MCP destructiveHint defaults to true"}) if "defaults" in Entry.model_fields else tool_entry("refund_order", dialect="mcp", scope="shop", dangerous=Dynamic(dynamic="settings.DESTRUCTIVE"))
+    entry = tool_entry("refund_order", dialect="mcp", scope="shop", dangerous=True, defaults={"dangerous": "mcp:no-annotations"})
     c = change(
         "tool.added",
         "regression",
@@ -139,7 +139,8 @@ def test_added_tool_said_in_words_and_regression_says_why() -> None:
     page = github_render.render(text)
     sentence = page.blockquotes[0].replace(WJ, "")
     assert "Tool refund_order added: dangerous, no approval required, takes order_id" in sentence
-    assert "Why: dangerous " in sentence
+    assert "Why: dangerous is the MCP protocol default: the tool declares no annotations" in sentence
+    assert "mcp:" not in sentence  # the reason in words, not its internal code
     assert "MCP server shop" in page.headings
 
 

@@ -238,8 +238,16 @@ def _reason(change: Change, entry: Optional[Entry]) -> str:
             if expr not in change.message:  # the change's own words already name the source
                 parts.append(f"{word} comes from {expr} at runtime")
         elif isinstance(reasons, dict) and reasons.get(attr):
-            parts.append(f"{word} is a default: {reasons[attr]}")
+            why = DEFAULT_REASONS.get(reasons[attr], f"a default ({reasons[attr]})")
+            parts.append(f"{word} is {why}")
     return "; ".join(parts)
+
+
+# Entry.defaults codes in words: a reviewer must see that the value is the protocol's, not the author's.
+DEFAULT_REASONS: dict[str, str] = {
+    "mcp:no-annotations": "the MCP protocol default: the tool declares no annotations, so clients must assume the worst",
+    "mcp:not-declared": "the MCP protocol default: the tool's annotations leave this hint out",
+}
 
 
 def _named(change: Change, entry: Optional[Entry]) -> Named:
