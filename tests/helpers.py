@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -85,3 +86,15 @@ def run_cli(*args: str, cwd: Path | None = None, env: Mapping[str, str] | None =
     return subprocess.run(
         [sys.executable, "-m", "receipt", *args], cwd=cwd, env=full_env, capture_output=True, text=True, input=stdin
     )
+
+
+def receipt_of(repo: "GitRepoBuilder", *extra: str) -> tuple[int, dict]:
+    """`trace-diff HEAD~1 HEAD --format json` on a real repository: (exit code, JSON receipt)."""
+    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json", *extra)
+    assert out.returncode in (0, 1), out.stderr
+    return out.returncode, json.loads(out.stdout)
+
+
+def seen(receipt: dict) -> list[tuple[str, str, str]]:
+    """What a reviewer sees: (change id, subject name, severity), sorted."""
+    return sorted((c["id"], c["subject"]["name"], c["severity"]) for c in receipt["changes"])

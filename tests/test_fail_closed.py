@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import GitRepoBuilder, run_cli
+from tests.helpers import GitRepoBuilder, run_cli, receipt_of, seen
 
 SERVER = '''
 from mcp.server.fastmcp import FastMCP
@@ -32,14 +32,6 @@ def wipe(path: str) -> str:
 '''
 
 
-def receipt_of(repo: GitRepoBuilder, *extra: str) -> tuple[int, dict]:
-    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json", *extra)
-    assert out.returncode in (0, 1), out.stderr
-    return out.returncode, json.loads(out.stdout)
-
-
-def seen(receipt: dict) -> list[tuple[str, str, str]]:
-    return sorted((c["id"], c["subject"]["name"], c["severity"]) for c in receipt["changes"])
 
 
 def test_a_1200_term_expression_does_not_hide_a_new_dangerous_tool(git_repo: GitRepoBuilder) -> None:

@@ -3,11 +3,10 @@ number and never a name alone. Each attack is a real two-commit repository run t
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
-from tests.helpers import GitRepoBuilder, run_cli
+from tests.helpers import GitRepoBuilder, run_cli, receipt_of, seen
 
 AGENT_PY = """
 from agents import Agent, function_tool
@@ -30,15 +29,6 @@ def delete_repo(name: str) -> str:
 """
 
 
-def receipt_of(repo: GitRepoBuilder, *extra: str) -> tuple[int, dict]:
-    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json", *extra)
-    assert out.returncode in (0, 1), out.stderr
-    return out.returncode, json.loads(out.stdout)
-
-
-def seen(receipt: dict) -> list[tuple[str, str, str]]:
-    """What a reviewer sees: (change id, subject name, severity)."""
-    return sorted((c["id"], c["subject"]["name"], c["severity"]) for c in receipt["changes"])
 
 
 def test_decoy_with_the_same_name_cannot_hide_an_approval_removal(git_repo: GitRepoBuilder) -> None:
