@@ -104,9 +104,9 @@ def pydantic_ai(key: str, value: Any, probe: Probe) -> None:
     if not isinstance(tools, dict):
         return
     reach = []
-    for name, t in tools.items():
+    for tool_name, t in tools.items():  # not `name`: that is the agent's
         schema = getattr(getattr(t, "function_schema", None), "json_schema", None)
-        reach.append(probe.tool(name, _params(schema), _approval(getattr(t, "requires_approval", None))))
+        reach.append(probe.tool(tool_name, _params(schema), _approval(getattr(t, "requires_approval", None))))
     root = getattr(value, "_root_capability", None)
     for capability in getattr(root, "capabilities", None) or ():
         if getattr(capability, "id", None) in _PYDANTIC_AI_TOOL_CAPABILITIES:
