@@ -116,8 +116,8 @@ def agent_entry(name: str, **attrs: Any) -> Entry:
     return Entry(**base)
 
 
-def issue(path: str, kind: str = "error", reason: str = "syntax-error", message: str = "invalid syntax") -> ExtractionIssue:
-    return ExtractionIssue(path=path, line=1 if kind == "error" else None, kind=kind, reason=reason, message=message)
+def issue(path: str, kind: str = "error", reason: str = "syntax-error", message: str = "invalid syntax", touched: bool | None = None) -> ExtractionIssue:
+    return ExtractionIssue(path=path, line=1 if kind == "error" else None, kind=kind, reason=reason, message=message, touched=touched)
 
 
 def mixed_receipt() -> Receipt:

@@ -380,22 +380,14 @@ def groups(rows: Iterable[Row], titles: dict[tuple[str, str], Named]) -> list[Gr
     return list(out.values())
 
 
-def _issue_key(i: ExtractionIssue) -> tuple[str, str, str]:
-    return (i.path, i.reason, i.message)
-
-
 def split_issues(receipt: Receipt) -> tuple[list[Issue], int, int]:
-    """(issues the PR touched, untouched count, skipped file count).
+    """(issues in files the PR touched, count of the others, skipped file count).
 
-    Touched = not present identically at base: a file the PR broke, or a registration it added that
-    cannot be followed. Standing ones are counted, not listed: they are not news on this PR.
+    Touched-ness is the pipeline's (`ExtractionIssue.touched`, the same rule that decides which
+    issues are changes); an issue that does not say is listed, so nothing is hidden by omission.
     """
-    base = (receipt.surfaces or {}).get("base")
-    standing: set[tuple[str, str, str]] = set()
-    if base is not None:
-        standing = {_issue_key(i) for i in [*base.errors, *base.skipped]}
     problems = [*receipt.errors, *(i for i in receipt.skipped if i.kind == "unresolved")]
-    touched = [Issue(Where(i.path, i.line), i.reason, i.message) for i in problems if _issue_key(i) not in standing]
+    touched = [Issue(Where(i.path, i.line), i.reason, i.message) for i in problems if i.touched is not False]
     skipped = sum(1 for i in receipt.skipped if i.kind != "unresolved")
     return touched, len(problems) - len(touched), skipped
 
