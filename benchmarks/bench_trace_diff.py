@@ -3,6 +3,7 @@
     python benchmarks/bench_trace_diff.py                              # synthetic 500 / 1,500 / 5,000 files
     python benchmarks/bench_trace_diff.py --sizes 1500 --repeat 5
     python benchmarks/bench_trace_diff.py --sizes none --repo /work/.mirror/awslabs+mcp/repo
+    python benchmarks/bench_trace_diff.py --sizes none --repo R --pair BASE..HEAD --paths src/x src/y
 
 The machine is shared, so absolute seconds drift from run to run; the ratio to the floor measured
 moments before, on the same repository and revisions, is the figure to compare. Per repository,
@@ -15,19 +16,27 @@ each figure is the median of `--repeat` runs, every run a fresh child process (i
 - rerun: the same command again with the cache the cold run left (both revisions seen before);
 - incremental: an empty cache, then `receipt surface BASE` (untimed: the base computed before, as
   the default branch's push would), then the timed `trace-diff BASE HEAD`;
-- RSS: the largest peak resident set of those runs; cache: bytes in the cache directory after the
-  cold run, over the bytes of the distinct `.py` blobs it describes.
+- RSS: the largest peak resident set of those trace-diff runs; cache: bytes in the cache directory
+  after the cold run, over the bytes of the distinct `.py` blobs it describes;
+- start-up: `trace-diff --help` (interpreter start-up, imports, argument parsing; median of
+  max(5, `--repeat`) runs).
+
+With two synthetic sizes or more, a growth check follows the table: milliseconds per Python file at
+each size and the exponent k of time ~ size^k (least squares on logs), against files and against
+source bytes (the generated files grow longer with the repository); k vs bytes <= 1.1 reads "linear
+or better". The floor's own k is the yardstick for what machine noise does to a linear algorithm.
 
 The CLI is the real console script (interpreter start-up and imports included): the figure a user
 sees. BASE/HEAD: `HEAD~1 HEAD` on the synthetic repositories (the last commit changes <= 8 files);
 on `--repo` the newest first-parent commit that changes 1-10 Python files, against its parent
-(or `--pair BASE..HEAD`). Every run's receipt is compared with the cold one: a figure from a run
-whose output differs is marked.
+(or `--pair BASE..HEAD`; `--paths` limits both the floor and trace-diff to those files or folders).
+Every run's receipt is compared with the cold one ("same receipt": no if any run's output differed).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shutil
 import subprocess
@@ -45,11 +54,11 @@ SIZES = {500: Params(files=500, agents=30, commits=50, others=20), 1500: Params(
 
 FLOOR = r"""
 import ast, subprocess, sys, time
-repo, revs = sys.argv[1], sys.argv[2:]
+repo, revs, paths = sys.argv[1], sys.argv[2:4], sys.argv[4:]
 t0 = time.perf_counter()
 blobs = {}
 for rev in revs:
-    out = subprocess.run(["git", "-C", repo, "ls-tree", "-r", "-z", "--full-tree", rev], capture_output=True, check=True).stdout
+    out = subprocess.run(["git", "-C", repo, "ls-tree", "-r", "-z", "--full-tree", rev, "--", *paths], capture_output=True, check=True).stdout
     for rec in out.split(b"\0"):
         if rec:
             meta, _, path = rec.partition(b"\t")
@@ -108,11 +117,11 @@ def dir_bytes(root: Path) -> int:
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
 
 
-def pick_pair(repo: Path) -> tuple[str, str]:
-    """The newest first-parent commit changing 1-10 Python files, and its parent."""
-    for sha in git(repo, "log", "--first-parent", "--format=%H", "-n", "300").split():
+def pick_pair(repo: Path, paths: list[str]) -> tuple[str, str]:
+    """The newest first-parent commit changing 1-10 Python files (under `paths`), and its parent."""
+    for sha in git(repo, "log", "--first-parent", "--format=%H", "-n", "300", "--", *paths).split():
         try:
-            names = git(repo, "diff", "--name-only", f"{sha}~1", sha, "--", "*.py").split()
+            names = [n for n in git(repo, "diff", "--name-only", f"{sha}~1", sha, "--", *paths).split() if n.endswith(".py")]
         except subprocess.CalledProcessError:
             continue
         if 1 <= len(names) <= 10:
@@ -120,26 +129,44 @@ def pick_pair(repo: Path) -> tuple[str, str]:
     raise SystemExit(f"{repo}: no first-parent commit changes 1-10 Python files; give --pair")
 
 
-def bench(label: str, repo: Path, base: str, head: str, repeat: int) -> list[object]:
+@dataclass
+class Figures:
+    label: str
+    files: int  # .py files at HEAD (what "per file" divides by)
+    blobs: int  # distinct .py blobs over both revisions (what the floor parses)
+    changed: int
+    source: int  # bytes of those blobs
+    floor: float
+    cold: float
+    rerun: float
+    incremental: float
+    startup: float
+    rss_mb: float
+    cache_bytes: float
+    same: bool
+
+
+def bench(label: str, repo: Path, base: str, head: str, paths: list[str], repeat: int) -> Figures:
     base_sha, head_sha = git(repo, "rev-parse", base), git(repo, "rev-parse", head)
-    changed = len(git(repo, "diff", "--name-only", base_sha, head_sha, "--", "*.py").split())
+    changed = len([n for n in git(repo, "diff", "--name-only", base_sha, head_sha, "--", *paths).split() if n.endswith(".py")])
+    files = len([n for n in git(repo, "ls-tree", "-r", "--name-only", "--full-tree", head_sha, "--", *paths).split("\n") if n.endswith(".py")])
     floors, colds, reruns, incs, rss, cache_bytes = [], [], [], [], [], []
     blobs = source = 0
     same = True
     for i in range(repeat):
-        floor = spawn([sys.executable, "-c", FLOOR, str(repo), base_sha, head_sha], None)
+        floor = spawn([sys.executable, "-c", FLOOR, str(repo), base_sha, head_sha, *paths], None)
         blobs, _parsed, source, _inner = floor.output.split()
         blobs, source = int(blobs), int(source)
         floors.append(floor.wall)
         tmp = Path(tempfile.mkdtemp(prefix="receipt-bench-"))
         try:
             out = tmp / "receipt.md"
-            cmd = [*cli("trace-diff"), base_sha, head_sha, "--repo", str(repo), "--output", str(out)]
+            cmd = [*cli("trace-diff"), base_sha, head_sha, *paths, "--repo", str(repo), "--output", str(out)]
             cold = spawn(cmd, tmp / "cache", out)
             cache_bytes.append(dir_bytes(tmp / "cache"))
             rerun = spawn(cmd, tmp / "cache", out)
             shutil.rmtree(tmp / "cache")
-            spawn([*cli("receipt"), "surface", base_sha, "--repo", str(repo), "--format", "json", "--output", str(tmp / "s.json")], tmp / "cache")
+            spawn([*cli("receipt"), "surface", base_sha, *paths, "--repo", str(repo), "--format", "json", "--output", str(tmp / "s.json")], tmp / "cache")
             inc = spawn(cmd, tmp / "cache", out)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -154,23 +181,63 @@ def bench(label: str, repo: Path, base: str, head: str, repeat: int) -> list[obj
             file=sys.stderr,
             flush=True,
         )
-    f = median(floors)
+    return Figures(
+        label, files, blobs, changed, source, median(floors), median(colds), median(reruns), median(incs),
+        startup_seconds(repeat), max(rss), median(cache_bytes), same,
+    )
 
-    def cell(values: list[float]) -> str:
-        return f"{median(values):.2f} s ({median(values) / f:.2f}x)"
+
+def startup_seconds(repeat: int) -> float:
+    """`trace-diff --help`: interpreter start-up, imports and argument parsing, nothing read."""
+    return median([spawn([*cli("trace-diff"), "--help"], None).wall for _ in range(max(5, repeat))])
+
+
+def row(f: Figures) -> list[object]:
+    def cell(seconds: float) -> str:
+        return f"{seconds:.2f} s ({seconds / f.floor:.2f}x)"
 
     return [
-        label,
-        f"{blobs:,} / {changed}",
-        f"{source / 1e6:.1f} MB",
-        f"{f:.2f} s",
-        cell(colds),
-        cell(reruns),
-        cell(incs),
-        f"{max(rss):.0f} MB",
-        f"{median(cache_bytes) / 1e6:.1f} MB ({median(cache_bytes) / source:.2f}x)",
-        "yes" if same else "NO",
+        f.label,
+        f"{f.files:,} / {f.changed}",
+        f"{f.source / 1e6:.1f} MB",
+        f"{f.floor:.2f} s",
+        cell(f.cold),
+        cell(f.rerun),
+        cell(f.incremental),
+        f"{f.rss_mb:.0f} MB",
+        f"{f.cache_bytes / 1e6:.1f} MB ({f.cache_bytes / f.source:.2f}x)",
+        cell(f.startup),
+        "yes" if f.same else "NO",
     ]
+
+
+HEADERS = ["repository", ".py files / changed", "source", "floor", "cold", "identical rerun", "incremental", "peak RSS", "cache (x source)", "start-up", "same receipt"]
+GROWTH = ("floor", "cold", "rerun", "incremental")
+
+
+def exponent(points: list[tuple[int, float]]) -> float:
+    """k in time ~ files^k, least squares over log(files), log(time)."""
+    xs, ys = [math.log(n) for n, _ in points], [math.log(t) for _, t in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def growth(results: list[Figures]) -> str:
+    """Per-file cost across the synthetic sizes: linear or better means it does not grow with the tree.
+
+    The generator's files grow longer with the repository (bytes per file are not constant), so k is
+    also fitted against the source bytes; the verdict reads that one, with the floor's own k beside it
+    as the yardstick of what the machine's noise and the bytes do to a linear algorithm.
+    """
+    headers = ["figure", *[f"ms/file at {f.files:,}" for f in results], "k vs files", "k vs bytes", "growth"]
+    rows = []
+    for name in GROWTH:
+        k_files = exponent([(f.files, getattr(f, name)) for f in results])
+        k_bytes = exponent([(f.source, getattr(f, name)) for f in results])
+        verdict = "linear or better" if k_bytes <= 1.1 else "WORSE THAN LINEAR"
+        per_file = [f"{1000 * getattr(f, name) / f.files:.2f}" for f in results]
+        rows.append([name, *per_file, f"{k_files:.2f}", f"{k_bytes:.2f}", verdict])
+    return table(headers, rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -178,23 +245,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="500,1500,5000", help="synthetic repository sizes (Python files), comma-separated, or 'none'")
     ap.add_argument("--repo", type=Path, action="append", default=[], help="also benchmark this repository (work tree or bare git dir); repeatable")
     ap.add_argument("--pair", default="", help="BASE..HEAD for --repo (default: newest commit changing 1-10 Python files)")
+    ap.add_argument("--paths", nargs="*", default=[], help="for --repo: limit floor and trace-diff to these files or folders")
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure, median printed (default 3)")
     args = ap.parse_args(argv)
 
-    targets: list[tuple[str, Path, str, str]] = []
+    targets: list[tuple[str, Path, str, str, list[str]]] = []
     for size in [s for s in args.sizes.split(",") if s.strip() and s != "none"]:
         p = SIZES.get(int(size)) or Params(files=int(size), agents=max(10, int(size) * 6 // 100), others=int(size) // 25)
-        targets.append((f"synthetic {int(size):,}", ensure_repo(p, quiet=True), "HEAD~1", "HEAD"))
+        targets.append((f"synthetic {int(size):,}", ensure_repo(p, quiet=True), "HEAD~1", "HEAD", []))
     for repo in args.repo:
-        base, head = args.pair.split("..", 1) if args.pair else pick_pair(repo)
-        targets.append((repo.name if repo.name != "repo" else repo.parent.name, repo, base, head))
+        base, head = args.pair.split("..", 1) if args.pair else pick_pair(repo, args.paths)
+        name = repo.name if repo.name != "repo" else repo.parent.name
+        targets.append((name + (f" ({' '.join(args.paths)})" if args.paths else ""), repo, base, head, args.paths))
 
     print("# trace-diff against the parse floor\n")
     print(f"behavior-receipt {project_commit()} · {machine()} · load average at start {os.getloadavg()[0]:.1f}")
     print(f"{args.repeat} run(s) per figure, median shown; (Nx) = times the floor of the same run\n")
-    rows = [bench(label, repo, base, head, args.repeat) for label, repo, base, head in targets]
-    headers = ["repository", ".py blobs / changed", "source", "floor", "cold", "identical rerun", "incremental", "peak RSS", "cache (x source)", "same receipt"]
-    print(table(headers, rows))
+    results = [bench(label, repo, base, head, paths, args.repeat) for label, repo, base, head, paths in targets]
+    print(table(HEADERS, [row(f) for f in results]))
+    synthetic = [f for f in results if f.label.startswith("synthetic")]
+    if len(synthetic) >= 2:
+        print("\n## Growth across sizes\n")
+        print(growth(synthetic))
     print(f"\nload average at end {os.getloadavg()[0]:.1f}")
     return 0
 
