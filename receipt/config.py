@@ -17,6 +17,7 @@ from typing import Any, Literal, Mapping, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from receipt import DEFAULT_KEYRING_PATH
 from receipt.canonical import canonical_json, sha256_hex
 from receipt.catalogue import CATALOGUE, suggest
 from receipt.errors import ConfigError
@@ -28,7 +29,7 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 CONFIG_FILES = (".receipt.toml", "pyproject.toml")  # looked up in this order at the repository root
-DEFAULT_KEYRING = ".github/receipt-keys.json"
+DEFAULT_KEYRING = DEFAULT_KEYRING_PATH
 
 _FINGERPRINT = re.compile(r"[0-9a-f]{12}")
 _COMMENT_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # it ends up inside an HTML comment marker

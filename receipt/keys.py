@@ -18,12 +18,12 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from receipt import DEFAULT_KEYRING_PATH
 from receipt.canonical import canonical_json, sha256_hex
 from receipt.errors import ConfigError, GitError, KeyError_
 from receipt.strictjson import StrictJSONError, strict_json
 
 SIGNING_KEY_ENV = "RECEIPT_SIGNING_KEY"
-DEFAULT_KEYRING_PATH = ".github/receipt-keys.json"
 KEYRING_MAX_BYTES = 1_000_000  # a keyring is a handful of lines; anything huge is a mistake
 KEY_FILE_MAX_BYTES = 64_000
 

@@ -7,19 +7,23 @@ template it edits decides what reviewers see), so each of these is a change in i
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from receipt.canonical import sha256_hex
 from receipt.diff import make_change
 from receipt.errors import ConfigError
-from receipt.keys import TrustedKey, parse_keyring
 from receipt.models import Change, Subject
+
+if TYPE_CHECKING:  # cryptography loads only when a keyring is there to compare
+    from receipt.keys import TrustedKey
 
 
 def _keys(path: str, data: bytes | None) -> dict[str, TrustedKey] | None:
     """keyid -> key; {} when the file is absent, None when it cannot be parsed."""
     if data is None:
         return {}
+    from receipt.keys import parse_keyring
+
     try:
         return {k.keyid: k for k in parse_keyring(data, path, allow_empty=True).keys}
     except ConfigError:

@@ -7,24 +7,16 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Any, List, Mapping, Optional
+from typing import TYPE_CHECKING, Any, List, Mapping, Optional
 
 import typer
 
+from receipt import DEFAULT_KEYRING_PATH
 from receipt.cli.app import app, handles_errors
 from receipt.errors import UsageError
-from receipt.keys import (
-    DEFAULT_KEYRING_PATH,
-    Keyring,
-    generate_signing_key,
-    keyring_from_keys,
-    keyring_from_rev,
-    keyring_json,
-    load_keyring,
-    load_public_key,
-    write_key_pair,
-)
-from receipt.verify import Expectations, verify_bytes
+
+if TYPE_CHECKING:  # keys and verification (cryptography, pydantic models) load when a command runs
+    from receipt.keys import Keyring
 
 
 class TextOrJson(str, Enum):
@@ -46,6 +38,8 @@ def keygen(
     fmt: TextOrJson = typer.Option(TextOrJson.text, "--format", help="text or json (keyid, paths, keyring entry)."),
 ) -> None:
     """Create an ed25519 key pair for signing receipts, and print its keyid."""
+    from receipt.keys import generate_signing_key, keyring_json, write_key_pair
+
     work_tree = _work_tree_of(Path(out).expanduser().absolute().parent)
     if work_tree is not None and not in_repo:
         raise UsageError(
@@ -89,6 +83,8 @@ def _read_input(source: str) -> bytes:
 def _trusted(
     keys: List[str], keyring: Optional[str], from_rev: Optional[str], keyring_path: Optional[str], repo: str
 ) -> Keyring:
+    from receipt.keys import keyring_from_keys, keyring_from_rev, load_keyring, load_public_key
+
     chosen = [flag for flag, given in (("--key", bool(keys)), ("--keyring", keyring), ("--keyring-from-rev", from_rev)) if given]
     if len(chosen) != 1:
         raise UsageError(
@@ -134,6 +130,8 @@ def verify(
 
     Exit 0 when every check passes, 1 naming the first check that failed, 2 on usage errors.
     """
+    from receipt.verify import Expectations, verify_bytes
+
     given = {"repository": expect_repository, "pr": expect_pr, "base_sha": expect_base, "head_sha": expect_head}
     defaults = expectations_from_actions(os.environ)
     if defaults:
