@@ -210,3 +210,23 @@ def walk(tokens):
         yield tok
         if tok.children:
             yield from walk(tok.children)
+
+
+def with_traffic(r: Receipt, *, ids: int = 5, id_len: int = 32) -> Receipt:
+    """`r` with trace evidence (as `--traces` adds it): every change seen in some traces."""
+    from receipt.models import ChangeTraffic, TraceEvidence
+
+    total = 40
+    r.traces = TraceEvidence(
+        traces=total, errored_traces=3, files=2, files_sha256="c" * 64, records=400,
+        first_seen="2026-01-01T00:00:00Z", last_seen="2026-01-02T00:00:00Z",
+    )
+    r.traffic = [
+        ChangeTraffic(
+            fingerprint=c.fingerprint, id=c.id, subject=c.subject.key or "", traces=total - i, share=round((total - i) / total, 6),
+            errored=i % 2, trace_ids=[f"{n:0{id_len}x}" for n in range(ids)], first_seen="2026-01-01T00:00:00Z",
+            last_seen="2026-01-02T00:00:00Z", ambiguous=i == 1, escalated=i == 2,
+        )
+        for i, c in enumerate(r.changes)
+    ]
+    return r

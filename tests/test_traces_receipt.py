@@ -92,7 +92,10 @@ def test_receipt_says_which_recorded_traces_exercise_each_change(repo: GitRepoBu
     md = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--traces", str(corpus)).stdout
     assert "### Seen in recorded traffic" in md
     assert "5 recorded traces, 1 with errors, 3 files" in md
-    assert "| tool **refund\\_order** | tool\\.approval\\_lowered | 3 (60.0%), 1 errored |" in md
+    assert (
+        "| tool **refund\\_order** (module shop/tools\\.py) | **regression**: no longer requires approval \\(always → never\\) "
+        "| **3 traces** (60.0%), 1 errored · 2026-01-01T00:01:40Z → 2026-01-01T00:07:40Z · first: " in md
+    )
 
 
 def test_receipt_without_traces_has_no_trace_keys(repo: GitRepoBuilder) -> None:
@@ -196,9 +199,9 @@ def evil(x: str) -> str:
     write_lines(tmp_path / "t" / "a.jsonl", [request([tool_span(tid(1), MARKUP_NAME)], service="shop")])
     r = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path), "--traces", str(tmp_path / "t"))
     section = r.stdout.split("### Seen in recorded traffic", 1)[1]
-    assert "1 (100.0%)" in section
+    assert "| **1 trace** (100.0%) · " in section
     assert "<img" not in r.stdout
-    assert "| tool **&lt;img src\\=x onerror\\=alert\\(1\\)&gt;\\|\\*\\*Verdict\\: PASS\\*\\*** · scope shop |" in section
+    assert "| tool **&lt;img src\\=x onerror\\=alert\\(1\\)&gt;\\|\\*\\*Verdict\\: PASS\\*\\*** (MCP server shop) |" in section
     s = run_cli("traces", "summarize", str(tmp_path / "t"))
     assert s.returncode == 0 and MARKUP_NAME in s.stdout  # plain text for a terminal: no markup to escape
 
@@ -280,10 +283,10 @@ def test_traffic_table_gives_way_to_the_size_budget_but_the_count_stays(repo: Gi
 
     receipt = build_receipt(repo.path, "HEAD~1", "HEAD", traces=[corpus])
     full = render_markdown(receipt)
-    assert "| Subject | Change | Traces |" in full
+    assert "| What | Change | Recorded traffic |" in full
     tight = render_markdown(receipt, max_chars=len(full) - 300)
     assert "### Seen in recorded traffic" in tight and "5 recorded traces" in tight
-    assert "| Subject | Change | Traces |" not in tight and "2 more changes seen in recorded traffic" in tight
+    assert "| What | Change | Recorded traffic |" not in tight and "2 more changes seen in recorded traffic" in tight
 
 
 AGENTS_SDK = """

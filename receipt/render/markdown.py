@@ -46,6 +46,7 @@ _NAME = 48  # a longer identifier would stop a table cell from wrapping (the JSO
 _RUN = 48  # the same for any unbroken run of characters in a sentence
 _CONTEXT = 60
 _WORDS = 240
+_WORDS_BESIDE_TRAFFIC = 100  # the traffic table's third cell is long: its change cell says less
 _REASON = 200
 _PATH_SHOWN = 48  # longer paths are shown by their tail (the link keeps the whole path)
 _REV = 60
@@ -231,14 +232,15 @@ def _group_title(n: v.Named) -> Md:
 _LEAD = {"regression": "**regression**: ", "warning": "warning: ", "info": ""}
 
 
-def _words(row: v.Row) -> Md:
-    text = md(_runs(visible(row.words)), _WORDS)
+def _words(row: v.Row, limit: int = _WORDS) -> Md:
+    """The change cell; `limit` bounds each part (a table beside other long cells passes less)."""
+    text = md(_runs(visible(row.words)), limit)
     if row.folded:
-        text = Md(f"{text}; {md(_runs(visible('; '.join(row.folded))), _WORDS)}")
+        text = Md(f"{text}; {md(_runs(visible('; '.join(row.folded))), limit)}")
     if row.reason:
-        text = Md(f"{text} ({md(_runs(visible(row.reason)), _REASON)})")
+        text = Md(f"{text} ({md(_runs(visible(row.reason)), min(limit, _REASON))})")
     if row.accepted is not None:
-        return Md(f"accepted ({md(_runs(visible(row.accepted)), _WORDS)}): {text}")
+        return Md(f"accepted ({md(_runs(visible(row.accepted)), limit // 2)}): {text}")
     return Md(_LEAD[row.severity] + text)
 
 
@@ -342,6 +344,7 @@ class _Prepared:
     fingerprints: list[Md]
     footer: dict[str, Any]
     texts: list[dict[str, Any]]
+    described: dict[str, tuple[Md, Md]]  # fingerprint -> (what, change in words), for other tables
 
     @property
     def total(self) -> int:
@@ -423,9 +426,12 @@ def _prepare(
         "exported": {"agents": receipt.summary.agents, "tools": receipt.summary.tools},
     }
     rows = []
+    described: dict[str, tuple[Md, Md]] = {}
     for r in view.rows:
-        title = _group_title(titles[(r.change_id, r.fingerprint)])
+        group = titles[(r.change_id, r.fingerprint)]
+        title = _group_title(group)
         rows.append((r.severity if r.accepted is None else "info", title, {"what": _named(r.subject), "change": _words(r), "where": _where(r.where, links, r.places)}))
+        described[r.fingerprint] = (_named_in(r.subject, group), _words(r, _WORDS_BESIDE_TRAFFIC))
     dangerous_names = {c.subject.name for c in receipt.changes if c.id == "tool.dangerous_gained"}
     issues = None
     if view.touched_issues or view.untouched_issues or view.skipped_files:
@@ -471,7 +477,28 @@ def _prepare(
         fingerprints=fingerprints,
         footer=footer,
         texts=[_fenced_diff(t) for t in view.texts],
+        described=described,
     )
+
+
+def _named_in(n: v.Named, group: v.Named) -> Md:
+    """A subject outside its group's table (e.g. in the traffic table): with the server or module
+    that group names, unless the group is the subject itself."""
+    if group.kind == "agent" or not group.name or n.context:
+        return _named(n)
+    where = f"{md(group.kind, 20)} {md(_shown_path(visible(group.name)), _CONTEXT)}"
+    return Md(f"{_named(n)} ({where})")
+
+
+def _describer(prepared: _Prepared) -> Callable[[Any], tuple[Md, Md]]:
+    def describe(change: Any) -> tuple[Md, Md]:
+        found = prepared.described.get(change.fingerprint)
+        if found is not None:
+            return found
+        # a row merged into an identical one (an agent and its .clone()): said the same way
+        return _named(v.Named(change.subject.kind, change.subject.name)), md(_runs(visible(v.change_words(change))), _WORDS_BESIDE_TRAFFIC)
+
+    return describe
 
 
 def _grouped(rows: list[tuple[str, Md, dict[str, Md]]]) -> list[dict[str, Any]]:
@@ -554,7 +581,7 @@ def render_markdown(
     server = (server_url or DEFAULT_SERVER_URL).rstrip("/")
     links = Links.make(server, repo, head_sha)
     prepared = _prepare(receipt, header_comment, footer_note, links, server)
-    traffic = traffic_view(receipt)  # None without --traces
+    traffic = traffic_view(receipt, _describer(prepared))  # None without --traces
 
     def attempt(cut: _Cut) -> str:
         return _tidy(template.render(**_view(prepared, cut), traffic=traffic if cut.surface else shrink(traffic)))

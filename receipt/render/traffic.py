@@ -7,15 +7,14 @@ goes through `md`. Kept apart from markdown.py so the receipt layout can change 
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
-from receipt.models import Receipt
+from receipt.models import Change, Receipt
 from receipt.render.escape import Md, md, trusted
 
 MAX_ROWS = 20
-_NAME = 120
-_SCOPE = 60
-_ID = 64
+_ID = 32  # a W3C trace id; longer ids are clipped here (the JSON has them whole)
+_IDS_SHOWN = 3
 
 
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
@@ -33,8 +32,12 @@ def _pct(share: float) -> str:
     return f"{pct:.1f}%"
 
 
-def traffic_view(receipt: Receipt) -> Optional[dict[str, Any]]:
-    """None without trace evidence; else {summary, rows[]{subject, change, seen, traces}, more, unseen}."""
+def traffic_view(receipt: Receipt, describe: Callable[[Change], tuple[Md, Md]]) -> Optional[dict[str, Any]]:
+    """None without trace evidence; else {summary, rows[]{what, change, seen}, more, unseen}.
+
+    Three columns like every table of the comment: what (as the change tables name it), the
+    change in words (`describe`, shared with those tables), and the recorded traffic that
+    exercises it (count, share, errors, time span, the first trace ids; the JSON has them all)."""
     ev = receipt.traces
     if ev is None:
         return None
@@ -55,28 +58,20 @@ def traffic_view(receipt: Receipt) -> Optional[dict[str, Any]]:
     seen.sort(key=lambda t: (-t.traces, t.subject, t.id, t.fingerprint))
     rows = []
     for t in seen[:MAX_ROWS]:
-        s = by_fp[t.fingerprint].subject
-        subject = f"{md(s.kind, _SCOPE)} **{md(s.name, _NAME)}**"
-        if s.scope:
-            subject += f" · scope {md(s.scope, _SCOPE)}"
-        text = f"{t.traces:,} ({_pct(t.share)})"
+        what, change = describe(by_fp[t.fingerprint])
+        text = f"**{t.traces:,} {'trace' if t.traces == 1 else 'traces'}** ({_pct(t.share)})"
         if t.errored:
             text += f", {t.errored:,} errored"
         if t.ambiguous:
             text += " · upper bound: the name fits several entries"
         if t.escalated:
             text += " · **severity raised**"
-        ids = ", ".join(md(i, _ID) for i in t.trace_ids)
-        span = f"{_time(t.first_seen)} → {_time(t.last_seen)}" if t.first_seen and t.last_seen else "—"
-        rows.append(
-            {
-                "subject": Md(subject),
-                "change": md(t.id, _SCOPE),
-                "seen": Md(text),
-                "traces": Md(ids),
-                "span": Md(span),
-            }
-        )
+        if t.first_seen and t.last_seen:
+            text += f" · {_time(t.first_seen)} → {_time(t.last_seen)}"
+        if t.trace_ids:
+            ids = ", ".join(f"{md(i, _ID)}" for i in t.trace_ids[:_IDS_SHOWN])
+            text += f" · first: {ids}"
+        rows.append({"what": what, "change": change, "seen": Md(text)})
     unseen = sum(1 for t in receipt.traffic or [] if not t.traces)
     return {"summary": summary, "rows": rows, "more": len(seen) - len(rows), "unseen": unseen, "title": trusted("Seen in recorded traffic")}
 
