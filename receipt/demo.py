@@ -105,7 +105,9 @@ def build_demo_repo(path: Path) -> tuple[str, str]:
     return base, head
 
 
-def run_demo(keep: Path | None = None) -> int:
+def run_demo(keep: Path | None = None, *, terminal: bool = False, colour: bool = False) -> int:
+    """Print the demo. `terminal`: a person reads stdout, so the receipt is shown as `trace-diff`
+    shows it on a terminal (plain text, verdict last); otherwise the exact signed markdown CI posts."""
     from receipt.keys import generate_signing_key, keyring_from_keys, write_key_pair
     from receipt.pipeline import build_receipt
     from receipt.sign import Binding, render_signed
@@ -125,22 +127,28 @@ def run_demo(keep: Path | None = None) -> int:
         (work / "receipt.md").write_text(signed, encoding="utf-8")
 
         say = sys.stdout.write
-        say(f"# behavior-receipt demo\n\nA throwaway repository at {'<temp dir>' if keep is None else repo} with two commits:\n")
+        h1, h2 = ("", "") if terminal else ("# ", "## ")
+        say(f"{h1}behavior-receipt demo\n\nA throwaway repository at {'<temp dir>' if keep is None else repo} with two commits:\n")
         say(f"  base {base[:12]}  Support agent with an approval-gated refund tool\n")
         say(f"  head {head[:12]}  Speed up refunds; add customer deletion\n\n")
-        say("## The receipt CI would post on this pull request\n\n")
-        say(signed)
-        say("\n## Verification (offline, with the public key only)\n\n")
-        verified = verify_text(
-            signed,
-            keyring_from_keys([key.public_key]),
-            Expectations.create(repository="demo/shop", pr=1, head_sha=receipt.head.sha),
-        )
-        for line in verified.summary_lines():
+        if terminal:
+            from receipt.render import render_terminal
+
+            where = "pipe this command, e.g. `receipt demo | less`" if keep is None else f"see {work / 'receipt.md'}"
+            say(f"The receipt CI would post on this pull request, as a terminal shows it\n(the signed markdown: {where}):\n\n")
+            say(render_terminal(receipt.model_copy(update={"binding": binding.resolved(receipt)}), colour=colour))
+        else:
+            say(f"{h2}The receipt CI would post on this pull request\n\n")
+            say(signed)
+        say(f"\n{h2}Verification (offline, with the public key only)\n\n")
+        keyring = keyring_from_keys([key.public_key], source="the demo's public key")
+        expect = Expectations.create(repository="demo/shop", pr=1, base_sha=receipt.base.sha, head_sha=receipt.head.sha)
+        verified = verify_text(signed, keyring, expect)
+        for line in verified.summary_lines(expect):
             say(f"  {line}\n")
         tampered = signed.replace("FAIL", "PASS", 1) if "FAIL" in signed else signed.replace("PASS", "FAIL", 1)
         try:
-            verify_text(tampered, keyring_from_keys([key.public_key]))
+            verify_text(tampered, keyring)
             say("\n  tampered copy: VERIFIED (unexpected!)\n")
             return 1
         except Exception as e:  # noqa: BLE001 - shown to the user as the demo's point

@@ -248,4 +248,5 @@ def demo(
     """Self-contained run: a throwaway repo with two commits, a signed receipt, and its verification."""
     from receipt.demo import run_demo
 
-    raise typer.Exit(run_demo(keep))
+    terminal = stdout_is_tty()  # as trace-diff: plain text for a person, the exact markdown for a pipe
+    raise typer.Exit(run_demo(keep, terminal=terminal, colour=terminal and not os.environ.get("NO_COLOR")))

@@ -420,6 +420,7 @@ def _prepare(
         "sentences": sentences,
         "flags": flags,
         "compared": md(receipt.compared, _COMPARED),
+        "compared_plain": v.compared_is_plain(receipt),
         "base": _rev_view(receipt.base.rev, receipt.base.sha),
         "head": _rev_view(receipt.head.rev, receipt.head.sha),
         "paths": paths,
@@ -517,7 +518,7 @@ def _view(p: _Prepared, cut: _Cut) -> dict[str, Any]:
     head = dict(p.head)
     if not cut.full_header:
         # Long ref names are the only unbounded-looking part left: show the commits alone.
-        head.update(compared=trusted("(ref names not shown, to fit the comment)"), paths=[], flags=head["flags"][:1])
+        head.update(compared=trusted("(ref names not shown, to fit the comment)"), compared_plain=False, paths=[], flags=head["flags"][:1])
         for side in ("base", "head"):
             head[side] = {**head[side], "label": head[side]["sha"]}
     issues = None

@@ -63,6 +63,8 @@ def render_terminal(receipt: Receipt, *, colour: bool = True) -> str:
         out.append("")
     if view.untouched_issues:
         out += [f"{v.plural(view.untouched_issues, 'other file', 'other files')} with unreadable code or unresolved registrations, unchanged here.", ""]
-    out.append(c(_DIM, _t(f"compared {receipt.compared}: base {receipt.base.sha[:7]} -> head {receipt.head.sha[:7]}", 300)))
+    note = "" if v.compared_is_plain(receipt) else f"{receipt.compared}: "
+    sides = f"base {v.rev_label(receipt.base.rev, receipt.base.sha)} → head {v.rev_label(receipt.head.rev, receipt.head.sha)}"
+    out.append(c(_DIM, _t(f"compared {note}{sides}", 300)))
     out.append(c(_BOLD + vcol, f"{verdict}") + f" — {counts}")
     return "\n".join(out) + "\n"

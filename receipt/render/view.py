@@ -506,6 +506,24 @@ def build_view(receipt: Receipt, *, surface_limit: int = 300) -> tuple[View, dic
     return view, titles, surface_total
 
 
+def _typed(rev: str) -> str:
+    # as the pipeline writes a revision into `compared`: a full sha shortened, a name as typed
+    return rev[:12] if re.fullmatch(r"[0-9a-f]{40}", rev) else rev
+
+
+def compared_is_plain(receipt: Receipt) -> bool:
+    """True when `compared` only repeats "base -> head" (the base's label names the merge base when
+    one was taken): the footer's "base X → head Y" says it already, so it is not printed twice."""
+    base, head = receipt.base, _typed(receipt.head.rev)
+    return receipt.compared in (f"{_typed(base.rev)} -> {head}", f"{base.rev} = {base.sha[:12]} -> {head}")
+
+
+def rev_label(rev: str, sha: str) -> str:
+    """`HEAD~1 (086401f)`, or the short sha alone when the revision was given as a sha."""
+    short = sha[:7] if re.fullmatch(r"[0-9a-f]{7,64}", sha) else sha
+    return short if rev.lower() == sha.lower() or sha.lower().startswith(rev.lower()) and len(rev) >= 7 else f"{rev} ({short})"
+
+
 def plural(n: int, one: str, many: str) -> str:
     return f"{n:,} {one if n == 1 else many}"
 
