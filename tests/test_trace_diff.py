@@ -339,36 +339,6 @@ def test_progress_is_quiet_when_stderr_is_not_a_terminal(repo: GitRepoBuilder) -
     assert out.returncode == 0 and out.stdout.startswith("## Behavior receipt")
 
 
-def test_progress_in_github_actions_is_a_few_plain_lines_on_stderr_only(repo: GitRepoBuilder, tmp_path: Path) -> None:
-    repo.commit({f"shop/lib{i}.py": f"def f{i}():\n    return {i}\n" for i in range(120)})
-    repo.commit({"shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"')})
-    plain = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), env={"GITHUB_ACTIONS": "", "RECEIPT_CACHE_DIR": ""})
-    ci = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--output", str(tmp_path / "r.md"), env={"GITHUB_ACTIONS": "true", "RECEIPT_CACHE_DIR": ""})
-    assert ci.returncode == plain.returncode == 1
-    assert ci.stdout == "" and (tmp_path / "r.md").read_text(encoding="utf-8") == plain.stdout
-    lines = ci.stderr.splitlines()
-    assert lines == [
-        "behavior-receipt: base: 0/121 files",
-        "behavior-receipt: base: linking",
-        "behavior-receipt: head: 0/121 files",
-        "behavior-receipt: head: linking",
-    ]
-
-
-def test_progress_on_a_terminal_is_one_line_rewritten_then_erased(capsys: pytest.CaptureFixture[str]) -> None:
-    from receipt.cli.progress import TerminalProgress
-
-    slow = TerminalProgress(show_after=0)
-    slow("base: 50/100 files")
-    slow("base: linking")
-    slow.end()
-    assert capsys.readouterr().err == "\r\x1b[2Kbase: 50/100 files\r\x1b[2Kbase: linking\r\x1b[2K"
-    quick = TerminalProgress()  # a run that ends within ~2 s shows nothing
-    quick("base: 0/10 files")
-    quick.end()
-    assert capsys.readouterr() == ("", "")
-
-
 def test_user_template_is_read_from_the_base_revision(repo: GitRepoBuilder) -> None:
     repo.commit(
         {

@@ -337,7 +337,7 @@ def ci(
         raise typer.Exit(EXIT_OK)
 
     from receipt.keys import SIGNING_KEY_ENV, maybe_load_signing_key
-    from receipt.cli.progress import progress_for_stderr
+    from receipt.cli.progress import progress_on_stderr
     from receipt.pipeline import build_receipt, load_config, template_text_for
 
     git_repo = _open_repo(settings.repo)
@@ -356,18 +356,19 @@ def ci(
         raise UsageError("GITHUB_TOKEN is not set; it is needed to post the PR comment (or use --comment off)")
     signing_key = maybe_load_signing_key(settings.sign_key_file, env.get(SIGNING_KEY_ENV))
 
-    receipt = build_receipt(
-        git_repo,
-        revs.base,
-        revs.head,
-        paths=settings.paths,
-        config_file=settings.config_file,
-        fail_on=settings.fail_on,
-        merge_base=is_pr,
-        traces=settings.traces,
-        allow_outside_config=False,
-        progress=progress_for_stderr(),
-    )
+    with progress_on_stderr() as progress:
+        receipt = build_receipt(
+            git_repo,
+            revs.base,
+            revs.head,
+            paths=settings.paths,
+            config_file=settings.config_file,
+            fail_on=settings.fail_on,
+            merge_base=is_pr,
+            traces=settings.traces,
+            allow_outside_config=False,
+            progress=progress,
+        )
 
     marker = make_marker(key_name, revs.head, revs.base)
     template = template_text_for(git_repo, compared_base, settings.config_file, allow_outside_config=False)  # from the base

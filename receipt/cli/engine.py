@@ -12,7 +12,7 @@ from typing import List, Optional
 
 import typer
 
-from receipt.cli.app import app, emit, handles_errors, stderr_is_tty
+from receipt.cli.app import app, emit, handles_errors
 from receipt.errors import EXIT_FINDINGS, EXIT_OK, OutputError, UsageError
 
 
@@ -34,23 +34,6 @@ OutputOpt = typer.Option(None, "--output", "-o", help="Write the result to FILE 
 ConfigOpt = typer.Option(
     None, "--config", help="Config file ([tool.receipt] in pyproject.toml, or .receipt.toml); read from the BASE revision."
 )
-
-
-def progress_printer() -> "callable":  # type: ignore[valid-type]
-    """Progress on stderr: a live line on a terminal (runs over ~2 s), plain lines in CI, else nothing."""
-    global _progress
-    from receipt.cli.progress import progress_for_stderr
-
-    _progress = progress_for_stderr()
-    return _progress
-
-
-_progress = None
-
-
-def _end_progress() -> None:
-    if _progress is not None:
-        _progress.end()
 
 
 def stdout_is_tty() -> bool:
@@ -122,6 +105,7 @@ def trace_diff(
 
     Example: trace-diff HEAD~1 HEAD
     """
+    from receipt.cli.progress import progress_on_stderr
     from receipt.gitsource import GitRepo
     from receipt.pipeline import build_receipt
     from receipt.render import render_annotations, render_json, render_markdown
@@ -134,18 +118,18 @@ def trace_diff(
 
         key = load_signing_key(sign_key, None if sign_key else env_key)
     git_repo = GitRepo(repo)
-    receipt = build_receipt(
-        git_repo,
-        base,
-        head,
-        paths=repo_relative(paths or [], git_repo),
-        config_file=config,
-        fail_on=fail_on.value if fail_on else None,
-        merge_base=merge_base,
-        progress=progress_printer(),
-        traces=traces or (),
-    )
-    _end_progress()
+    with progress_on_stderr() as progress:
+        receipt = build_receipt(
+            git_repo,
+            base,
+            head,
+            paths=repo_relative(paths or [], git_repo),
+            config_file=config,
+            fail_on=fail_on.value if fail_on else None,
+            merge_base=merge_base,
+            progress=progress,
+            traces=traces or (),
+        )
     if repository or pr is not None:  # the body shows what the receipt is for (signed receipts always do)
         from receipt.models import Binding
 
@@ -203,14 +187,15 @@ def surface(
     exported_only: bool = typer.Option(False, "--exported-only", help="Only entries a caller can reach."),
 ) -> None:
     """The extracted agent surface at one revision: agents, tools and prompts with their attributes."""
+    from receipt.cli.progress import progress_on_stderr
     from receipt.gitsource import GitRepo
     from receipt.pipeline import build_surface, load_config
 
     git_repo = GitRepo(repo)
     sha = git_repo.resolve(rev)
     cfg = load_config(git_repo, sha, config).config
-    s = build_surface(git_repo, rev, paths=paths or (), config=cfg, progress=progress_printer())
-    _end_progress()
+    with progress_on_stderr() as progress:
+        s = build_surface(git_repo, rev, paths=paths or (), config=cfg, progress=progress)
     if exported_only:
         s.agents = [e for e in s.agents if e.exported]
         s.tools = [e for e in s.tools if e.exported]

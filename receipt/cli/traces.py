@@ -30,10 +30,11 @@ def summarize(
 
     Exit 0, or 2 for unusable input (no trace files, an unsupported schema version).
     """
-    from receipt.cli.engine import _end_progress as end_progress, progress_printer, write_output
+    from receipt.cli.engine import write_output
+    from receipt.cli.progress import progress_on_stderr
     from receipt.traces import read_corpus
     from receipt.traces.summary import render_json, render_text
 
-    corpus = read_corpus(paths, progress_printer())
-    end_progress()
+    with progress_on_stderr() as progress:
+        corpus = read_corpus(paths, progress)
     write_output(render_json(corpus) if fmt is SummaryFormat.json else render_text(corpus), output)
