@@ -28,6 +28,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 from receipt.canonical import canonical_json, fingerprint
 from receipt.catalogue import CATALOGUE
 from receipt.identity import pair_entries
+from receipt.schemas import schema_differences
 from receipt.models import (
     SEVERITY_ORDER,
     Change,
@@ -72,7 +73,7 @@ def json_value(value: Any) -> Any:
     if isinstance(value, Dynamic):
         return {"dynamic": value.dynamic}
     if isinstance(value, Signature):
-        return {"params": [p.model_dump(mode="json") for p in value.params], "returns": value.returns}
+        return value.model_dump(mode="json")
     return value
 
 
@@ -406,6 +407,7 @@ def signature_differences(before: Signature | None, after: Signature | None) -> 
             out.append(f"param '{q.name}' removed")
     if before.returns != after.returns:
         out.append(f"return type changed ({before.returns or 'untyped'} -> {after.returns or 'untyped'})")
+    out.extend(schema_differences(before.schemas, after.schemas))
     return out
 
 

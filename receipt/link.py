@@ -11,6 +11,7 @@ from receipt.dialects.unseen import unfollowable_reach
 from receipt.extract.program import Program
 from receipt.identity import assign_slots, unique_keys
 from receipt.models import Entry, ExtractionIssue
+from receipt.schemas import attach_schemas
 
 
 def _apply_overlays(cands: list[Candidate]) -> list[Candidate]:
@@ -72,6 +73,7 @@ def link(program: Program, results: Iterable[DialectResult], exports: Iterable[s
         issues.extend(r.issues)
     cands = _merge_same_symbol(_apply_overlays(cands))
     _assign_identity(program, cands)
+    attach_schemas(program, (c.entry for c in cands))
 
     by_symbol: dict[str, list[str]] = {}
     by_key: dict[str, Candidate] = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
 
 Kind = Literal["agent", "tool", "prompt"]
 Approval = Literal["never", "conditional", "always"]
@@ -55,11 +55,62 @@ class Param(_Model):
     type: str | None = None  # annotation source text, normalised by ast.unparse
     required: bool = True
     default: str | None = None  # default's source text
+    # Qualified names the annotation mentions, for link time to resolve schemas (receipt.schemas);
+    # never serialised or compared: the resolved schemas are.
+    refs: tuple[str, ...] = Field(default=(), exclude=True)
+
+
+class SchemaField(_Model):
+    """One field of a TypedDict, pydantic model or dataclass a parameter is typed by."""
+
+    name: str
+    type: str | None = None  # canonical annotation text (names by their last part)
+    required: bool = True
+    default: str | None = None  # a literal default as Python text, `factory: f` for default_factory
+    # Literal keyword arguments of `Field(...)` / `field(...)` / `Annotated` metadata that shape the
+    # schema clients see (ge, le, max_length, pattern, description, ...), name -> Python text.
+    constraints: dict[str, str] = Field(default_factory=dict)
+
+    @model_serializer(mode="wrap")
+    def _compact(self, handler: Any) -> Any:
+        return _without_empty(handler(self), ("constraints",))
+
+
+class Schema(_Model):
+    """What a type named in a signature means, when it is defined in the analysed tree."""
+
+    kind: Literal["model", "typeddict", "dataclass", "enum", "alias", "dynamic"]
+    fields: list[SchemaField] = Field(default_factory=list)  # model / typeddict / dataclass
+    members: list[str] = Field(default_factory=list)  # enum: "NAME = value", sorted
+    type: str | None = None  # alias: the aliased type's canonical text
+    # What is not statically known about it (dynamic: `create_model(...)`; else e.g. an external
+    # base class whose fields cannot be read), None when fully known.
+    unknown: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _compact(self, handler: Any) -> Any:
+        return _without_empty(handler(self), ("fields", "members", "type", "unknown"))
+
+
+def _without_empty(data: Any, keys: tuple[str, ...]) -> Any:
+    """JSON without the optional keys that hold nothing (the model reads them back as defaults)."""
+    if isinstance(data, dict):
+        for k in keys:
+            if data.get(k) in (None, [], {}):
+                data.pop(k, None)
+    return data
 
 
 class Signature(_Model):
     params: list[Param] = Field(default_factory=list)
     returns: str | None = None
+    # Schemas of the types the params name, by the name the type text uses (nested ones too).
+    # Empty for signatures that name none, and then left out of the JSON (unchanged surfaces).
+    schemas: dict[str, Schema] = Field(default_factory=dict)
+
+    @model_serializer(mode="wrap")
+    def _without_empty_schemas(self, handler: Any) -> Any:
+        return _without_empty(handler(self), ("schemas",))
 
 
 class Entry(_Model):

@@ -80,7 +80,7 @@ def signature_of(fn: FunctionFact, *, drop_first: bool = False, drop_names: Iter
         if p.name in dropped or is_injected(p.name, p.annotation, p.annotation_ref):
             continue
         name = {"varargs": f"*{p.name}", "varkw": f"**{p.name}"}.get(p.kind, p.name)
-        params.append(Param(name=name, type=p.annotation, required=p.required, default=p.default))
+        params.append(Param(name=name, type=p.annotation, required=p.required, default=p.default, refs=p.refs))
     return Signature(params=params, returns=fn.returns)
 
 

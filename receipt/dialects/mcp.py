@@ -65,6 +65,7 @@ from receipt.extract.facts import (
 )
 from receipt.extract.program import Item, Program, describe
 from receipt.models import Dynamic, Entry, ExtractionIssue, Param, Signature
+from receipt.schemas import input_schema_signature
 
 NAME = "mcp"
 
@@ -772,7 +773,12 @@ class _Analyser:
         item_path = self.path_of_call(expr) or path
         if kind == "tool":
             schema = fields.get("inputSchema", fields.get("input_schema"))
-            signature = schema_signature(self.p.evaluate(schema)) if schema is not None else None
+            signature = None
+            if schema is not None:
+                signature = schema_signature(self.p.evaluate(schema)) or input_schema_signature(self.p, schema)
+                if signature is None:  # fail closed: an unknown schema is said, never an empty one
+                    self.warn(server.flavor, item_path, line, f"the input schema of tool '{name}' on MCP server "
+                              f"'{server.name}' is not statically known: {describe(schema)}")
         else:
             signature = prompt_signature(self.p, fields.get("arguments"))
         entry = Entry(kind=kind, name=name, scope=server.name, path=item_path, line=line, dialect=server.flavor,  # type: ignore[arg-type]

@@ -131,6 +131,9 @@ class ParamFact:
     default_expr: Expr | None = None
     required: bool = True
     kind: str = "pos"  # pos | kwonly | varargs | varkw | posonly
+    # Qualified names the annotation mentions (`list[Args] | None` -> ("pkg.models.Args",)): what
+    # link time resolves to schemas defined in the analysed tree (receipt.schemas).
+    refs: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -154,6 +157,30 @@ class FunctionFact:
 
 
 @dataclass(slots=True)
+class FieldFact:
+    """An annotated class-level declaration (`limit: int = Field(10, le=100)`): a field of a
+    TypedDict, pydantic model or dataclass when the class turns out to be one (decided at link time)."""
+
+    name: str
+    annotation: str | None  # canonical text (annotations.py), `Annotated`/`Required` wrappers kept
+    refs: tuple[str, ...] = ()  # qualified names the annotation mentions
+    value: Expr | None = None  # the assigned value: a default, `Field(...)`, `field(...)`
+    meta: tuple[Expr, ...] = ()  # `Annotated[T, Field(ge=1), ...]` metadata (annotation is then T's)
+    # Qualifiers unwrapped from the annotation: "Required", "NotRequired", "ReadOnly", "ClassVar", "InitVar".
+    qualifiers: tuple[str, ...] = ()
+    line: int = 0
+
+
+@dataclass(slots=True)
+class TypeAliasFact:
+    """A module-level type alias: `Mode = Literal["a", "b"]`, `Mode: TypeAlias = ...`, `type Mode = ...`."""
+
+    annotation: str  # canonical text of the aliased type
+    refs: tuple[str, ...] = ()
+    line: int = 0
+
+
+@dataclass(slots=True)
 class ClassFact:
     symbol: str
     name: str
@@ -165,6 +192,8 @@ class ClassFact:
     methods: list[str] = field(default_factory=list)  # function symbols
     doc: str | None = None
     conditional: bool = False
+    fields: list[FieldFact] = field(default_factory=list)  # annotated declarations, in source order
+    keywords: dict[str, Expr] = field(default_factory=dict)  # class keywords: `total=False`, `metaclass=`
 
 
 @dataclass(slots=True)
@@ -200,6 +229,7 @@ class ModuleFacts:
     dynamic_code: list[tuple[int, str, str]] = field(default_factory=list)
     # Descriptor files (e.g. Corvid ABI JSON) yield surface entries directly, as JSON dicts.
     entries: list[dict[str, Any]] = field(default_factory=list)
+    type_aliases: dict[str, TypeAliasFact] = field(default_factory=dict)  # qualified symbol -> alias
     error: dict[str, Any] | None = None  # {"line": int|None, "reason": str, "message": str}
 
 
@@ -264,11 +294,19 @@ def expr_from_json(j: Any) -> Any:
 
 
 def _param_to_json(p: ParamFact) -> list[Any]:
-    return [p.name, p.annotation, p.annotation_ref, p.default, expr_to_json(p.default_expr), p.required, p.kind]
+    return [p.name, p.annotation, p.annotation_ref, p.default, expr_to_json(p.default_expr), p.required, p.kind, list(p.refs)]
 
 
 def _param_from_json(j: list[Any]) -> ParamFact:
-    return ParamFact(j[0], j[1], j[2], j[3], expr_from_json(j[4]), j[5], j[6])
+    return ParamFact(j[0], j[1], j[2], j[3], expr_from_json(j[4]), j[5], j[6], tuple(j[7]))
+
+
+def _field_to_json(f: FieldFact) -> list[Any]:
+    return [f.name, f.annotation, list(f.refs), expr_to_json(f.value), [expr_to_json(m) for m in f.meta], list(f.qualifiers), f.line]
+
+
+def _field_from_json(j: list[Any]) -> FieldFact:
+    return FieldFact(j[0], j[1], tuple(j[2]), expr_from_json(j[3]), tuple(expr_from_json(m) for m in j[4]), tuple(j[5]), j[6])
 
 
 def _fn_to_json(f: FunctionFact) -> dict[str, Any]:
@@ -330,11 +368,14 @@ def facts_to_json(m: ModuleFacts) -> dict[str, Any]:
                 "methods": c.methods,
                 "doc": c.doc,
                 "conditional": c.conditional,
+                "fields": [_field_to_json(f) for f in c.fields],
+                "keywords": {k: expr_to_json(v) for k, v in c.keywords.items()},
             }
             for c in m.classes
         ],
         "effects": [[expr_to_json(e.call), e.conditional] for e in m.effects],
         "entries": m.entries,
+        "type_aliases": {k: [a.annotation, list(a.refs), a.line] for k, a in m.type_aliases.items()},
         "dynamic_code": [list(d) for d in m.dynamic_code],
         "error": m.error,
     }
@@ -361,11 +402,14 @@ def facts_from_json(j: dict[str, Any]) -> ModuleFacts:
                 methods=c["methods"],
                 doc=c["doc"],
                 conditional=c["conditional"],
+                fields=[_field_from_json(f) for f in c["fields"]],
+                keywords={k: expr_from_json(v) for k, v in c["keywords"].items()},
             )
             for c in j["classes"]
         ],
         effects=[EffectFact(expr_from_json(e[0]), e[1]) for e in j["effects"]],
         entries=j["entries"],
+        type_aliases={k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in j["type_aliases"].items()},
         dynamic_code=[(d[0], d[1], d[2]) for d in j.get("dynamic_code", [])],
         error=j["error"],
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from receipt.extract.annotations import canonical_annotation
+from receipt.extract.schemas import class_schema_facts, param_refs, type_alias_fact
 from receipt.extract.facts import (
     AssignFact,
     Attr,
@@ -307,6 +308,10 @@ class _Extractor:
             self.stmt(stmt, scope)
 
     def stmt(self, stmt: ast.stmt, scope: _Scope) -> None:
+        if not scope.is_function and isinstance(stmt, (ast.Assign, ast.AnnAssign, *_TYPE_ALIAS)):
+            alias = type_alias_fact(self, stmt, scope)
+            if alias is not None:
+                self.facts.type_aliases[alias[0]] = alias[1]
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.function(stmt, scope)
         elif isinstance(stmt, ast.ClassDef):
@@ -457,6 +462,7 @@ class _Extractor:
             default_expr=self.expr(default, scope) if default is not None else None,
             required=(default is None) if required is None else required,
             kind=kind,
+            refs=param_refs(self, a.annotation, scope),
         )
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
@@ -535,6 +541,7 @@ class _Extractor:
             doc=ast.get_docstring(node),
             conditional=scope.conditional,
         )
+        class_schema_facts(self, node, scope, cls)
         class_scope = _Scope(**{**scope.__dict__, "prefix": symbol, "class_symbol": symbol})
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -590,6 +597,7 @@ def _runs(iterable: Expr) -> bool:
     return isinstance(iterable, Ref)
 
 
+_TYPE_ALIAS: tuple[type, ...] = (ast.TypeAlias,) if hasattr(ast, "TypeAlias") else ()  # `type X = ...`, 3.12+
 _RUNS_CODE = frozenset({Ref("builtins.exec"), Ref("builtins.eval"), Ref("builtins.compile")})
 _IMPORTS = frozenset({Ref("builtins.__import__"), Ref("importlib.import_module"), Ref("importlib.__import__")})
 _NAMESPACES = frozenset({"globals", "locals", "vars"})

@@ -1,0 +1,188 @@
+"""Per-file schema facts: class field declarations, class keywords and module-level type aliases.
+
+Whether a class is a TypedDict, a pydantic model, a dataclass or an Enum is decided at link time
+(its base may live in another module); here every class records its annotated declarations the
+same way, after griffe's dataclass/TypedDict extensions: name, canonical annotation with the
+qualified names it mentions, `Annotated` metadata and `Required`-like qualifiers unwrapped, and
+the assigned value as an expression (`Field(ge=1)`, `field(default=...)`, a literal default).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Callable
+
+from receipt.extract.facts import ClassFact, Expr, FieldFact, TypeAliasFact
+
+if TYPE_CHECKING:
+    from receipt.extract.python import _Extractor, _Scope
+
+# Names that never denote a schema of the analysed tree: not worth a reference in the facts.
+_NOT_SCHEMAS = ("typing.", "typing_extensions.", "builtins.", "collections.abc.", "types.")
+_QUALIFIERS = {"Required", "NotRequired", "ReadOnly", "ClassVar", "InitVar", "Final"}
+_TYPE_HEADS = {"Literal", "Union", "Optional", "Annotated", "list", "dict", "set", "frozenset", "tuple", "List", "Dict",
+               "Set", "Tuple", "Sequence", "Mapping"}
+_MAX_REFS = 32
+
+
+def annotation_refs(node: ast.AST | None, resolve: Callable[[str], "str | None"]) -> tuple[str, ...]:
+    """Qualified names an annotation mentions, in order, without typing/builtins names; quoted
+    (forward) annotations are read, `Literal[...]` values and `Annotated` metadata are not."""
+    out: list[str] = []
+
+    def visit(n: ast.AST, depth: int) -> None:
+        if depth > 32 or len(out) >= _MAX_REFS:
+            return
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            try:
+                visit(ast.parse(n.value.strip(), mode="eval").body, depth + 1)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                pass
+            return
+        if isinstance(n, (ast.Name, ast.Attribute)):
+            dotted = _dotted(n)
+            if dotted is not None:
+                origin = resolve(dotted) or dotted
+                if not origin.startswith(_NOT_SCHEMAS) and origin not in out:
+                    out.append(origin)
+            return
+        if isinstance(n, ast.Subscript):
+            head = _dotted(n.value)
+            leaf = head.rsplit(".", 1)[-1] if head else ""
+            if leaf == "Literal":
+                return
+            visit(n.value, depth + 1)
+            if leaf == "Annotated":
+                elts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
+                if elts:
+                    visit(elts[0], depth + 1)
+                return
+            visit(n.slice, depth + 1)
+            return
+        for child in ast.iter_child_nodes(n):
+            visit(child, depth + 1)
+
+    if node is not None:
+        visit(node, 0)
+    return tuple(out)
+
+
+def _dotted(n: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(n, ast.Attribute):
+        parts.append(n.attr)
+        n = n.value
+    if not isinstance(n, ast.Name):
+        return None
+    return ".".join([n.id, *reversed(parts)])
+
+
+def _resolver(ex: "_Extractor", scope: "_Scope") -> Callable[[str], "str | None"]:
+    from receipt.extract.facts import Ref
+
+    def resolve(dotted: str) -> str | None:
+        first, _, rest = dotted.partition(".")
+        ref = ex._name(first, scope)
+        if not isinstance(ref, Ref):
+            return None
+        return f"{ref.name}.{rest}" if rest else ref.name
+
+    return resolve
+
+
+def param_refs(ex: "_Extractor", node: ast.AST | None, scope: "_Scope") -> tuple[str, ...]:
+    return annotation_refs(node, _resolver(ex, scope)) if node is not None else ()
+
+
+def _unwrap(ex: "_Extractor", node: ast.expr, scope: "_Scope") -> tuple[ast.expr, tuple[Expr, ...], tuple[str, ...]]:
+    """`NotRequired[Annotated[int, Field(ge=1)]]` -> (int, (Field(ge=1),), ("NotRequired",))."""
+    resolve = _resolver(ex, scope)
+    meta: list[Expr] = []
+    qualifiers: list[str] = []
+    for _ in range(8):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                node = ast.parse(node.value.strip(), mode="eval").body
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                break
+            continue
+        if not isinstance(node, ast.Subscript):
+            break
+        head = _dotted(node.value)
+        origin = (resolve(head) or head) if head else ""
+        leaf = origin.rsplit(".", 1)[-1]
+        if not (origin.startswith(("typing.", "typing_extensions.", "dataclasses.")) and (leaf in _QUALIFIERS or leaf == "Annotated")):
+            break
+        elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if leaf == "Annotated":
+            meta.extend(ex.expr(e, scope) for e in elts[1:])
+        else:
+            qualifiers.append(leaf)
+        node = elts[0]
+    return node, tuple(meta), tuple(qualifiers)
+
+
+def class_schema_facts(ex: "_Extractor", node: ast.ClassDef, scope: "_Scope", cls: ClassFact) -> None:
+    """Fill `cls.fields` (annotated declarations) and `cls.keywords` (`total=False`, ...)."""
+    cls.keywords = {kw.arg: ex.expr(kw.value, scope) for kw in node.keywords if kw.arg is not None}
+    for stmt in node.body:
+        if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+            continue
+        core, meta, qualifiers = _unwrap(ex, stmt.annotation, scope)
+        cls.fields.append(
+            FieldFact(
+                name=stmt.target.id,
+                annotation=ex.annotation(core, scope),
+                refs=param_refs(ex, core, scope),
+                value=ex.expr(stmt.value, scope) if stmt.value is not None else None,
+                meta=meta,
+                qualifiers=qualifiers,
+                line=stmt.lineno,
+            )
+        )
+
+
+def type_alias_fact(ex: "_Extractor", stmt: ast.stmt, scope: "_Scope") -> tuple[str, TypeAliasFact] | None:
+    """A module-level type alias, or None: `X = Literal[...]` / `X = A | B` / `X = list[Args]`,
+    `X: TypeAlias = ...`, `type X = ...` (3.12+)."""
+    value: ast.expr | None = None
+    name: str | None = None
+    type_alias = getattr(ast, "TypeAlias", None)
+    if type_alias is not None and isinstance(stmt, type_alias) and isinstance(stmt.name, ast.Name):  # type: ignore[attr-defined]
+        name, value = stmt.name.id, stmt.value  # type: ignore[attr-defined]
+    elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+        ann = _dotted(stmt.annotation)
+        if ann and ann.rsplit(".", 1)[-1] == "TypeAlias":
+            name, value = stmt.target.id, stmt.value
+    elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        if _type_expression(ex, stmt.value, scope):
+            name, value = stmt.targets[0].id, stmt.value
+    if name is None or value is None:
+        return None
+    text = ex.annotation(value, scope)
+    if text is None:
+        return None
+    return f"{scope.prefix}.{name}", TypeAliasFact(text, param_refs(ex, value, scope), stmt.lineno)
+
+
+def _type_expression(ex: "_Extractor", node: ast.expr, scope: "_Scope") -> bool:
+    """A subscripted typing construct (`Literal[...]`, `Optional[X]`, `list[X]`) or a `|` union of types."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return all(_type_expression(ex, side, scope) or _typeish_name(side) for side in (node.left, node.right))
+    if isinstance(node, ast.Subscript):
+        head = _dotted(node.value)
+        if head is None:
+            return False
+        origin = _resolver(ex, scope)(head) or head
+        return origin.rsplit(".", 1)[-1] in _TYPE_HEADS and origin.startswith(("typing.", "typing_extensions.", "builtins."))
+    return False
+
+
+def _typeish_name(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value is None
+    dotted = _dotted(node)
+    if dotted is None:
+        return False
+    leaf = dotted.rsplit(".", 1)[-1]
+    return leaf in ("int", "str", "float", "bool", "bytes") or (leaf[:1].isupper() and not leaf.isupper())
