@@ -1,0 +1,8 @@
+"""Line items."""
+
+from pydantic import BaseModel, Field
+
+
+class LineItem(BaseModel):
+    sku: str
+    quantity: int = Field(default=1, ge=1)

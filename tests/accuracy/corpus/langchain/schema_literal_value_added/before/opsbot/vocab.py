@@ -1,0 +1,5 @@
+"""Shared vocabulary of the ops tools."""
+
+from typing import Literal
+
+Environment = Literal["staging", "canary"]

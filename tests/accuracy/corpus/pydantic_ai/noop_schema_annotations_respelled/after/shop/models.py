@@ -1,0 +1,12 @@
+"""Inputs of the catalogue agent's tools."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class ProductQuery(BaseModel):
+    text: str = Field(description="Free-text search over names and descriptions.")
+    max_results: int = Field(le=50, ge=1, default=10)
+    in_stock_only: bool = False
+    brands: list[str] | None = None

@@ -1,0 +1,14 @@
+"""Inputs of the catalogue agent's tools."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+from pydantic import BaseModel, Field
+
+
+class ProductQuery(BaseModel):
+    text: str = Field(description="Free-text search over names and descriptions.")
+    max_results: int = Field(default=10, ge=1, le=50)
+    in_stock_only: bool = False
+    brands: Optional[List[str]] = None
