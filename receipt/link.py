@@ -41,6 +41,10 @@ def _assign_identity(program: Program, cands: list[Candidate]) -> None:
         if not c.entry.home:
             c.entry.home = module_of_path.get(c.entry.path, c.entry.path)
     assign_slots([(c.entry, c.symbols) for c in cands])
+    # Slots are told apart by path-keyed symbols; the identity compared across revisions is the
+    # layout's (a move to src/ keeps it).
+    for c in cands:
+        c.entry.home = program.home_of(c.entry.home)
     unique_keys(c.entry for c in cands)
 
 

@@ -22,7 +22,8 @@ from receipt.extract import READ_CEILING, extract_file, gc_quiet_run, too_large
 from receipt.extract.cache import FactsCache, SurfaceCache, default_cache_dir
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
-from receipt.gitsource import GitRepo, TreeListing
+from receipt.gitsource import GitRepo, SourceFile, TreeListing
+from receipt.layout import Layout, is_layout_file, read_layout
 from receipt.link import link
 from receipt.models import ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
 from receipt.policy import apply_policy
@@ -202,9 +203,31 @@ def _facts_for(
     return facts, errors, skipped
 
 
-def surface_from_facts(facts: Sequence[ModuleFacts], *, rev: str, sha: str, exports: Sequence[str] = ()) -> tuple[Surface, list[ExtractionIssue]]:
+@dataclass
+class LayoutFiles:
+    """The package-layout files of one revision (all of the tree, whatever PATHs limit the scan)."""
+
+    files: list[SourceFile]
+    issues: list[ExtractionIssue]  # what could not be listed (e.g. too large)
+
+
+def _layout_files(repo: GitRepo, sha: str) -> LayoutFiles:
+    listed = repo.list_files(sha, wanted=is_layout_file)
+    return LayoutFiles(listed.files, [s for s in listed.skipped if s.kind == "error" and is_layout_file(s.path)])
+
+
+def layout_of(repo: GitRepo, found: LayoutFiles, listing: TreeListing) -> Layout:
+    """The package layout of a revision: its layout files read, and the `src/` folders its files show."""
+    layout = read_layout({f.path: repo.read_blob(f.blob) for f in found.files}, (f.path for f in listing.files))
+    layout.issues += found.issues
+    return layout
+
+
+def surface_from_facts(
+    facts: Sequence[ModuleFacts], *, rev: str, sha: str, exports: Sequence[str] = (), layout: Layout | None = None
+) -> tuple[Surface, list[ExtractionIssue]]:
     """Pure: per-file facts -> linked surface (and unresolved-registration issues)."""
-    program = Program([f for f in facts if not f.error])
+    program = Program([f for f in facts if not f.error], layout)
     imported = [*program.imports.values(), *(s for m in program.modules.values() for s in m.star_imports)]
     results = [d.extract(program) for d in dialects_for(imported)]
     entries, issues = link(program, results, exports)
@@ -231,6 +254,7 @@ def build_surface(
     listing: TreeListing | None = None,
     fresh: frozenset[tuple[str, str]] = frozenset(),
     reuse_linked: bool = True,
+    layout_files: LayoutFiles | None = None,
 ) -> Surface:
     """The surface of `rev`. With `reuse_linked`, a surface linked before from exactly this tree,
     config, tool and interpreter is reused (the pipeline never does that for the head of a receipt)."""
@@ -238,8 +262,9 @@ def build_surface(
     config = config or Config()
     cache = cache or FactsCache(default_cache_dir(repo.git_dir))
     listing = listing or _listing(repo, sha, paths, config, strict_paths)
+    layout_files = layout_files or _layout_files(repo, sha)
     linked = SurfaceCache(cache.root)
-    bound = linked.binding(_tree_key(listing), config.model_dump(mode="json"))
+    bound = linked.binding(_tree_key(listing, layout_files), config.model_dump(mode="json"))
     if reuse_linked:
         stored = linked.get(bound)
         if stored is not None:
@@ -248,17 +273,24 @@ def build_surface(
             return surface
     facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes)
     progress("linking")
-    surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports)
-    surface.errors = sorted(errors, key=lambda e: (e.path, e.line or 0))
+    layout = layout_of(repo, layout_files, listing)
+    surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports, layout=layout)
+    surface.errors = sorted([*errors, *layout.issues], key=lambda e: (e.path, e.line or 0))
     # Registrations that look real but cannot be resolved are reported, not dropped.
     surface.skipped = sorted([*skipped, *issues], key=lambda e: (e.path, e.line or 0, e.message))
     linked.put(bound, surface.model_dump(mode="json", by_alias=True))
     return surface
 
 
-def _tree_key(listing: TreeListing) -> str:
-    """Everything a surface is computed from in a tree: each file by path and blob, and what was skipped."""
-    data = [[f.path, f.blob] for f in listing.files], [s.model_dump(mode="json") for s in listing.skipped]
+def _tree_key(listing: TreeListing, layout: LayoutFiles) -> str:
+    """Everything a surface is computed from in a tree: each file by path and blob (sources and
+    package-layout files), and what was skipped."""
+    data = (
+        [[f.path, f.blob] for f in listing.files],
+        [s.model_dump(mode="json") for s in listing.skipped],
+        [[f.path, f.blob] for f in layout.files],
+        [s.model_dump(mode="json") for s in layout.issues],
+    )
     return sha256_hex(canonical_json(data))
 
 
@@ -335,11 +367,14 @@ def build_receipt(
     base_files = {(f.blob, f.path) for f in base_listing.files}
     head_files = {(f.blob, f.path) for f in head_listing.files}
     fresh = frozenset(base_files ^ head_files)
+    base_layout, head_layout = _layout_files(git_repo, base_sha), _layout_files(git_repo, head_sha)
     base_surface = build_surface(
-        git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh
+        git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh,
+        layout_files=base_layout,
     )
     head_surface = build_surface(
-        git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh, reuse_linked=False
+        git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh, reuse_linked=False,
+        layout_files=head_layout,
     )
     cache.evict()
     base_surface.sha, head_surface.sha = base_sha, head_sha
@@ -356,6 +391,7 @@ def build_receipt(
     # What the change adds or modifies; problems anywhere else are context, listed but not news.
     # A file over the read ceiling has no blob here: it counts as touched (fail closed).
     touched = {p for _, p in head_files - base_files} | {i.path for i in head_listing.skipped if i.kind == "error"}
+    touched |= {f.path for f in set(head_layout.files) - set(base_layout.files)} | {i.path for i in head_layout.issues}
     for issue in [*head_surface.errors, *head_surface.skipped]:
         issue.touched = issue.path in touched
     changes += extraction_error_changes(head_surface, base_surface, touched)

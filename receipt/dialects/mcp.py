@@ -112,8 +112,9 @@ def _server_class(origin: str | None) -> tuple[str, bool] | None:
 
 
 def _framework(origin: str | None, *leaves: str) -> bool:
-    """A name from the MCP SDK or fastmcp with one of these leaf names (`mcp.types.Tool`)."""
-    return bool(origin) and origin.split(".", 1)[0] in ("mcp", "fastmcp") and leaf(origin) in leaves  # type: ignore[union-attr]
+    """A name from the MCP SDK or fastmcp with one of these leaf names (`mcp.types.Tool`); SDK v2's
+    standalone `mcp_types` package is what `mcp.types` re-exports (the same objects)."""
+    return bool(origin) and origin.split(".", 1)[0] in ("mcp", "mcp_types", "fastmcp") and leaf(origin) in leaves  # type: ignore[union-attr]
 
 
 # --- analysis model -------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from receipt.extract.facts import (
     Splat,
     walk,
 )
+from receipt.layout import Layout, read_layout
 from receipt.models import Dynamic
 
 Definition = Union[FunctionFact, ClassFact, AssignFact]
@@ -43,10 +44,21 @@ class Item:
 
 
 class Program:
-    def __init__(self, modules: Iterable[ModuleFacts]):
+    def __init__(self, modules: Iterable[ModuleFacts], layout: Layout | None = None):
         self.modules: dict[str, ModuleFacts] = {}
         for m in sorted(modules, key=lambda m: m.path):
             self.modules.setdefault(m.module, m)
+        # Modules are keyed by their path (`src.shop.tools`, unique in a tree); the layout says the
+        # name code imports them by (`shop.tools`) and the identity of what they define.
+        if layout is None:
+            layout = read_layout({}, (m.path for m in self.modules.values()))
+        self.homes: dict[str, str] = {}
+        self._by_import: dict[str, str | None] = {}
+        for name, m in self.modules.items():
+            where = layout.locate(m.path)
+            self.homes[name] = where.home
+            if where.module != name:
+                self._by_import[where.module] = None if where.module in self._by_import else name
         self.imports: dict[str, str] = {}
         self.functions: dict[str, FunctionFact] = {}
         self.classes: dict[str, ClassFact] = {}
@@ -88,10 +100,21 @@ class Program:
         parts = dotted.split(".")
         for i in range(len(parts), 0, -1):
             prefix = ".".join(parts[:i])
-            mod = prefix if prefix in self.modules else self._suffix.get(prefix)
+            mod = prefix if prefix in self.modules else (self._by_import.get(prefix) or self._suffix.get(prefix))
             if mod:
                 return mod, ".".join(parts[i:])
         return None
+
+    def home_of(self, symbol: str) -> str:
+        """A symbol keyed by path (`src.shop.server.mcp`) as its identity under the package layout
+        (`shop.server.mcp`): the same wherever the project keeps its code."""
+        parts = symbol.split(".")
+        for i in range(len(parts), 0, -1):
+            home = self.homes.get(".".join(parts[:i]))
+            if home is not None:
+                rest = ".".join(parts[i:])
+                return f"{home}.{rest}" if rest else home
+        return symbol
 
     def canonical(self, name: str, _depth: int = 0) -> str:
         """Follow imports, re-exports, star imports and `x = y` aliases to the defining symbol.

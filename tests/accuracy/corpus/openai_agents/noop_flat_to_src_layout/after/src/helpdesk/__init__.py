@@ -1,0 +1,1 @@
+"""Helpdesk agents: customer support and internal IT."""

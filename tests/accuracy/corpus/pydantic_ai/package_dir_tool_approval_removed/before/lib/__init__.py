@@ -1,0 +1,1 @@
+"""Payment operations exposed to agents."""
