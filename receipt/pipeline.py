@@ -175,6 +175,18 @@ def _listing(repo: GitRepo, sha: str, paths: Sequence[str], config: Config, stri
     )
 
 
+def _extracted(repo: GitRepo, f: SourceFile, cache: FactsCache, max_code_bytes: int | None) -> ModuleFacts:
+    """A file's facts computed from its blob in this run (never from the disk cache)."""
+    done = cache.get(f.blob, f.path, disk=False)
+    if done is not None:
+        return done
+    if max_code_bytes is not None and f.size > max_code_bytes:
+        return too_large(f.path, repo.read_blob(f.blob), max_code_bytes)
+    facts = extract_file(f.path, repo.read_blob(f.blob))
+    cache.put(f.blob, f.path, facts)
+    return facts
+
+
 def _facts_for(
     repo: GitRepo, listing: TreeListing, cache: FactsCache, progress: Progress, fresh: frozenset[tuple[str, str]] = frozenset(),
     max_code_bytes: int | None = None,
@@ -189,11 +201,8 @@ def _facts_for(
         if i % 50 == 0:
             progress(f"{i}/{total} files")
         cached = None if (f.blob, f.path) in fresh else cache.get(f.blob, f.path)
-        if cached is None and max_code_bytes is not None and f.size > max_code_bytes:
-            cached = too_large(f.path, repo.read_blob(f.blob), max_code_bytes)
         if cached is None:
-            cached = extract_file(f.path, repo.read_blob(f.blob))
-            cache.put(f.blob, f.path, cached)
+            cached = _extracted(repo, f, cache, max_code_bytes)
         facts.append(cached)
         if cached.error:
             errors.append(
@@ -256,8 +265,13 @@ def build_surface(
     reuse_linked: bool = True,
     layout_files: LayoutFiles | None = None,
 ) -> Surface:
-    """The surface of `rev`. With `reuse_linked`, a surface linked before from exactly this tree,
-    config, tool and interpreter is reused (the pipeline never does that for the head of a receipt)."""
+    """The surface of `rev`.
+
+    With `reuse_linked`, a surface linked before from exactly this tree (every path and blob),
+    config, tool and interpreter is reused, provided the files in `fresh` (for a receipt: what
+    differs between its two revisions), extracted from their blobs in this run, have the very facts
+    it was linked from. No cached entry can then stand in for what a change touches.
+    """
     sha = repo.resolve(rev)
     config = config or Config()
     cache = cache or FactsCache(default_cache_dir(repo.git_dir))
@@ -267,8 +281,8 @@ def build_surface(
     bound = linked.binding(_tree_key(listing, layout_files), config.model_dump(mode="json"))
     if reuse_linked:
         stored = linked.get(bound)
-        if stored is not None:
-            surface = Surface.model_validate(stored)
+        if stored is not None and _same_facts(repo, listing, cache, fresh, config.max_file_bytes, stored[1]):
+            surface = Surface.model_validate(stored[0])
             surface.rev, surface.sha = rev, sha
             return surface
     facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes)
@@ -278,8 +292,21 @@ def build_surface(
     surface.errors = sorted([*errors, *layout.issues], key=lambda e: (e.path, e.line or 0))
     # Registrations that look real but cannot be resolved are reported, not dropped.
     surface.skipped = sorted([*skipped, *issues], key=lambda e: (e.path, e.line or 0, e.message))
-    linked.put(bound, surface.model_dump(mode="json", by_alias=True))
+    if linked.root is not None:
+        digests = {f.path: cache.digest(f.blob, f.path, m) for f, m in zip(listing.files, facts)}
+        linked.put(bound, surface.model_dump(mode="json", by_alias=True), digests)
     return surface
+
+
+def _same_facts(
+    repo: GitRepo, listing: TreeListing, cache: FactsCache, fresh: frozenset[tuple[str, str]], max_code_bytes: int, recorded: dict[str, str]
+) -> bool:
+    """True when every listed file in `fresh`, extracted from its blob now, has the recorded facts."""
+    for f in listing.files:
+        if (f.blob, f.path) in fresh:
+            if recorded.get(f.path) != cache.digest(f.blob, f.path, _extracted(repo, f, cache, max_code_bytes)):
+                return False
+    return True
 
 
 def _tree_key(listing: TreeListing, layout: LayoutFiles) -> str:
@@ -373,7 +400,7 @@ def build_receipt(
         layout_files=base_layout,
     )
     head_surface = build_surface(
-        git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh, reuse_linked=False,
+        git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
         layout_files=head_layout,
     )
     cache.evict()

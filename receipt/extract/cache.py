@@ -52,6 +52,9 @@ class FactsCache:
         # Base and head share most blobs: a blob read once in this run is not decoded again.
         # Facts are never mutated after extraction, so sharing the object is safe.
         self._memory: dict[tuple[str, str], ModuleFacts] = {}
+        # sha256 of each entry's bytes, as read or written in this run: what a linked surface
+        # records of the facts it was computed from (see SurfaceCache).
+        self._digests: dict[tuple[str, str], str] = {}
 
     def _binding(self, blob: str, path: str) -> dict[str, str]:
         return {"format": FORMAT, "extractor": EXTRACTOR_VERSION, "python": INTERPRETER, "blob": blob, "path": path}
@@ -61,12 +64,28 @@ class FactsCache:
         key = hashlib.sha256(json.dumps(self._binding(blob, path), sort_keys=True).encode()).hexdigest()
         return self.root / "facts" / key[:2] / f"{key}.zjson"
 
-    def get(self, blob: str, path: str) -> ModuleFacts | None:
+    def _encode(self, blob: str, path: str, facts: ModuleFacts) -> bytes:
+        with gc_paused():
+            # dumps, not dump: json.dump streams through the pure-Python encoder (same text, slower).
+            return json.dumps({"bound": self._binding(blob, path), "facts": facts_to_json(facts)}, separators=(",", ":")).encode("utf-8")
+
+    def digest(self, blob: str, path: str, facts: ModuleFacts) -> str:
+        """sha256 of the entry these facts make (the same bytes whether read, written or neither)."""
+        mine = self._memory.get((blob, path)) is facts
+        known = self._digests.get((blob, path)) if mine else None
+        if known is None:
+            known = hashlib.sha256(self._encode(blob, path, facts)).hexdigest()
+            if mine:
+                self._digests[(blob, path)] = known
+        return known
+
+    def get(self, blob: str, path: str, *, disk: bool = True) -> ModuleFacts | None:
+        """Facts of (blob, path): from this run's memory, else (with `disk`) from the directory."""
         memo = self._memory.get((blob, path))
         if memo is not None:
             self.hits += 1
             return memo
-        if self.root is None:
+        if self.root is None or not disk:
             return None
         f = self._file(blob, path)
         try:
@@ -87,16 +106,17 @@ class FactsCache:
             pass
         self.hits += 1
         self._memory[(blob, path)] = facts
+        self._digests[(blob, path)] = hashlib.sha256(raw).hexdigest()
         return facts
 
     def put(self, blob: str, path: str, facts: ModuleFacts) -> None:
         self._memory[(blob, path)] = facts
+        self._digests.pop((blob, path), None)
         if self.root is None:
             return
-        with gc_paused():
-            # dumps, not dump: json.dump streams through the pure-Python encoder (same text, slower).
-            text = json.dumps({"bound": self._binding(blob, path), "facts": facts_to_json(facts)}, separators=(",", ":"))
-        if write_atomic(self._file(blob, path), zlib.compress(text.encode("utf-8"), 1)):
+        data = self._encode(blob, path, facts)
+        self._digests[(blob, path)] = hashlib.sha256(data).hexdigest()
+        if write_atomic(self._file(blob, path), zlib.compress(data, 1)):
             self.written += 1
 
     def evict(self) -> None:
@@ -177,8 +197,11 @@ class SurfaceCache:
     The binding is the tool's code (every module), the interpreter, the configuration that shapes
     a surface, and every listed file by path and blob id (plus what the listing skipped): the same
     tree read by the same tool. It is stored in the entry and checked on read like the facts
-    entries. The pipeline reads it only for the *base* of a receipt; the head is always linked in
-    the run, from facts in which every file the change touches was extracted from its blob.
+    entries. Each entry also records, per file, the digest of the facts entry it was linked from
+    (`FactsCache.digest`). The pipeline reuses a surface for a revision of a receipt only when the
+    facts of every file that differs between the two revisions, extracted from their blobs in the
+    run, have exactly the recorded digests (see pipeline.py): what the change touches is always read
+    from git, and an entry computed from anything else is never used for it.
     """
 
     def __init__(self, root: Path | None):
@@ -188,14 +211,15 @@ class SurfaceCache:
     def binding(self, listing_key: str, settings: object) -> dict[str, str]:
         if self._code is None:
             self._code = _tool_code_version()
-        return {"format": "surface-v1", "tool": self._code, "python": INTERPRETER, "tree": listing_key, "settings": json.dumps(settings, sort_keys=True)}
+        return {"format": "surface-v2", "tool": self._code, "python": INTERPRETER, "tree": listing_key, "settings": json.dumps(settings, sort_keys=True)}
 
     def _file(self, bound: dict[str, str]) -> Path:
         assert self.root is not None
         key = hashlib.sha256(json.dumps(bound, sort_keys=True).encode()).hexdigest()
         return self.root / "surfaces" / key[:2] / f"{key}.zjson"
 
-    def get(self, bound: dict[str, str]) -> dict | None:
+    def get(self, bound: dict[str, str]) -> tuple[dict, dict[str, str]] | None:
+        """(surface, {path: facts digest}) stored under exactly this binding, or None."""
         if self.root is None:
             return None
         f = self._file(bound)
@@ -204,12 +228,19 @@ class SurfaceCache:
                 entry = json.loads(zlib.decompress(f.read_bytes()))
             if entry.get("bound") != bound:
                 raise ValueError("entry computed from something else")
-            os.utime(f)
-            return entry["surface"]
+            surface, digests = entry["surface"], entry["digests"]
+            if not isinstance(surface, dict) or not isinstance(digests, dict):
+                raise ValueError("not a surface entry")
         except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: link again
             return None
+        try:
+            os.utime(f)  # recently used: eviction keeps it
+        except OSError:
+            pass
+        return surface, digests
 
-    def put(self, bound: dict[str, str], surface: object) -> None:
+    def put(self, bound: dict[str, str], surface: object, digests: dict[str, str]) -> None:
         if self.root is None:
             return
-        write_atomic(self._file(bound), zlib.compress(json.dumps({"bound": bound, "surface": surface}, separators=(",", ":")).encode("utf-8"), 1))
+        text = json.dumps({"bound": bound, "surface": surface, "digests": digests}, separators=(",", ":"))
+        write_atomic(self._file(bound), zlib.compress(text.encode("utf-8"), 1))
