@@ -308,6 +308,38 @@ def test_a_rotated_or_foreign_cache_never_changes_the_verdict(repo: GitRepoBuild
         assert run_cli("surface", rev, "--repo", str(repo.path), "--format", "json", env=env).stdout == text
 
 
+def _surface_entries(cache: Path) -> list[tuple[Path, dict]]:
+    import zlib
+
+    return [(p, json.loads(zlib.decompress(p.read_bytes()))) for p in sorted((cache / "surfaces").rglob("*.zjson"))]
+
+
+def test_a_rerun_reuses_linked_surfaces_but_never_one_linked_from_other_facts_of_a_changed_file(
+    repo: GitRepoBuilder, tmp_path: Path
+) -> None:
+    import zlib
+
+    repo.commit({"shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"'), "shop/util.py": "X = 1\n"})
+    cache = tmp_path / "cache"
+    env = {"RECEIPT_CACHE_DIR": str(cache)}
+    cold = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json", env=env)
+    assert cold.returncode == 1 and "tool.approval_lowered" in cold.stdout
+    entries = _surface_entries(cache)
+    # base and head, each with the facts of every file it was linked from
+    assert sorted(sorted(e["digests"]) for _, e in entries) == [["shop/tools.py"], ["shop/tools.py", "shop/util.py"]]
+    for path, entry in entries:
+        # A surface that says the approval is still there, recorded as linked from other facts of
+        # the file the change touches (as a surface computed by another extractor would be).
+        entry["surface"] = json.loads(json.dumps(entry["surface"]).replace('"never"', '"always"'))
+        entry["digests"]["shop/tools.py"] = "0" * 64
+        path.write_bytes(zlib.compress(json.dumps(entry).encode()))
+    again = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json", env=env)
+    assert (again.returncode, again.stdout) == (1, cold.stdout)  # FAIL stays FAIL: relinked from the blobs
+    rerun = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json", env=env)
+    assert (rerun.returncode, rerun.stdout) == (1, cold.stdout)
+    assert [p for p, _ in _surface_entries(cache)] == [p for p, _ in entries]  # relinked under the same binding
+
+
 def test_help_is_readable_and_trace_diff_alias_works(repo: GitRepoBuilder) -> None:
     out = run_cli("--help")
     assert out.returncode == 0 and "trace-diff" in out.stdout and "verify" in out.stdout

@@ -13,6 +13,7 @@ mappings, and `Dyn` for anything that cannot be known statically (kept with its 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Union
 
@@ -262,19 +263,26 @@ def expr_to_json(e: Expr | None) -> Any:
     return [t, e.src, e.why]
 
 
+# Names repeat across a program (every call of `acme.util.helper` spells it, every parameter kind
+# is one of five words): one string object for each, not one per occurrence (json.loads makes a new
+# one every time). Facts are immutable, so sharing is safe; interned strings are freed with their last use.
+_shared = sys.intern
+
+
 def expr_from_json(j: Any) -> Any:
     if j is None:
         return None
     t = j[0]
     if t == "c":
-        return Const(j[1])
+        v = j[1]
+        return Const(_shared(v) if type(v) is str else v)
     if t == "r":
-        return Ref(j[1])
+        return Ref(_shared(j[1]))
     if t == "call":
         return Call(
             expr_from_json(j[1]),
             tuple(expr_from_json(a) for a in j[2]),
-            tuple((k, expr_from_json(v)) for k, v in j[3]),
+            tuple((_shared(k), expr_from_json(v)) for k, v in j[3]),
             j[4],
             j[5],
         )
@@ -283,13 +291,13 @@ def expr_from_json(j: Any) -> Any:
     if t == "map":
         return Map(tuple((expr_from_json(k), expr_from_json(v)) for k, v in j[1]))
     if t == "attr":
-        return Attr(expr_from_json(j[1]), j[2])
+        return Attr(expr_from_json(j[1]), _shared(j[2]))
     if t == "splat":
         return Splat(expr_from_json(j[1]))
     if t == "cat":
         return Concat(expr_from_json(j[1]), expr_from_json(j[2]))
     if t == "dyn":
-        return Dyn(j[1], j[2])
+        return Dyn(_shared(j[1]), _shared(j[2]))
     raise ValueError(f"unknown expression tag {t!r}")
 
 
@@ -298,7 +306,7 @@ def _param_to_json(p: ParamFact) -> list[Any]:
 
 
 def _param_from_json(j: list[Any]) -> ParamFact:
-    return ParamFact(j[0], j[1], j[2], j[3], expr_from_json(j[4]), j[5], j[6], tuple(j[7]))
+    return ParamFact(_shared(j[0]), j[1], j[2], j[3], expr_from_json(j[4]), j[5], _shared(j[6]), tuple(j[7]))
 
 
 def _field_to_json(f: FieldFact) -> list[Any]:
@@ -388,7 +396,7 @@ def facts_from_json(j: dict[str, Any]) -> ModuleFacts:
         is_package=j["is_package"],
         imports=j["imports"],
         star_imports=j["star_imports"],
-        assigns=[AssignFact(a[0], expr_from_json(a[1]), a[2], a[3], a[4]) for a in j["assigns"]],
+        assigns=[AssignFact(a[0], expr_from_json(a[1]), a[2], a[3], _shared(a[4])) for a in j["assigns"]],
         functions=[_fn_from_json(f) for f in j["functions"]],
         classes=[
             ClassFact(
