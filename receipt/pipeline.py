@@ -181,7 +181,9 @@ def _extracted(repo: GitRepo, f: SourceFile, cache: FactsCache, max_code_bytes: 
     if done is not None:
         return done
     if max_code_bytes is not None and f.size > max_code_bytes:
-        return too_large(f.path, repo.read_blob(f.blob), max_code_bytes)
+        over = too_large(f.path, repo.read_blob(f.blob), max_code_bytes)
+        if over is not None:  # None: its code is under the limit (the rest is comments)
+            return over
     facts = extract_file(f.path, repo.read_blob(f.blob))
     cache.put(f.blob, f.path, facts)
     return facts
