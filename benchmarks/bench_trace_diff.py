@@ -4,6 +4,7 @@
     python benchmarks/bench_trace_diff.py --sizes 1500 --repeat 5
     python benchmarks/bench_trace_diff.py --sizes none --repo /work/.mirror/awslabs+mcp/repo
     python benchmarks/bench_trace_diff.py --sizes none --repo R --pair BASE..HEAD --paths src/x src/y
+    python benchmarks/bench_trace_diff.py --sizes none --repo R --pair BASE..HEAD --griffe src/pkg:pkg --clock cpu
 
 The machine is shared, so absolute seconds drift from run to run; the ratio to the floor measured
 moments before, on the same repository and revisions, is the figure to compare. Per repository,
@@ -19,7 +20,9 @@ each figure is the median of `--repeat` runs, every run a fresh child process (i
 - RSS: the largest peak resident set of those trace-diff runs; cache: bytes in the cache directory
   after the cold run, over the bytes of the distinct `.py` blobs it describes;
 - start-up: `trace-diff --help` (interpreter start-up, imports, argument parsing; median of
-  max(5, `--repeat`) runs).
+  max(5, `--repeat`) runs);
+- `--clock cpu`: CPU seconds (user + system of the process and the children it waited for) instead
+  of wall seconds, steadier when other work shares the machine.
 
 With two synthetic sizes or more, a growth check follows the table: milliseconds per Python file at
 each size and the exponent k of time ~ size^k (least squares on logs), against files and against
@@ -53,7 +56,7 @@ from generate_repo import Params, ensure_repo
 SIZES = {500: Params(files=500, agents=30, commits=50, others=20), 1500: Params(files=1500, agents=90, commits=50, others=60), 5000: Params()}
 
 FLOOR = r"""
-import ast, subprocess, sys, time
+import ast, subprocess, sys, threading, time
 repo, revs, paths = sys.argv[1], sys.argv[2:4], sys.argv[4:]
 t0 = time.perf_counter()
 blobs = {}
@@ -66,8 +69,13 @@ for rev in revs:
             if kind == b"blob" and path.endswith(b".py") and mode != b"120000":
                 blobs[oid] = path
 cat = subprocess.Popen(["git", "-C", repo, "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-cat.stdin.write(b"".join(oid + b"\n" for oid in blobs))
-cat.stdin.close()
+
+def feed():  # from a thread: writing every oid before reading would fill both pipes and deadlock
+    cat.stdin.write(b"".join(oid + b"\n" for oid in blobs))
+    cat.stdin.close()
+
+writer = threading.Thread(target=feed)
+writer.start()
 total = parsed = 0
 for _ in blobs:
     header = cat.stdout.readline().split()
@@ -79,6 +87,7 @@ for _ in blobs:
         parsed += 1
     except (SyntaxError, ValueError):
         pass
+writer.join()
 cat.wait()
 print(len(blobs), parsed, total, time.perf_counter() - t0)
 """
@@ -86,18 +95,22 @@ print(len(blobs), parsed, total, time.perf_counter() - t0)
 
 @dataclass
 class Run:
-    wall: float
+    seconds: float  # on the clock chosen with --clock
     rss_mb: float
     output: bytes
 
 
-def spawn(cmd: list[str], cache: Path | None, out_file: Path | None = None) -> Run:
+CLOCK = "wall"  # or "cpu": user + system time of the process and the children it waited for (git)
+
+
+def spawn(cmd: list[str], cache: Path | None, out_file: Path | None = None, cwd: Path | None = None) -> Run:
     env = {**os.environ, "PYTHONPATH": str(PROJECT), "RECEIPT_CACHE_DIR": str(cache) if cache else ""}
     env.pop("GITHUB_ACTIONS", None)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=cwd)
         _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
         wall = time.perf_counter() - t0
         code = os.waitstatus_to_exitcode(status)
         if code not in (0, 1):  # 1 = findings at or above --fail-on
@@ -105,7 +118,8 @@ def spawn(cmd: list[str], cache: Path | None, out_file: Path | None = None) -> R
             raise SystemExit(f"{' '.join(cmd)} exited {code}:\n{err.read().decode(errors='replace')}")
         out.seek(0)
         text = out_file.read_bytes() if out_file else out.read()
-    return Run(wall, usage.ru_maxrss / 1024, text)
+    seconds = wall if CLOCK == "wall" else usage.ru_utime + usage.ru_stime
+    return Run(seconds, usage.ru_maxrss / 1024, text)
 
 
 def cli(name: str) -> list[str]:
@@ -157,7 +171,7 @@ def bench(label: str, repo: Path, base: str, head: str, paths: list[str], repeat
         floor = spawn([sys.executable, "-c", FLOOR, str(repo), base_sha, head_sha, *paths], None)
         blobs, _parsed, source, _inner = floor.output.split()
         blobs, source = int(blobs), int(source)
-        floors.append(floor.wall)
+        floors.append(floor.seconds)
         tmp = Path(tempfile.mkdtemp(prefix="receipt-bench-"))
         try:
             out = tmp / "receipt.md"
@@ -171,13 +185,13 @@ def bench(label: str, repo: Path, base: str, head: str, paths: list[str], repeat
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         same = same and cold.output == rerun.output == inc.output
-        colds.append(cold.wall)
-        reruns.append(rerun.wall)
-        incs.append(inc.wall)
+        colds.append(cold.seconds)
+        reruns.append(rerun.seconds)
+        incs.append(inc.seconds)
         rss += [cold.rss_mb, rerun.rss_mb, inc.rss_mb]
         print(
-            f"  {label} run {i + 1}/{repeat}: floor {floor.wall:.2f} s, cold {cold.wall:.2f} s, rerun {rerun.wall:.2f} s, "
-            f"incremental {inc.wall:.2f} s, peak RSS {max(cold.rss_mb, rerun.rss_mb, inc.rss_mb):.0f} MB",
+            f"  {label} run {i + 1}/{repeat}: floor {floor.seconds:.2f} s, cold {cold.seconds:.2f} s, rerun {rerun.seconds:.2f} s, "
+            f"incremental {inc.seconds:.2f} s, peak RSS {max(cold.rss_mb, rerun.rss_mb, inc.rss_mb):.0f} MB",
             file=sys.stderr,
             flush=True,
         )
@@ -189,7 +203,7 @@ def bench(label: str, repo: Path, base: str, head: str, paths: list[str], repeat
 
 def startup_seconds(repeat: int) -> float:
     """`trace-diff --help`: interpreter start-up, imports and argument parsing, nothing read."""
-    return median([spawn([*cli("trace-diff"), "--help"], None).wall for _ in range(max(5, repeat))])
+    return median([spawn([*cli("trace-diff"), "--help"], None).seconds for _ in range(max(5, repeat))])
 
 
 def row(f: Figures) -> list[object]:
@@ -240,6 +254,34 @@ def growth(results: list[Figures]) -> str:
     return table(headers, rows)
 
 
+def griffe_comparison(repo: Path, base: str, head: str, spec: str, repeat: int) -> list[object]:
+    """`griffe check` (API breakage between two refs) against a cold `trace-diff` on the same package.
+
+    griffe reads refs through `git worktree add`, so it runs in a throwaway `--shared` clone (the
+    repository itself may be a bare mirror); trace-diff reads the same repository's objects, limited
+    to the package's folder, with an empty cache each time.
+    """
+    search, _, package = spec.partition(":")
+    griffe = Path(sys.executable).with_name("griffe")
+    if not griffe.exists():
+        raise SystemExit("--griffe needs griffe in this venv: pip install griffe")
+    base_sha, head_sha = git(repo, "rev-parse", base), git(repo, "rev-parse", head)
+    griffes, ours = [], []
+    with tempfile.TemporaryDirectory(prefix="receipt-griffe-") as tmp:
+        clone = Path(tmp) / "clone"
+        subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", str(repo), str(clone)], check=True)
+        subprocess.run(["git", "-C", str(clone), "checkout", "-q", head_sha], check=True)
+        for i in range(repeat):
+            griffes.append(spawn([str(griffe), "check", "-s", search, "-a", base_sha, "-b", head_sha, package], None, cwd=clone).seconds)
+            cache = Path(tmp) / f"cache{i}"
+            cmd = [*cli("trace-diff"), base_sha, head_sha, search, "--repo", str(repo), "--output", str(Path(tmp) / "r.md")]
+            ours.append(spawn(cmd, cache, Path(tmp) / "r.md").seconds)
+            print(f"  griffe {package} run {i + 1}/{repeat}: griffe check {griffes[-1]:.2f} s, trace-diff {ours[-1]:.2f} s", file=sys.stderr, flush=True)
+    g, t = median(griffes), median(ours)
+    files = len([n for n in git(repo, "ls-tree", "-r", "--name-only", "--full-tree", head_sha, "--", search).split("\n") if n.endswith(".py")])
+    return [f"{package} ({files} .py files)", f"{base_sha[:9]}..{head_sha[:9]}", f"{g:.2f} s", f"{t:.2f} s", f"{g / t:.1f}x"]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="500,1500,5000", help="synthetic repository sizes (Python files), comma-separated, or 'none'")
@@ -247,7 +289,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pair", default="", help="BASE..HEAD for --repo (default: newest commit changing 1-10 Python files)")
     ap.add_argument("--paths", nargs="*", default=[], help="for --repo: limit floor and trace-diff to these files or folders")
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure, median printed (default 3)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="wall seconds (default), or CPU seconds (user + system, with waited-for git children): steadier on a loaded machine")
+    ap.add_argument("--griffe", metavar="SEARCH:PACKAGE", help="for --repo: also time `griffe check PACKAGE -s SEARCH` against trace-diff on SEARCH")
     args = ap.parse_args(argv)
+    global CLOCK
+    CLOCK = args.clock
 
     targets: list[tuple[str, Path, str, str, list[str]]] = []
     for size in [s for s in args.sizes.split(",") if s.strip() and s != "none"]:
@@ -260,13 +306,17 @@ def main(argv: list[str] | None = None) -> int:
 
     print("# trace-diff against the parse floor\n")
     print(f"behavior-receipt {project_commit()} · {machine()} · load average at start {os.getloadavg()[0]:.1f}")
-    print(f"{args.repeat} run(s) per figure, median shown; (Nx) = times the floor of the same run\n")
+    print(f"{args.repeat} run(s) per figure, median shown; {CLOCK} seconds; (Nx) = times the floor of the same run\n")
     results = [bench(label, repo, base, head, paths, args.repeat) for label, repo, base, head, paths in targets]
     print(table(HEADERS, [row(f) for f in results]))
     synthetic = [f for f in results if f.label.startswith("synthetic")]
     if len(synthetic) >= 2:
         print("\n## Growth across sizes\n")
         print(growth(synthetic))
+    if args.griffe:
+        comparison = [griffe_comparison(repo, base, head, args.griffe, args.repeat) for _label, repo, base, head, _paths in targets if repo in args.repo]
+        print("\n## One package: griffe check against trace-diff (cold)\n")
+        print(table(["package", "revisions", "griffe check", "trace-diff", "trace-diff faster by"], comparison))
     print(f"\nload average at end {os.getloadavg()[0]:.1f}")
     return 0
 
