@@ -210,16 +210,17 @@ class _Analyser:
                 if a.op != "=" or not isinstance(a.value, Call):
                     continue
                 origin = self.p.origin(a.value.func) or ""
-                if origin.startswith("fastmcp.") and leaf(origin) in _GENERATED:
+                generated = origin.startswith("fastmcp.") and leaf(origin) in _GENERATED
+                if generated:
                     self.warn("fastmcp", m.path, a.line, f"MCP server {a.target.rsplit('.', 1)[-1]} = {leaf(origin)}(...) gets its "
                               "components at run time; they are not in the surface")
-                    continue
-                call = self._constructed(a.value)
-                kind = self._server_kind(call) if call is not None else None
+                # Still a FastMCP server: what the code registers on it explicitly is read as on any other.
+                call = a.value if generated else self._constructed(a.value)
+                kind = ("fastmcp", False) if generated else (self._server_kind(call) if call is not None else None)
                 if kind is None or call is None or a.target in self.a.servers:
                     continue
                 flavor, low = kind
-                name = self.p.evaluate(call.arg(0, "name"))
+                name = self.p.evaluate(call.kw("name") if generated else call.arg(0, "name"))
                 if not isinstance(name, str) or not name:
                     # Dynamic or defaulted (the frameworks then invent one): the variable names it.
                     name = a.target.rsplit(".", 1)[-1]
