@@ -62,6 +62,17 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # 927301e9a8: WebSearchTool() used in one more file re-keyed the shared library tool (8 changes;
     # fixed: library tools are keyed by their class). Model changes were right.
     "huggingface+smolagents": (3, 8, 0),
+    # 2026-11-23 (second sweep). b7c9a916d6 "mcp.types alias": 28 false alarms (tools and hints spelt
+    # with SDK v2's standalone `mcp_types` were invisible until the import changed: fixed, corpus
+    # mcp/noop_types_from_mcp_types_to_mcp_types_alias, mcp/mcp_types_hints_changed); 7322ca56f4:
+    # a low-level server built in a factory's `return` was missed at 08b62308d4 and read as added
+    # later (fixed, mcp/noop_factory_returns_lowlevel_server_directly,
+    # mcp/factory_returned_server_tool_loses_read_only). The other reviewed commits were right.
+    "modelcontextprotocol+python-sdk": (8, 29, 1),
+    # 77eb7df022: a server now built by FastMCP.from_openapi lost its explicitly registered prompt
+    # (prompt.removed; fixed, fastmcp/server_built_from_openapi_keeps_explicit_prompt). Redshift
+    # annotations (21 changes), new billing tools, signature and description edits were right.
+    "awslabs+mcp": (8, 1, 0),
 }
 
 

@@ -191,6 +191,7 @@ class _Analyser:
         self._call_paths: dict[int, str] | None = None
         self._sites: dict[str, list[tuple[Call, bool, str | None]]] | None = None
         self.removed: list[tuple[str, str, str, bool]] = []  # (server, kind, name, conditional)
+        self._factories: set[str] = set()  # functions whose returned server an assignment holds
 
     # -- servers
 
@@ -229,6 +230,24 @@ class _Analyser:
                     server.include_tags = self._tag_set(call.kw("include_tags"))
                     server.exclude_tags = self._tag_set(call.kw("exclude_tags")) or frozenset()
                 self.a.servers[a.target] = server
+        self._returned_servers()
+
+    def _returned_servers(self) -> None:
+        """A factory that builds its server in the return statement (`return Server("x",
+        on_list_tools=...)`) and that no assignment in the tree calls (it is handed to a runner): the
+        server is the factory's result, registered by its constructor's arguments."""
+        for symbol, fn in sorted(self.p.functions.items()):
+            if symbol in self._factories:
+                continue
+            made = [r for r in fn.returns_exprs if isinstance(r, Call) and self._server_kind(r) is not None]
+            if len(made) != 1:
+                continue
+            flavor, low = self._server_kind(made[0])  # type: ignore[misc]
+            name = self.p.evaluate(made[0].arg(0, "name"))
+            if not isinstance(name, str) or not name:
+                name = symbol.rsplit(".", 1)[-1]
+            target = f"{symbol}.<return>"
+            self.a.servers[target] = Server(target, flavor, low, name, True, made[0], self.p.path_of(symbol))
 
     def _constructed(self, call: Call) -> Call | None:
         """The server constructor call an assigned value makes: the call itself, or the one a repository
@@ -242,6 +261,7 @@ class _Analyser:
         made = [r for r in fn.returns_exprs if isinstance(r, Call) and self._server_kind(r) is not None]
         if len(made) != 1:
             return None
+        self._factories.add(fn.symbol)
         return substitute(made[0], bind(fn, call))  # type: ignore[return-value]
 
     def _tag_set(self, expr: Expr | None) -> frozenset[str] | None:
