@@ -14,7 +14,7 @@ mappings, and `Dyn` for anything that cannot be known statically (kept with its 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any, Iterator, Union
 
 # --- expressions -----------------------------------------------------------------------------
@@ -87,12 +87,82 @@ class Concat:
     right: "Expr"  # `a + b` (lists, tuples, strings)
 
 
-@dataclass(frozen=True, slots=True)
 class Dyn:
-    """Not knowable statically: a parameter, a subscript, an f-string, an env read, ..."""
+    """Not knowable statically: a parameter, a subscript, an f-string, an env read, ...
 
-    src: str
-    why: str = "expression"
+    `src` is the expression's source text as `ast.unparse` writes it (whitespace collapsed, at most
+    160 characters). Extraction makes most of them from the exact source span (`Dyn.of_source`)
+    and renders that text only when something reads it: most dynamic expressions of a program
+    (arguments of library calls) are never looked at. Immutable, compared and hashed by
+    (src, why) like the frozen dataclass it replaces.
+    """
+
+    __slots__ = ("_src", "_span", "why")
+    __match_args__ = ("src", "why")
+
+    def __init__(self, src: str, why: str = "expression") -> None:
+        object.__setattr__(self, "_src", src)
+        object.__setattr__(self, "_span", None)
+        object.__setattr__(self, "why", why)
+
+    @classmethod
+    def of_source(cls, span: str, why: str) -> "Dyn":
+        """The expression whose exact source text is `span` (one expression, as written)."""
+        d = object.__new__(cls)
+        object.__setattr__(d, "_src", None)
+        object.__setattr__(d, "_span", span)
+        object.__setattr__(d, "why", why)
+        return d
+
+    @property
+    def src(self) -> str:
+        text = self._src
+        if text is None:
+            text = source_text(self._span)  # type: ignore[arg-type]
+            object.__setattr__(self, "_src", text)
+        return text
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Dyn:
+            return NotImplemented
+        return self.why == other.why and self.src == other.src  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.src, self.why))
+
+    def __repr__(self) -> str:
+        return f"Dyn(src={self.src!r}, why={self.why!r})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+SRC_LIMIT = 160
+
+
+def shorten(text: str) -> str:
+    """Source text as facts keep it: whitespace collapsed, at most SRC_LIMIT characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= SRC_LIMIT else text[: SRC_LIMIT - 3] + "..."
+
+
+def source_text(span: str) -> str:
+    """What `ast.unparse` writes for the expression spelled `span`, shortened: parsing the span
+    again gives the same tree the file held (a span that breaks a line outside its own brackets
+    is parsed in parentheses, which add no node)."""
+    import ast
+
+    for text in (span, f"({span}\n)"):
+        try:
+            return shorten(ast.unparse(ast.parse(text, mode="eval").body))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        except Exception:  # noqa: BLE001 - unparse of odd nodes must not break a run
+            break
+    return shorten(span)
 
 
 Expr = Union[Const, Ref, Call, Seq, Map, Attr, Splat, Concat, Dyn]
@@ -260,6 +330,8 @@ def expr_to_json(e: Expr | None) -> Any:
         return [t, expr_to_json(e.value)]
     if t == "cat":
         return [t, expr_to_json(e.left), expr_to_json(e.right)]
+    if e._span is not None:  # the source span, rendered when read
+        return ["dys", e._span, e.why]
     return [t, e.src, e.why]
 
 
@@ -298,6 +370,8 @@ def expr_from_json(j: Any) -> Any:
         return Concat(expr_from_json(j[1]), expr_from_json(j[2]))
     if t == "dyn":
         return Dyn(_shared(j[1]), _shared(j[2]))
+    if t == "dys":
+        return Dyn.of_source(j[1], _shared(j[2]))
     raise ValueError(f"unknown expression tag {t!r}")
 
 

@@ -28,10 +28,11 @@ from receipt.extract.facts import (
     Ref,
     Seq,
     Splat,
+    SRC_LIMIT,
+    shorten,
 )
 
 _BUILTINS = frozenset(dir(builtins))
-_SRC_LIMIT = 160
 # Expressions nested deeper than this become `Dyn(..., "too-deep")`: the value is unknown, the rest
 # of the file is still analysed (a 1,200-term sum next to a tool must not hide the tool).
 _MAX_EXPR_DEPTH = 64
@@ -87,12 +88,43 @@ def module_name_for(path: str) -> tuple[str, bool]:
 
 
 def _src(node: ast.AST) -> str:
+    """What `ast.unparse` writes for `node`, shortened (names, dotted names and plain constants
+    are written directly: the same text)."""
     try:
-        text = ast.unparse(node)
+        text = _dotted(node)
+        if text is None:
+            value = node.value if type(node) is ast.Constant else node  # type: ignore[attr-defined]
+            text = repr(value) if value is None or value is True or value is False or type(value) is int else ast.unparse(node)
     except Exception:  # noqa: BLE001 - unparse of odd nodes must not break extraction
         text = type(node).__name__
-    text = " ".join(text.split())
-    return text if len(text) <= _SRC_LIMIT else text[: _SRC_LIMIT - 3] + "..."
+    return shorten(text)
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """`a.b.c` for a chain of attributes over a name, else None."""
+    parts: list[str] = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)  # type: ignore[attr-defined]
+        node = node.value  # type: ignore[attr-defined]
+    if type(node) is not ast.Name:
+        return None
+    parts.append(node.id)  # type: ignore[attr-defined]
+    return ".".join(reversed(parts))
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def _lines(source: str) -> list[str]:
+    """Lines as the parser counts them (CR LF, CR and LF end a line; form feeds do not), with their ends."""
+    out: list[str] = []
+    start = 0
+    for m in _LINE_END.finditer(source):
+        out.append(source[start : m.end()])
+        start = m.end()
+    if start < len(source):
+        out.append(source[start:])
+    return out
 
 
 @dataclass
@@ -114,18 +146,29 @@ class _Scope:
     self_name: str | None = None
     self_class: str | None = None
 
+    def derive(self, **changes: object) -> "_Scope":
+        """The same resolution with some fields changed (a conditional block, a class body)."""
+        out = object.__new__(_Scope)
+        out.__dict__.update(self.__dict__)
+        out.__dict__.update(changes)
+        return out
+
 
 class _Extractor:
-    def __init__(self, path: str, tree: ast.Module, *, scope_statements: bool = True, dynamic_code: bool = True):
+    def __init__(self, path: str, tree: ast.Module, source: str, *, scope_statements: bool = True, dynamic_code: bool = True):
         self.module, is_package = module_name_for(path)
         # False when the source cannot contain `global`/`nonlocal`: skips one walk per function.
         self.scope_statements = scope_statements
-        # False when the source names none of exec/eval/compile/import_module/__import__: skips a full walk.
+        # False when no call in the source can reach exec/eval/compile/import_module/__import__: skips a full walk.
         self.scan_dynamic_code = dynamic_code
         self.is_package = is_package
         self.facts = ModuleFacts(path=path, module=self.module, is_package=is_package)
         self.tree = tree
         self.depth = 0  # expression nesting, capped at _MAX_EXPR_DEPTH
+        self.capped = 0  # how many times the cap was hit so far
+        self.source = source
+        self.lines: list[str] | None = None  # of the source, split when a span is first needed
+        self.in_fstring = 0  # inside an f-string, where Python < 3.12 misplaces nodes
 
     # -- imports --------------------------------------------------------------------------
 
@@ -175,13 +218,17 @@ class _Extractor:
                 for item in stmt.items:
                     if item.optional_vars is not None:
                         names.update(_target_names(item.optional_vars))
-            if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)) or (
-                hasattr(ast, "TryStar") and isinstance(stmt, getattr(ast, "TryStar"))
-            ):
+            if type(stmt) in _COMPOUND:
                 for sub in _child_bodies(stmt):
                     self._collect_names(sub, names, imports, top=top)
 
     # -- expressions -----------------------------------------------------------------------
+    #
+    # One pass: each expression node is visited once. `expr` turns it into an `Expr`; with `ev` (a
+    # function body's event list) it also reports, in post-order and in the node's field order,
+    # every call, `raise` and `return` below it, including inside what becomes a `Dyn` (their
+    # subtrees are `_scan`ned). `FunctionFact.calls` & co. are built from those events: see
+    # `function`.
 
     def _name(self, name: str, scope: _Scope) -> Expr:
         if scope.is_function:
@@ -199,73 +246,96 @@ class _Extractor:
             return Ref(f"builtins.{name}")
         return Ref(f"{self.module}.{name}")  # maybe from a star import; the linker tries those
 
-    def expr(self, node: ast.AST | None, scope: _Scope) -> Expr:
+    def expr(self, node: ast.AST | None, scope: _Scope, ev: list | None = None) -> Expr:
         if node is None:
             return Const(None)
         if self.depth >= _MAX_EXPR_DEPTH:
+            self.capped += 1
+            if ev is not None:
+                self._scan(node, scope, ev)
             return Dyn(_src(node), "too-deep")
+        # No try/finally: an exception here abandons the whole file (see extract_python).
         self.depth += 1
-        try:
-            return self._expr(node, scope)
-        finally:
-            self.depth -= 1
+        out = self._expr(node, scope, ev)
+        self.depth -= 1
+        return out
 
-    def _expr(self, node: ast.AST, scope: _Scope) -> Expr:
-        if isinstance(node, ast.Constant):
-            if isinstance(node.value, (str, int, float, bool)) or node.value is None:
-                return Const(node.value)
+    def _expr(self, node: ast.AST, scope: _Scope, ev: list | None) -> Expr:
+        t = type(node)
+        if t is ast.Name:
+            return self._name(node.id, scope)  # type: ignore[attr-defined]
+        if t is ast.Constant:
+            value = node.value  # type: ignore[attr-defined]
+            if value is None or type(value) in _CONST_TYPES or isinstance(value, (str, int, float)):
+                return Const(value)
             return Dyn(_src(node), "constant")
-        if isinstance(node, ast.Name):
-            return self._name(node.id, scope)
-        if isinstance(node, ast.Attribute):
-            if scope.self_name and isinstance(node.value, ast.Name) and node.value.id == scope.self_name:
-                return Ref(f"{scope.self_class}.{node.attr}")
-            base = self.expr(node.value, scope)
-            if isinstance(base, Ref):
-                return Ref(f"{base.name}.{node.attr}")
-            if isinstance(base, Dyn):
-                return Dyn(_src(node), base.why)
-            return Attr(base, node.attr)
-        if isinstance(node, ast.Call):
-            imported = self._literal_import(node, scope)
-            if imported is not None:
-                return imported
-            return self.call(node, scope)
-        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            return Seq(tuple(self.expr(e, scope) for e in node.elts))
-        if isinstance(node, ast.Starred):
-            return Splat(self.expr(node.value, scope))
-        if isinstance(node, ast.Dict):
-            return Map(
-                tuple(
-                    (Const(None) if k is None else self.expr(k, scope), self.expr(v, scope))
-                    for k, v in zip(node.keys, node.values)
-                )
-            )
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            return Concat(self.expr(node.left, scope), self.expr(node.right, scope))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
-            if isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool):
-                return Const(-node.operand.value)
-        if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+        if t is ast.Attribute:
+            value = node.value  # type: ignore[attr-defined]
+            if scope.self_name and type(value) is ast.Name and value.id == scope.self_name:
+                return Ref(f"{scope.self_class}.{node.attr}")  # type: ignore[attr-defined]
+            base = self.expr(value, scope, ev)
+            if type(base) is Ref:
+                return Ref(f"{base.name}.{node.attr}")  # type: ignore[attr-defined]
+            if type(base) is Dyn:
+                return self._dyn(node, base.why)
+            return Attr(base, node.attr)  # type: ignore[attr-defined]
+        if t is ast.Call:
+            if ev is None:
+                imported = self._literal_import(node, scope)  # type: ignore[arg-type]
+                return imported if imported is not None else self.call(node, scope)  # type: ignore[arg-type]
+            call = self.call(node, scope, ev)  # type: ignore[arg-type]
+            imported = self._literal_import(node, scope)  # type: ignore[arg-type]
+            return imported if imported is not None else call
+        if t is ast.List or t is ast.Tuple or t is ast.Set:
+            return Seq(tuple([self.expr(e, scope, ev) for e in node.elts]))  # type: ignore[attr-defined]
+        if t is ast.Starred:
+            return Splat(self.expr(node.value, scope, ev))  # type: ignore[attr-defined]
+        if t is ast.Dict:
+            # Keys first, then values: the field order the events follow (conversion is pure).
+            keys = [None if k is None else self.expr(k, scope, ev) for k in node.keys]  # type: ignore[attr-defined]
+            values = [self.expr(v, scope, ev) for v in node.values]  # type: ignore[attr-defined]
+            return Map(tuple([(Const(None) if k is None else k, v) for k, v in zip(keys, values)]))
+        if t is ast.BinOp and type(node.op) is ast.Add:  # type: ignore[attr-defined]
+            left = self.expr(node.left, scope, ev)  # type: ignore[attr-defined]
+            return Concat(left, self.expr(node.right, scope, ev))  # type: ignore[attr-defined]
+        if t is ast.UnaryOp and type(node.op) is ast.USub and type(node.operand) is ast.Constant:  # type: ignore[attr-defined]
+            value = node.operand.value  # type: ignore[attr-defined]
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return Const(-value)
+        if t is ast.JoinedStr and all(type(v) is ast.Constant for v in node.values):  # type: ignore[attr-defined]
             return Const("".join(str(v.value) for v in node.values))  # type: ignore[attr-defined]
-        if isinstance(node, ast.Await):
-            return self.expr(node.value, scope)
-        why = "expression"
-        if isinstance(node, ast.Subscript):
-            why = "subscript"
-        elif isinstance(node, ast.JoinedStr):
-            why = "f-string"
-        elif isinstance(node, ast.IfExp):
-            why = "conditional-expression"
-        elif isinstance(node, ast.Lambda):
-            why = "lambda"
-        return Dyn(_src(node), why)
+        if t is ast.Await:
+            return self.expr(node.value, scope, ev)  # type: ignore[attr-defined]
+        if ev is not None and t is not ast.Lambda:
+            self._scan_children(node, scope, ev)
+        return self._dyn(node, _WHY.get(t, "expression"))
+
+    def _dyn(self, node: ast.AST, why: str) -> Dyn:
+        """A `Dyn` whose text is rendered from the node's exact source span when it is read."""
+        text = _dotted(node)
+        if text is not None:
+            return Dyn(shorten(text), why)
+        if self.in_fstring or type(node) not in _SPANNABLE:
+            return Dyn(_src(node), why)
+        lines = self.lines
+        if lines is None:
+            lines = self.lines = _lines(self.source)
+        first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined]
+        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]  (UTF-8 offsets)
+        if first == last:
+            line = lines[first]
+            span = line[start:end] if line.isascii() else line.encode()[start:end].decode()
+        else:
+            head, tail = lines[first], lines[last]
+            head = head[start:] if head.isascii() else head.encode()[start:].decode()
+            tail = tail[:end] if tail.isascii() else tail.encode()[:end].decode()
+            span = head + "".join(lines[first + 1 : last]) + tail
+        return Dyn.of_source(span, why)
 
     def _literal_import(self, node: ast.Call, scope: _Scope) -> Ref | None:
         """`importlib.import_module("pkg.server")` is the module `pkg.server`; `__import__("pkg.server")`
         is the top package `pkg` (what Python returns). Only absolute literal names are followed."""
-        if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], ast.Constant):
+        if len(node.args) != 1 or node.keywords or type(node.args[0]) is not ast.Constant:
             return None
         name = node.args[0].value
         if not isinstance(name, str) or not name or name.startswith(".") or not all(p.isidentifier() for p in name.split(".")):
@@ -277,108 +347,235 @@ class _Extractor:
             return Ref(name.split(".")[0])
         return None
 
-    def call(self, node: ast.Call, scope: _Scope) -> Call:
+    def call(self, node: ast.Call, scope: _Scope, ev: list | None = None) -> Call:
+        """The call's `Call`. With `ev`, also the events of its subtree, then its own: the call as
+        it reads on its own (what converting it at depth 0 gives)."""
+        capped = self.capped
+        func = self._callee(node.func, scope, ev)
         args: list[Expr] = []
         star = False
         for a in node.args:
-            if isinstance(a, ast.Starred):
+            if type(a) is ast.Starred:
                 star = True
-            args.append(self.expr(a, scope))
+            args.append(self.expr(a, scope, ev))
         kwargs: list[tuple[str, Expr]] = []
         for kw in node.keywords:
             if kw.arg is None:
                 star = True
+                if ev is not None:
+                    self._scan(kw.value, scope, ev)
                 continue
-            kwargs.append((kw.arg, self.expr(kw.value, scope)))
-        return Call(self._callee(node.func, scope), tuple(args), tuple(kwargs), node.lineno, star)
+            kwargs.append((kw.arg, self.expr(kw.value, scope, ev)))
+        out = Call(func, tuple(args), tuple(kwargs), node.lineno, star)
+        if ev is not None:
+            alone = out
+            if self.capped != capped and self.depth:
+                # Something below was cut at the depth cap here, maybe not on its own: convert it again.
+                depth, self.depth = self.depth, 0
+                try:
+                    alone = self.call(node, scope)
+                finally:
+                    self.depth = depth
+            ev.append((_CALL, alone, node))
+        return out
 
-    def _callee(self, func: ast.AST, scope: _Scope) -> Expr:
+    def _callee(self, func: ast.AST, scope: _Scope, ev: list | None = None) -> Expr:
         """A call's callee or a class's base; a generic class parametrised by a type (`Agent[Ctx](...)`,
         `class Main(FastMCP[Ctx])`) is that class. The one place generic subscripts are resolved."""
-        if isinstance(func, ast.Subscript) and _looks_like_type(func.slice):
-            base = self.expr(func.value, scope)
-            if isinstance(base, Ref):
+        if type(func) is ast.Subscript and _looks_like_type(func.slice):  # type: ignore[attr-defined]
+            base = self.expr(func.value, scope, ev)  # type: ignore[attr-defined]
+            if ev is not None:
+                self._scan(func.slice, scope, ev)  # type: ignore[attr-defined]
+            if type(base) is Ref:
                 return base
-        return self.expr(func, scope)
+            return self.expr(func, scope)
+        return self.expr(func, scope, ev)
+
+    # -- events of what no Expr is built from -------------------------------------------------
+
+    def _scan(self, node: ast.AST, scope: _Scope, ev: list) -> None:
+        """The events of a subtree nothing is built from (a condition, a subscript, a lambda-free
+        comprehension...): each call converted on its own, as in `FunctionFact.calls`."""
+        t = type(node)
+        if t in _LEAVES or t in _OWN_SCOPES:
+            return
+        if t is ast.Call:
+            depth, self.depth = self.depth, 0
+            try:
+                self.call(node, scope, ev)  # type: ignore[arg-type]
+            finally:
+                self.depth = depth
+            return
+        if t is ast.Return or t is ast.Raise:
+            depth, self.depth = self.depth, 0
+            try:
+                self._exit(node, scope, ev)  # type: ignore[arg-type]
+            finally:
+                self.depth = depth
+            return
+        self._scan_children(node, scope, ev)
+
+    def _scan_children(self, node: ast.AST, scope: _Scope, ev: list) -> None:
+        if type(node) in _FSTRINGS:
+            self.in_fstring += 1
+            self._scan_fields(node, scope, ev)
+            self.in_fstring -= 1
+        else:
+            self._scan_fields(node, scope, ev)
+
+    def _scan_fields(self, node: ast.AST, scope: _Scope, ev: list) -> None:
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in value:  # nodes, None (a `**x` key), or names (str)
+                    if isinstance(item, ast.AST) and type(item) not in _LEAVES:
+                        self._scan(item, scope, ev)
+            elif value is not None and isinstance(value, ast.AST) and type(value) not in _LEAVES:
+                self._scan(value, scope, ev)
+
+    def _exit(self, node: ast.Return | ast.Raise, scope: _Scope, ev: list) -> None:
+        """`return x` / `raise E(...) from c`: the events below it, then its own."""
+        if type(node) is ast.Return:
+            if node.value is not None:
+                value = self.expr(node.value, scope, ev)
+                ev.append((_RETURN, value, node))
+            return
+        exc = self.expr(node.exc, scope, ev) if node.exc is not None else None  # type: ignore[union-attr]
+        if node.cause is not None:  # type: ignore[union-attr]
+            self._scan(node.cause, scope, ev)  # type: ignore[union-attr]
+        if exc is not None:
+            ev.append((_RAISE, exc, node))
 
     # -- statements -----------------------------------------------------------------------
 
-    def body(self, stmts: list[ast.stmt], scope: _Scope) -> None:
+    def body(self, stmts: list[ast.stmt], scope: _Scope, ev: list | None = None) -> None:
         for stmt in stmts:
-            self.stmt(stmt, scope)
+            self.stmt(stmt, scope, ev)
 
-    def stmt(self, stmt: ast.stmt, scope: _Scope) -> None:
-        if not scope.is_function and isinstance(stmt, (ast.Assign, ast.AnnAssign, *_TYPE_ALIAS)):
+    def stmt(self, stmt: ast.stmt, scope: _Scope, ev: list | None = None) -> None:
+        """The facts of one statement; with `ev`, also its events (see `function`)."""
+        t = type(stmt)
+        if not scope.is_function and (t is ast.Assign or t is ast.AnnAssign or t in _TYPE_ALIAS):
             alias = type_alias_fact(self, stmt, scope)
             if alias is not None:
                 self.facts.type_aliases[alias[0]] = alias[1]
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self.function(stmt, scope)
-        elif isinstance(stmt, ast.ClassDef):
-            self.klass(stmt, scope)
-        elif isinstance(stmt, ast.Assign):
-            value = self.expr(stmt.value, scope)
-            for t in stmt.targets:
-                self.assign(t, value, stmt, scope, "=")
-        elif isinstance(stmt, ast.AnnAssign):
-            if stmt.value is not None:
-                self.assign(stmt.target, self.expr(stmt.value, scope), stmt, scope, "=")
-        elif isinstance(stmt, ast.AugAssign):
-            op = "+=" if isinstance(stmt.op, ast.Add) else "?="
-            value = self.expr(stmt.value, scope) if op == "+=" else Dyn(_src(stmt), "augmented-assignment")
-            self.assign(stmt.target, value, stmt, scope, op)
-        elif isinstance(stmt, ast.Expr):
-            value = stmt.value
-            if isinstance(value, ast.Await):
+        if t is ast.Assign:
+            if ev is not None:
+                for target in stmt.targets:  # type: ignore[attr-defined]
+                    self._scan(target, scope, ev)
+            value = self.expr(stmt.value, scope, ev)  # type: ignore[attr-defined]
+            for target in stmt.targets:  # type: ignore[attr-defined]
+                self.assign(target, value, stmt, scope, "=")
+        elif t is ast.Expr:
+            value = stmt.value  # type: ignore[attr-defined]
+            if type(value) is ast.Await:
                 value = value.value
-            if isinstance(value, ast.Call):
-                call = self.call(value, scope)
+            if type(value) is ast.Call:
+                call = self.call(value, scope, ev)
                 if not self._setattr(call, stmt, scope):
                     self.facts.effects.append(EffectFact(call, scope.conditional))
-            elif isinstance(value, (ast.ListComp, ast.SetComp)):
-                self.comprehension(value, stmt, scope)
-        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            elif type(value) is ast.ListComp or type(value) is ast.SetComp:
+                self.comprehension(value, stmt, scope, ev)
+            elif ev is not None:
+                self._scan(value, scope, ev)
+        elif t is ast.FunctionDef or t is ast.AsyncFunctionDef:
+            self.function(stmt, scope)  # type: ignore[arg-type]
+        elif t is ast.Return or t is ast.Raise:
+            if ev is not None:
+                self._exit(stmt, scope, ev)  # type: ignore[arg-type]
+        elif t is ast.If or t is ast.While:
+            if ev is not None:
+                self._scan(stmt.test, scope, ev)  # type: ignore[attr-defined]
+            inner = scope.derive(conditional=True)
+            self.body(stmt.body, inner, ev)  # type: ignore[attr-defined]
+            self.body(stmt.orelse, inner, ev)  # type: ignore[attr-defined]
+        elif t is ast.For or t is ast.AsyncFor:
             # `for f in [a, b]: mcp.tool()(f)`: the target is bound to each item (op "in"); a loop over a
             # literal non-empty list runs its body for sure, so only then is the body unconditional.
-            iterable = self.expr(stmt.iter, scope)
-            self.assign(stmt.target, iterable, stmt, scope, "in")
+            if ev is not None:
+                self._scan(stmt.target, scope, ev)  # type: ignore[attr-defined]
+            iterable = self.expr(stmt.iter, scope, ev)  # type: ignore[attr-defined]
+            self.assign(stmt.target, iterable, stmt, scope, "in")  # type: ignore[attr-defined]
             certain = _runs(iterable)
-            self.body(stmt.body, scope if certain else _Scope(**{**scope.__dict__, "conditional": True}))
-            self.body(stmt.orelse, _Scope(**{**scope.__dict__, "conditional": True}))
-        elif isinstance(stmt, ast.Delete):
-            for t in stmt.targets:
-                if isinstance(t, ast.Subscript):
-                    self.assign(t, Const(None), stmt, scope, "del")
-        elif isinstance(stmt, (ast.If, ast.While)):
-            inner = _Scope(**{**scope.__dict__, "conditional": True})
-            for sub in _child_bodies(stmt):
-                self.body(sub, inner)
-        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-            self.body(stmt.body, scope)
-        elif isinstance(stmt, ast.Try) or (hasattr(ast, "TryStar") and isinstance(stmt, getattr(ast, "TryStar"))):
-            self.body(stmt.body, scope)
-            self.body(stmt.orelse, scope)
-            self.body(stmt.finalbody, scope)
-            inner = _Scope(**{**scope.__dict__, "conditional": True})
-            for h in stmt.handlers:  # type: ignore[attr-defined]
-                self.body(h.body, inner)
-        elif isinstance(stmt, (ast.Import, ast.ImportFrom)) and not scope.is_function:
-            for local, origin in self._import_bindings(stmt):
-                self.facts.imports.setdefault(f"{self.module}.{local}", origin)
+            self.body(stmt.body, scope if certain else scope.derive(conditional=True), ev)  # type: ignore[attr-defined]
+            self.body(stmt.orelse, scope.derive(conditional=True), ev)  # type: ignore[attr-defined]
+        elif t is ast.AnnAssign:
+            if ev is not None:
+                self._scan(stmt.target, scope, ev)  # type: ignore[attr-defined]
+                self._scan(stmt.annotation, scope, ev)  # type: ignore[attr-defined]
+            if stmt.value is not None:  # type: ignore[attr-defined]
+                self.assign(stmt.target, self.expr(stmt.value, scope, ev), stmt, scope, "=")  # type: ignore[attr-defined]
+        elif t is ast.AugAssign:
+            if ev is not None:
+                self._scan(stmt.target, scope, ev)  # type: ignore[attr-defined]
+            if type(stmt.op) is ast.Add:  # type: ignore[attr-defined]
+                op, value = "+=", self.expr(stmt.value, scope, ev)  # type: ignore[attr-defined]
+            else:
+                if ev is not None:
+                    self._scan(stmt.value, scope, ev)  # type: ignore[attr-defined]
+                op, value = "?=", Dyn(_src(stmt), "augmented-assignment")
+            self.assign(stmt.target, value, stmt, scope, op)  # type: ignore[attr-defined]
+        elif t is ast.ClassDef:
+            self.klass(stmt, scope)  # type: ignore[arg-type]
+        elif t is ast.With or t is ast.AsyncWith:
+            if ev is not None:
+                for item in stmt.items:  # type: ignore[attr-defined]
+                    self._scan(item.context_expr, scope, ev)
+                    if item.optional_vars is not None:
+                        self._scan(item.optional_vars, scope, ev)
+            self.body(stmt.body, scope, ev)  # type: ignore[attr-defined]
+        elif t in _TRY:
+            self._try(stmt, scope, ev)  # type: ignore[arg-type]
+        elif t is ast.Delete:
+            for target in stmt.targets:  # type: ignore[attr-defined]
+                if ev is not None:
+                    self._scan(target, scope, ev)
+                if type(target) is ast.Subscript:
+                    self.assign(target, Const(None), stmt, scope, "del")
+        elif t is ast.Import or t is ast.ImportFrom:
+            if not scope.is_function:
+                for local, origin in self._import_bindings(stmt):  # type: ignore[arg-type]
+                    self.facts.imports.setdefault(f"{self.module}.{local}", origin)
+        elif ev is not None:
+            self._scan(stmt, scope, ev)  # match, assert, ...: events only
 
-    def comprehension(self, node: ast.ListComp | ast.SetComp, stmt: ast.stmt, scope: _Scope) -> None:
+    def _try(self, stmt: ast.Try, scope: _Scope, ev: list | None) -> None:
+        # Facts in the order body, else, finally, handlers; events in field order (body, handlers, ...).
+        parts: list[list] | list[None] = [[], [], [], []] if ev is not None else [None, None, None, None]
+        in_body, in_handlers, in_else, in_final = parts
+        self.body(stmt.body, scope, in_body)
+        self.body(stmt.orelse, scope, in_else)
+        self.body(stmt.finalbody, scope, in_final)
+        inner = scope.derive(conditional=True)
+        for h in stmt.handlers:
+            if in_handlers is not None and h.type is not None:
+                self._scan(h.type, scope, in_handlers)
+            self.body(h.body, inner, in_handlers)
+        if ev is not None:
+            for part in parts:
+                ev.extend(part)  # type: ignore[arg-type]
+
+    def comprehension(self, node: ast.ListComp | ast.SetComp, stmt: ast.stmt, scope: _Scope, ev: list | None = None) -> None:
         """`[mcp.tool()(f) for f in [a, b]]` run for its effect: like the loop it spells."""
-        if len(node.generators) != 1 or not isinstance(node.elt, ast.Call):
+        if len(node.generators) != 1 or type(node.elt) is not ast.Call:
+            if ev is not None:
+                self._scan_children(node, scope, ev)
             return
+        call = self.call(node.elt, scope, ev)  # type: ignore[arg-type]
         gen = node.generators[0]
-        iterable = self.expr(gen.iter, scope)
+        if ev is not None:
+            self._scan(gen.target, scope, ev)
+        iterable = self.expr(gen.iter, scope, ev)
+        if ev is not None:
+            for cond in gen.ifs:
+                self._scan(cond, scope, ev)
         self.assign(gen.target, iterable, stmt, scope, "in")
         certain = _runs(iterable) and not gen.ifs
-        self.facts.effects.append(EffectFact(self.call(node.elt, scope), scope.conditional or not certain))
+        self.facts.effects.append(EffectFact(call, scope.conditional or not certain))
 
     def _setattr(self, call: Call, stmt: ast.stmt, scope: _Scope) -> bool:
         """`setattr(obj, "attr", v)` is `obj.attr = v`; with a computed name, any attribute (`obj.*`) may change."""
-        if call.func != Ref("builtins.setattr") or len(call.args) != 3 or call.star or not isinstance(call.args[0], Ref):
+        if call.func != _SETATTR or len(call.args) != 3 or call.star or type(call.args[0]) is not Ref:
             return False
         obj, name, value = call.args
         attr = name.value if isinstance(name, Const) and isinstance(name.value, str) else "*"
@@ -388,28 +585,34 @@ class _Extractor:
         return True
 
     def assign(self, target: ast.AST, value: Expr, stmt: ast.stmt, scope: _Scope, op: str) -> None:
-        if isinstance(target, ast.Subscript):
+        t = type(target)
+        if t is ast.Name:
+            ref = self._name(target.id, scope)  # type: ignore[attr-defined]
+            if type(ref) is Ref:
+                self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op))
+            return
+        if t is ast.Subscript:
             # `ANN["readOnlyHint"] = False` / `del ANN["x"]`: recorded on ANN as a one-item mapping (op "[]=" /
             # "del"), so evaluating ANN applies it; a computed key is a Dyn key (the whole value is then unknown).
-            base = self.expr(target.value, scope)
+            base = self.expr(target.value, scope)  # type: ignore[attr-defined]
             if isinstance(base, Ref) and op != "in":
-                key = self.expr(target.slice, scope)
+                key = self.expr(target.slice, scope)  # type: ignore[attr-defined]
                 if op not in ("=", "del"):  # `ANN["x"] += ...`
                     value = Dyn(_src(stmt), "augmented-assignment")
                 self.facts.assigns.append(AssignFact(base.name, Map(((key, value),)), stmt.lineno, scope.conditional, "del" if op == "del" else "[]="))
             return
-        if op == "in" and isinstance(target, (ast.Tuple, ast.List)):
+        if op == "in" and (t is ast.Tuple or t is ast.List):
             # `for name, cls in [("a", A), ...]`: each name takes its position in every item (op "in:<i>")
-            for i, t in enumerate(target.elts):
-                if isinstance(t, ast.Name):
-                    self.assign(t, value, stmt, scope, f"in:{i}")
+            for i, e in enumerate(target.elts):  # type: ignore[attr-defined]
+                if type(e) is ast.Name:
+                    self.assign(e, value, stmt, scope, f"in:{i}")
             return
-        if op.startswith("in") and not isinstance(target, ast.Name):
+        if op.startswith("in"):
             return  # other loop targets (attributes, starred): not followed
-        if isinstance(target, (ast.Tuple, ast.List)):
-            if isinstance(value, Seq) and len(value.items) == len(target.elts):
-                for t, v in zip(target.elts, value.items):
-                    self.assign(t, v, stmt, scope, op)
+        if t is ast.Tuple or t is ast.List:
+            if isinstance(value, Seq) and len(value.items) == len(target.elts):  # type: ignore[attr-defined]
+                for e, v in zip(target.elts, value.items):  # type: ignore[attr-defined]
+                    self.assign(e, v, stmt, scope, op)
             return
         ref = self.expr(target, scope)
         if isinstance(ref, Ref):
@@ -428,7 +631,7 @@ class _Extractor:
             return f"{ref.name}.{rest}" if rest else ref.name
 
         text = canonical_annotation(node, resolve)
-        return text if len(text) <= _SRC_LIMIT else text[: _SRC_LIMIT - 3] + "..."
+        return text if len(text) <= SRC_LIMIT else text[: SRC_LIMIT - 3] + "..."
 
     def _params(self, args: ast.arguments, scope: _Scope) -> list[ParamFact]:
         out: list[ParamFact] = []
@@ -448,11 +651,11 @@ class _Extractor:
         ann_ref = None
         if a.annotation is not None:
             head = a.annotation
-            while isinstance(head, ast.Subscript):
+            while type(head) is ast.Subscript:
                 # Annotated[X, ...] keeps X; Optional[X]/RunContext[D] keep the outer name
                 head = head.value
             e = self.expr(head, scope)
-            if isinstance(e, Ref):
+            if type(e) is Ref:
                 ann_ref = e.name
         return ParamFact(
             name=a.arg,
@@ -485,31 +688,13 @@ class _Extractor:
         if scope.is_function:  # closures see the enclosing function's names
             inner.locals |= scope.locals
             inner.local_imports.update(scope.local_imports)
-            inner.prefix = f"{symbol}.<locals>"
         local_names: set[str] = set()
         local_imports: dict[str, str] = {}
         self._collect_names(node.body, local_names, local_imports, top=False)
-        declared_global = (
-            {n for s in ast.walk(node) if isinstance(s, (ast.Global, ast.Nonlocal)) for n in s.names} if self.scope_statements else set()
-        )
+        declared_global = _declared_global(node.body) if self.scope_statements else set()
         inner.locals |= local_names - declared_global - inner.params
         inner.local_imports.update(local_imports)
 
-        calls: list[Call] = []
-        raises: list[Expr] = []
-        returns: list[Expr] = []
-        indirect: list[tuple[int, str]] = []
-        for sub in _walk_own_body(node):
-            if isinstance(sub, ast.Call):
-                c = self.call(sub, inner)
-                if not isinstance(c.func, Dyn):
-                    calls.append(c)
-                if _indirect_target(sub.func):
-                    indirect.append((sub.lineno, _src(sub.func)))
-            elif isinstance(sub, ast.Raise) and sub.exc is not None:
-                raises.append(self.expr(sub.exc, inner))
-            elif isinstance(sub, ast.Return) and sub.value is not None:
-                returns.append(self.expr(sub.value, inner))
         fn = FunctionFact(
             symbol=symbol,
             name=node.name,
@@ -518,17 +703,34 @@ class _Extractor:
             returns=self.annotation(node.returns, scope),
             doc=ast.get_docstring(node),
             decorators=decorators,
-            calls=calls,
-            raises=raises,
-            returns_exprs=returns,
             conditional=scope.conditional,
-            is_async=isinstance(node, ast.AsyncFunctionDef),
+            is_async=type(node) is ast.AsyncFunctionDef,
             owner_class=scope.class_symbol,
-            indirect=indirect,
         )
         self.facts.functions.append(fn)
-        # Factories: what a function body registers is real surface, but conditional.
-        self.body(node.body, inner)
+        # One pass over the body: the facts of each statement (factories: what a function body
+        # registers is real surface, but conditional) and its events. `calls`, `raises`,
+        # `returns_exprs` and `indirect` list the body's nodes statement by statement, each
+        # statement's nodes parent first, last child first: the reverse of its events' post-order.
+        # A function or class defined directly in the body is part of it too (with this scope).
+        calls, raises, returns, indirect = fn.calls, fn.raises, fn.returns_exprs, fn.indirect
+        for stmt in node.body:
+            ev: list = []
+            if type(stmt) in _OWN_SCOPES:
+                self.stmt(stmt, inner)
+                self._scan_children(stmt, inner, ev)
+            else:
+                self.stmt(stmt, inner, ev)
+            for kind, value, sub in reversed(ev):
+                if kind is _CALL:
+                    if type(value.func) is not Dyn:
+                        calls.append(value)
+                    if _indirect_target(sub.func):
+                        indirect.append((sub.lineno, _src(sub.func)))
+                elif kind is _RETURN:
+                    returns.append(value)
+                else:
+                    raises.append(value)
 
     def klass(self, node: ast.ClassDef, scope: _Scope) -> None:
         symbol = f"{scope.prefix}.{node.name}"
@@ -542,22 +744,23 @@ class _Extractor:
             conditional=scope.conditional,
         )
         class_schema_facts(self, node, scope, cls)
-        class_scope = _Scope(**{**scope.__dict__, "prefix": symbol, "class_symbol": symbol})
+        class_scope = scope.derive(prefix=symbol, class_symbol=symbol)
         for stmt in node.body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.function(stmt, class_scope)
-                cls.methods.append(f"{symbol}.{stmt.name}")
-            elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
-                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                if stmt.value is None:
+            t = type(stmt)
+            if t is ast.FunctionDef or t is ast.AsyncFunctionDef:
+                self.function(stmt, class_scope)  # type: ignore[arg-type]
+                cls.methods.append(f"{symbol}.{stmt.name}")  # type: ignore[attr-defined]
+            elif t is ast.Assign or t is ast.AnnAssign:
+                targets = stmt.targets if t is ast.Assign else [stmt.target]  # type: ignore[attr-defined]
+                if stmt.value is None:  # type: ignore[attr-defined]
                     continue
-                value = self.expr(stmt.value, scope)
-                for t in targets:
-                    if isinstance(t, ast.Name):
-                        cls.attrs[t.id] = value
-                        cls.attr_lines[t.id] = stmt.lineno
-            elif isinstance(stmt, ast.ClassDef):
-                self.klass(stmt, class_scope)
+                value = self.expr(stmt.value, scope)  # type: ignore[attr-defined]
+                for target in targets:
+                    if type(target) is ast.Name:
+                        cls.attrs[target.id] = value
+                        cls.attr_lines[target.id] = stmt.lineno
+            elif t is ast.ClassDef:
+                self.klass(stmt, class_scope)  # type: ignore[arg-type]
         self.facts.classes.append(cls)
 
     def run(self) -> ModuleFacts:
@@ -598,6 +801,32 @@ def _runs(iterable: Expr) -> bool:
 
 
 _TYPE_ALIAS: tuple[type, ...] = (ast.TypeAlias,) if hasattr(ast, "TypeAlias") else ()  # `type X = ...`, 3.12+
+_TRY = (ast.Try, getattr(ast, "TryStar", ast.Try))
+_COMPOUND = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, *_TRY})
+_STATEMENT_LISTS = ("body", "orelse", "finalbody")
+# Functions, classes and lambdas inside a body are not part of it (except a def or class statement
+# directly in the body, see `function`).
+_OWN_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda})
+# Nodes with nothing below them that can hold a call, a raise or a return.
+_LEAVES = frozenset(
+    {ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal,
+     ast.Import, ast.ImportFrom, ast.alias,
+     *(c for base in (ast.operator, ast.unaryop, ast.cmpop, ast.boolop) for c in base.__subclasses__())}
+)
+# Expressions whose source span, parsed again on its own, is the same tree (see Dyn.of_source).
+_SPANNABLE = frozenset(
+    {ast.Subscript, ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.JoinedStr, ast.IfExp, ast.Lambda, ast.ListComp,
+     ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Attribute, ast.NamedExpr}
+)
+_FSTRINGS = frozenset({ast.JoinedStr, ast.FormattedValue, *(getattr(ast, n) for n in ("TemplateStr", "Interpolation") if hasattr(ast, n))})
+_CONST_TYPES = frozenset({str, int, float, bool})
+_WHY = {ast.Subscript: "subscript", ast.JoinedStr: "f-string", ast.IfExp: "conditional-expression", ast.Lambda: "lambda"}
+# Event kinds of a function body (see `_Extractor.function`).
+_CALL, _RETURN, _RAISE = "call", "return", "raise"
+_SETATTR = Ref("builtins.setattr")
+# What a call reaching _RUNS_CODE or _IMPORTS must spell: the bare name (`re.compile` is not
+# `compile`), or an import of builtins/importlib names. No hit, no such call: the walk is skipped.
+_RUNS_CODE_HINT = re.compile(r"(?<![\w.])(?:exec|eval|compile)(?!\w)|builtins|import_module|__import__")
 _RUNS_CODE = frozenset({Ref("builtins.exec"), Ref("builtins.eval"), Ref("builtins.compile")})
 _IMPORTS = frozenset({Ref("builtins.__import__"), Ref("importlib.import_module"), Ref("importlib.__import__")})
 _NAMESPACES = frozenset({"globals", "locals", "vars"})
@@ -675,16 +904,26 @@ def _child_bodies(stmt: ast.stmt) -> list[list[ast.stmt]]:
     return out
 
 
-def _walk_own_body(fn: ast.AST) -> Iterable[ast.AST]:
-    """Every node of a function body, without descending into nested functions or classes."""
-    stack = list(reversed(fn.body))  # type: ignore[attr-defined]
+def _declared_global(body: list[ast.stmt]) -> set[str]:
+    """Names declared `global`/`nonlocal` anywhere in a function, nested functions included
+    (statements only: no expression holds a statement)."""
+    out: set[str] = set()
+    stack = [body]
     while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        for stmt in stack.pop():
+            t = type(stmt)
+            if t is ast.Global or t is ast.Nonlocal:
+                out.update(stmt.names)  # type: ignore[attr-defined]
                 continue
-            stack.append(child)
+            for name in _STATEMENT_LISTS:
+                sub = getattr(stmt, name, None)
+                if sub:
+                    stack.append(sub)
+            for h in getattr(stmt, "handlers", None) or ():
+                stack.append(h.body)
+            for case in getattr(stmt, "cases", None) or ():
+                stack.append(case.body)
+    return out
 
 
 def _failed(path: str, source: str, line: int | None, reason: str, message: str) -> ModuleFacts:
@@ -716,9 +955,10 @@ def extract_python(path: str, source: str) -> ModuleFacts:
     try:
         # Keywords are matched literally (look-alike Unicode spellings are syntax errors): no word, no statement.
         scope_statements = "global" in source or "nonlocal" in source
-        dynamic_code = any(w in source for w in ("exec", "eval", "compile", "import_module", "__import__"))
+        # Names are not (`ｅｖａｌ` is `eval`): a file with non-ASCII text is always scanned for dynamic code.
+        dynamic_code = not source.isascii() or _RUNS_CODE_HINT.search(source) is not None
         with _deep_recursion():
-            return _Extractor(path, tree, scope_statements=scope_statements, dynamic_code=dynamic_code).run()
+            return _Extractor(path, tree, source, scope_statements=scope_statements, dynamic_code=dynamic_code).run()
     except RecursionError:
         return _failed(path, source, None, "too-deep", "statement nesting too deep to analyse")
 
