@@ -203,8 +203,8 @@ def attach_schemas(program: Program, entries: Iterable[Entry]) -> None:
         if sig is None:
             continue
         refs = [r for p in sig.params for r in p.refs]
-        if refs:
-            sig.schemas = resolver.schemas_of(refs)
+        if refs:  # joins what a dialect already put there (an `args_schema` model)
+            sig.schemas = dict(sorted({**sig.schemas, **resolver.schemas_of(refs)}.items()))
 
 
 def input_schema_signature(program: Program, expr: Expr) -> Signature | None:
@@ -212,15 +212,70 @@ def input_schema_signature(program: Program, expr: Expr) -> Signature | None:
     through module constants) as the signature of a function taking `Args`'s fields; None when the
     expression is none of those or `Args` is not a schema class of the tree."""
     target = _schema_class_of(program, expr)
-    if target is None:
-        return None
+    return model_signature(program, target, json_types=True) if target is not None else None
+
+
+def with_args_schema(program: Program, signature: Signature | None, expr: Expr | None) -> Signature | None:
+    """`args_schema=Args` (LangChain, CrewAI): `Args`'s schema joins the signature, so a field change is
+    a signature change. The params stay the function's (a required param the schema lacks still
+    breaks the tool, and is still said); with no function, `Args`'s fields are the params."""
+    if not isinstance(expr, Ref):
+        return signature
+    if signature is None:
+        return model_signature(program, expr.name)
+    found = SchemaResolver(program).schemas_of([expr.name])
+    if found:
+        signature.schemas = dict(sorted({**signature.schemas, **found}.items()))
+    return signature
+
+
+def model_signature(program: Program, ref: str, *, json_types: bool = False) -> Signature | None:
+    """The signature of a tool whose arguments are the fields of the schema class `ref`. With
+    `json_types`, param types are said as a literal JSON `inputSchema` says them (`str` -> `string`),
+    so writing the schema out by hand or deriving it from the model is the same signature."""
     resolver = SchemaResolver(program)
-    found = resolver.schema(program.canonical(target))
+    found = resolver.schema(program.canonical(ref))
     if found is None or found[0].kind not in ("model", "typeddict", "dataclass"):
         return None
-    schema, _ = found
-    params = [Param(name=f.name, type=f.type, required=f.required, default=f.default) for f in schema.fields]
-    return Signature(params=params, schemas=resolver.schemas_of([target]))
+    schemas = resolver.schemas_of([ref])
+    params = [Param(name=f.name, type=f.type, required=f.required, default=f.default) for f in found[0].fields]
+    if json_types:  # a literal schema's `"default": None` reads as no default (receipt.dialects.mcp)
+        params = [p.model_copy(update={"type": _json_type(p.type, schemas), "default": None if p.default == "None" else p.default})
+                  for p in params]
+    return Signature(params=params, schemas=schemas)
+
+
+_JSON_SCALARS = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "None": "null",
+                 "list": "array", "tuple": "array", "set": "array", "frozenset": "array", "dict": "object"}
+
+
+def _json_type(text: str | None, schemas: dict[str, Schema]) -> str | None:
+    """The `type` a property of `model_json_schema()` has for a field annotated `text` (what
+    `receipt.dialects.mcp` reads from a literal schema); None where pydantic writes `anyOf`."""
+    if text is None:
+        return None
+    head = text.split("[", 1)[0]
+    if head in _JSON_SCALARS:
+        return _JSON_SCALARS[head]
+    if " | " in text:
+        return None
+    schema = schemas.get(text)
+    if schema is not None and schema.kind == "alias":
+        return _json_type(schema.type, schemas)
+    if head == "Literal":
+        values = _literal_values(text) or []
+        kinds = {_JSON_SCALARS.get(type(_literal_value(v)).__name__) for v in values}
+        return kinds.pop() if len(kinds) == 1 else None
+    return text  # a model, TypedDict, dataclass or enum: pydantic refers to it by name ($ref)
+
+
+def _literal_value(text: str) -> Any:
+    import ast
+
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return None
 
 
 def _schema_class_of(program: Program, expr: Expr, depth: int = 0) -> str | None:

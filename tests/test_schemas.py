@@ -241,6 +241,32 @@ def test_input_schema_from_a_model_is_the_models_fields_and_an_unknown_one_is_re
     ]
 
 
+LITERAL_SCHEMA = '''
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("low")
+
+
+@server.list_tools()
+async def list_tools() -> list[types.Tool]:
+    return [types.Tool(name="by_model", inputSchema={"type": "object", "required": ["tenant", "filters"], "properties": {
+        "tenant": {"type": "string"}, "limit": {"type": "integer", "default": 10, "minimum": 1},
+        "mode": {"type": "string", "default": "fast"}, "color": {"anyOf": [{"$ref": "#/$defs/Color"}, {"type": "null"}], "default": None},
+        "filters": {"$ref": "#/$defs/Filters"}, "window": {"anyOf": [{"$ref": "#/$defs/Window"}, {"type": "null"}], "default": None}}})]
+'''
+
+
+def test_a_hand_written_input_schema_and_the_models_json_schema_are_the_same_signature() -> None:
+    def by_model(low: str) -> Signature:
+        sig = {e.name: e for e in link_files({**TREE, "pkg/low.py": low})[0]}["by_model"].signature
+        assert sig is not None
+        return sig
+
+    assert signature_differences(by_model(LITERAL_SCHEMA), by_model(LOWLEVEL)) == []
+    assert signature_differences(by_model(LITERAL_SCHEMA), by_model(LOWLEVEL.replace("Args.model_json_schema()", "Window.model_json_schema()")))
+
+
 # --- end to end -----------------------------------------------------------------------------------------
 
 
@@ -271,3 +297,47 @@ def test_an_input_schema_the_analyser_cannot_read_is_reported_not_silent(git_rep
     added = {c["subject"]["name"]: c["after"]["signature"] for c in receipt["changes"] if c["id"] == "tool.added"}
     assert [p["name"] for p in added["by_adapter"]["params"]] == ["start", "end", "labels"]
     assert added["by_helper"] is None
+
+
+# --- args_schema (LangChain, CrewAI) ---------------------------------------------------------------
+
+ARGS_SCHEMA_TOOLS = '''
+from typing import Optional
+from crewai.tools import BaseTool as CrewTool
+from langchain_core.tools import BaseTool, tool
+from pkg.models import Args
+
+
+@tool(args_schema=Args)
+def lc_search(**kwargs) -> str:
+    """Search."""
+    return ""
+
+
+class LcSearch(BaseTool):
+    name: str = "lc_class_search"
+    description: str = "Search."
+    args_schema: type = Args
+
+    def _run(self, tenant: str, run_manager: Optional[object] = None) -> str:
+        return tenant
+
+
+class CrewSearch(CrewTool):
+    name: str = "crew_search"
+    description: str = "Search."
+    args_schema: type = Args
+
+    def _run(self, tenant: str) -> str:
+        return tenant
+'''
+
+
+@pytest.mark.parametrize("tool", ["lc_search", "lc_class_search", "crew_search"])
+def test_an_args_schema_model_joins_the_signature_and_its_field_changes_are_said(tool: str) -> None:
+    files = {**TREE, "pkg/tools.py": ARGS_SCHEMA_TOOLS}
+    key = f"tool:{tool}"
+    before = signature(files, key)
+    assert "Args" in before.schemas
+    after = signature({**files, "pkg/models.py": MODELS.replace("le=100", "le=10")}, key)
+    assert signature_differences(before, after) == ["Args field 'limit' range changed (ge=1, le=100 -> ge=1, le=10)"]

@@ -5,7 +5,8 @@ Recognised (by import origin, aliases and re-export paths included):
   `crewai_tools`): name = the string, else the function name; description = docstring; signature
   from the function. `crewai.project.tool` is a different decorator and is not taken for it.
 - `BaseTool` subclasses (transitively): class attributes `name`, `description`, `args_schema`
-  (noted in `extra`); signature from `_run` (else `_arun`).
+  (a model of the tree joins the signature's schemas, its fields compared; else noted in
+  `extra`); signature from `_run` (else `_arun`).
 - `Agent(role=, goal=, backstory=, tools=[...], llm=, allow_delegation=, allow_code_execution=,
   code_execution_mode=, config=)`: name = role (else the variable or method name); instructions
   digest over role + goal + backstory (dynamic when they come from `config=` / YAML); model from
@@ -28,9 +29,9 @@ Recognised (by import origin, aliases and re-export paths included):
 - Roots: public module-level agents, agents of module-level crews, agents returned by public
   module-level factories (conditional).
 
-Not recognised: agents/tasks defined only in YAML (their text is dynamic), `args_schema` field
-changes (annotation-only pydantic fields are not in the facts), external `crewai_tools` tools'
-real names (their entries are named after the class), LLM hooks.
+Not recognised: agents/tasks defined only in YAML (their text is dynamic), an `args_schema`
+model outside the tree, external `crewai_tools` tools' real names (their entries are named after
+the class), LLM hooks.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest
 from receipt.extract.facts import Call, ClassFact, Const, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic
+from receipt.schemas import with_args_schema
 
 NAME = "crewai"
 _TOOL_PKGS = ("crewai.tools", "crewai_tools")
@@ -135,14 +137,18 @@ class _Crew:
             extra["base"] = library[0]
             if not isinstance(name, str):
                 self.kit.warn(p.path_of(cls.symbol), cls.line, f"tool class {cls.name}: its name is inherited from {library[0]}, which is not analysed; using the class name")
-        if "args_schema" in cls.attrs:
-            extra["args_schema"] = describe(cls.attrs["args_schema"])
+        # An args_schema model of the tree joins the signature (its fields compared); one that
+        # cannot be read stays recorded by its expression.
+        args_schema = cls.attrs.get("args_schema")
+        signature = with_args_schema(p, signature_of(run) if run is not None else None, args_schema)
+        if args_schema is not None and not (signature and signature.schemas):
+            extra["args_schema"] = describe(args_schema)
         site = Site(p.path_of(cls.symbol), cls.line, cls.conditional)
         entry = self.kit.entry(
             "tool",
             name if isinstance(name, str) and name else cls.name,
             site,
-            signature=signature_of(run) if run is not None else None,
+            signature=signature,
             description_sha256=digest(description),
             extra=extra,
         )

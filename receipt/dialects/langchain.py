@@ -39,8 +39,10 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
 
 Not recognised: hand-built `StateGraph`s with `ToolNode`s (only the prebuilt agent factories are),
 `model.bind_tools(...)`, legacy `AgentExecutor`/`initialize_agent`, tool classes from libraries
-(`TavilySearch()`: reported as unresolved, their names live in the library), `args_schema` models
-(the signature stays the function's), `interrupt()` reached only through a helper function.
+(`TavilySearch()`: reported as unresolved, their names live in the library), `args_schema` given
+as a JSON-schema dict or a model outside the tree (the signature stays the function's),
+`interrupt()` reached only through a helper function. An `args_schema` model of the tree joins
+the signature's schemas (its fields compared, see receipt.schemas).
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ from receipt.dialects.base import (
 from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Expr, FunctionFact, Map, Ref
 from receipt.extract.program import Item, Program, describe
 from receipt.models import Dynamic, Entry, Signature
+from receipt.schemas import with_args_schema
 
 NAME = "langchain"
 
@@ -165,6 +168,7 @@ class _Extractor:
                 name = self.p.evaluate(call.arg(0, "name_or_callable")) if call is not None else None
                 description = self.p.evaluate(call.kw("description")) if call is not None else None
                 entry = self.function_entry(fn, name, description, self.p.path_of(fn.symbol), fn.line, fn.name)
+                entry.signature = with_args_schema(self.p, entry.signature, call.kw("args_schema") if call else None)
                 self.add(fn.symbol, entry, {fn.symbol}, fn, fn.conditional)
                 break
 
@@ -198,6 +202,7 @@ class _Extractor:
         fn = fn if isinstance(fn, FunctionFact) else None
         fallback = fn.name if fn else describe(func) if func is not None else "tool"
         entry = self.function_entry(fn, name, description, path, call.line, fallback)
+        entry.signature = with_args_schema(self.p, entry.signature, call.kw("args_schema"))
         return self.add(tid, entry, {tid}, fn, conditional)
 
     def assigned_tools(self) -> None:
@@ -227,7 +232,7 @@ class _Extractor:
             run = methods.get("_run") or methods.get("_arun")
             path = self.p.path_of(cls.symbol)
             entry = self.function_entry(None, self.p.evaluate(name_expr), self.p.evaluate(self.class_attr(cls, "description")), path, cls.line, cls.name)
-            entry.signature = tool_signature(run) if run is not None else None
+            entry.signature = with_args_schema(self.p, tool_signature(run) if run is not None else None, self.class_attr(cls, "args_schema"))
             tid = self.add(cls.symbol, entry, {cls.symbol}, None, cls.conditional)
             if any(self.calls_interrupt(m) for m in methods.values()):
                 self.tools[tid].approval = "conditional"

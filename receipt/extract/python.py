@@ -7,7 +7,7 @@ import builtins
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 from receipt.extract.annotations import canonical_annotation
 from receipt.extract.schemas import class_schema_facts, param_refs, type_alias_fact
@@ -622,6 +622,11 @@ class _Extractor:
         """The annotation's canonical text: same type, same text (see annotations.py)."""
         if node is None:
             return None
+        text = canonical_annotation(node, self.resolver(scope))
+        return text if len(text) <= SRC_LIMIT else text[: SRC_LIMIT - 3] + "..."
+
+    def resolver(self, scope: _Scope) -> Callable[[str], str | None]:
+        """A dotted name as written in `scope` -> its qualified origin (None: a parameter, ...)."""
 
         def resolve(dotted: str) -> str | None:
             first, _, rest = dotted.partition(".")
@@ -630,8 +635,7 @@ class _Extractor:
                 return None
             return f"{ref.name}.{rest}" if rest else ref.name
 
-        text = canonical_annotation(node, resolve)
-        return text if len(text) <= SRC_LIMIT else text[: SRC_LIMIT - 3] + "..."
+        return resolve
 
     def _params(self, args: ast.arguments, scope: _Scope) -> list[ParamFact]:
         out: list[ParamFact] = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Callable
 
+from receipt.extract.annotations import _qualified as qualified_name
 from receipt.extract.facts import ClassFact, Expr, FieldFact, TypeAliasFact
 
 if TYPE_CHECKING:
@@ -40,14 +41,12 @@ def annotation_refs(node: ast.AST | None, resolve: Callable[[str], "str | None"]
                 pass
             return
         if isinstance(n, (ast.Name, ast.Attribute)):
-            dotted = _dotted(n)
-            if dotted is not None:
-                origin = resolve(dotted) or dotted
-                if not origin.startswith(_NOT_SCHEMAS) and origin not in out:
-                    out.append(origin)
+            origin = qualified_name(n, resolve)
+            if origin is not None and not origin.startswith(_NOT_SCHEMAS) and origin not in out:
+                out.append(origin)
             return
         if isinstance(n, ast.Subscript):
-            head = _dotted(n.value)
+            head = qualified_name(n.value, resolve)
             leaf = head.rsplit(".", 1)[-1] if head else ""
             if leaf == "Literal":
                 return
@@ -67,36 +66,12 @@ def annotation_refs(node: ast.AST | None, resolve: Callable[[str], "str | None"]
     return tuple(out)
 
 
-def _dotted(n: ast.AST) -> str | None:
-    parts: list[str] = []
-    while isinstance(n, ast.Attribute):
-        parts.append(n.attr)
-        n = n.value
-    if not isinstance(n, ast.Name):
-        return None
-    return ".".join([n.id, *reversed(parts)])
-
-
-def _resolver(ex: "_Extractor", scope: "_Scope") -> Callable[[str], "str | None"]:
-    from receipt.extract.facts import Ref
-
-    def resolve(dotted: str) -> str | None:
-        first, _, rest = dotted.partition(".")
-        ref = ex._name(first, scope)
-        if not isinstance(ref, Ref):
-            return None
-        return f"{ref.name}.{rest}" if rest else ref.name
-
-    return resolve
-
-
 def param_refs(ex: "_Extractor", node: ast.AST | None, scope: "_Scope") -> tuple[str, ...]:
-    return annotation_refs(node, _resolver(ex, scope)) if node is not None else ()
+    return annotation_refs(node, ex.resolver(scope)) if node is not None else ()
 
 
 def _unwrap(ex: "_Extractor", node: ast.expr, scope: "_Scope") -> tuple[ast.expr, tuple[Expr, ...], tuple[str, ...]]:
     """`NotRequired[Annotated[int, Field(ge=1)]]` -> (int, (Field(ge=1),), ("NotRequired",))."""
-    resolve = _resolver(ex, scope)
     meta: list[Expr] = []
     qualifiers: list[str] = []
     for _ in range(8):
@@ -108,10 +83,9 @@ def _unwrap(ex: "_Extractor", node: ast.expr, scope: "_Scope") -> tuple[ast.expr
             continue
         if not isinstance(node, ast.Subscript):
             break
-        head = _dotted(node.value)
-        origin = (resolve(head) or head) if head else ""
+        origin = qualified_name(node.value, ex.resolver(scope)) or ""
         leaf = origin.rsplit(".", 1)[-1]
-        if not (origin.startswith(("typing.", "typing_extensions.", "dataclasses.")) and (leaf in _QUALIFIERS or leaf == "Annotated")):
+        if not (origin.startswith(("typing.", "dataclasses.")) and (leaf in _QUALIFIERS or leaf == "Annotated")):
             break
         elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if leaf == "Annotated":
@@ -151,8 +125,7 @@ def type_alias_fact(ex: "_Extractor", stmt: ast.stmt, scope: "_Scope") -> tuple[
     if type_alias is not None and isinstance(stmt, type_alias) and isinstance(stmt.name, ast.Name):  # type: ignore[attr-defined]
         name, value = stmt.name.id, stmt.value  # type: ignore[attr-defined]
     elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-        ann = _dotted(stmt.annotation)
-        if ann and ann.rsplit(".", 1)[-1] == "TypeAlias":
+        if qualified_name(stmt.annotation, ex.resolver(scope)) == "typing.TypeAlias":
             name, value = stmt.target.id, stmt.value
     elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
         if _type_expression(ex, stmt.value, scope):
@@ -170,18 +143,19 @@ def _type_expression(ex: "_Extractor", node: ast.expr, scope: "_Scope") -> bool:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return all(_type_expression(ex, side, scope) or _typeish_name(side) for side in (node.left, node.right))
     if isinstance(node, ast.Subscript):
-        head = _dotted(node.value)
-        if head is None:
-            return False
-        origin = _resolver(ex, scope)(head) or head
-        return origin.rsplit(".", 1)[-1] in _TYPE_HEADS and origin.startswith(("typing.", "typing_extensions.", "builtins."))
+        origin = qualified_name(node.value, ex.resolver(scope)) or ""
+        return origin.rsplit(".", 1)[-1] in _TYPE_HEADS and origin.startswith(("typing.", "builtins.", "collections.abc."))
     return False
+
+
+def _as_written(dotted: str) -> None:
+    return None  # no resolution: `qualified_name` then keeps the name as written
 
 
 def _typeish_name(node: ast.expr) -> bool:
     if isinstance(node, ast.Constant):
         return node.value is None
-    dotted = _dotted(node)
+    dotted = qualified_name(node, _as_written)
     if dotted is None:
         return False
     leaf = dotted.rsplit(".", 1)[-1]
