@@ -229,6 +229,20 @@ def with_args_schema(program: Program, signature: Signature | None, expr: Expr |
     return signature
 
 
+def unpacked_single_object(program: Program, signature: Signature | None) -> Signature | None:
+    """PydanticAI's schema of a tool whose one parameter is a model, dataclass or TypedDict: that
+    object's fields are the tool's parameters (the SDK unpacks it)."""
+    if signature is None or len(signature.params) != 1 or not signature.params[0].refs:
+        return signature
+    ref = signature.params[0].refs[0]
+    if signature.params[0].type != ref.rsplit(".", 1)[-1]:
+        return signature  # `list[Args]`, `Args | None`: not unpacked
+    unpacked = model_signature(program, ref)
+    if unpacked is None:
+        return signature
+    return unpacked.model_copy(update={"returns": signature.returns})
+
+
 def model_signature(program: Program, ref: str, *, json_types: bool = False) -> Signature | None:
     """The signature of a tool whose arguments are the fields of the schema class `ref`. With
     `json_types`, param types are said as a literal JSON `inputSchema` says them (`str` -> `string`),

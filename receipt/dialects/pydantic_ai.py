@@ -53,6 +53,7 @@ from receipt.dialects.base import (
 from receipt.extract.facts import AssignFact, Call, Const, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Entry
+from receipt.schemas import unpacked_single_object
 
 NAME = "pydantic-ai"
 
@@ -190,7 +191,7 @@ class _Extractor:
             path=self.p.path_of(fn.symbol),
             line=fn.line,
             dialect=NAME,
-            signature=signature_of(fn, drop_first=bool(takes_ctx)),
+            signature=unpacked_single_object(self.p, signature_of(fn, drop_first=bool(takes_ctx))),
             description_sha256=digest(description if description is not None else fn.doc),
         )
         tool = _Tool(entry, {fn.symbol}, def_conditional=conditional or kw("prepare") is not None)
@@ -225,7 +226,7 @@ class _Extractor:
             path=path,
             line=call.line,
             dialect=NAME,
-            signature=signature_of(fn, drop_first=takes_ctx is True) if fn else None,
+            signature=unpacked_single_object(self.p, signature_of(fn, drop_first=takes_ctx is True)) if fn else None,
             description_sha256=digest(description if description is not None else (fn.doc if fn else None)),
         )
         tool = _Tool(entry, {symbol}, def_conditional=conditional or call.kw("prepare") is not None)
