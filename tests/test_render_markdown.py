@@ -121,7 +121,7 @@ def test_signature_change_said_in_words() -> None:
     r = receipt([change("tool.signature_changed", "warning", name="search", message="tool 'search' signature changed: param 'limit' added (optional)", before={"params": [{"name": "q"}]}, after={"params": [{"name": "q"}, {"name": "limit"}]})])
     page = github_render.render(render_markdown(r))
     row = page.tables[0][1]
-    assert [c.text.replace(WJ, "") for c in row] == ["tool search", "warning: signature changed: param 'limit' added (optional)", "src/tools.py:12"]
+    assert [c.text.replace(WJ, "") for c in row] == ["tool search", "warning: signature changed: param 'limit' added (optional)", "tools.py:12"]
 
 
 def test_added_tool_said_in_words_and_regression_says_why() -> None:
@@ -148,24 +148,30 @@ def test_locations_link_to_the_head_commit_when_the_repository_is_known() -> Non
     r = receipt([change(path="src/a b/tools.py", line=12)])
     page = github_render.render(render_markdown(r, repository="acme/shop"))
     href = f"https://github.com/acme/shop/blob/{HEAD}/src/a%20b/tools.py#L12"
-    assert ("src/a b/tools.py:12", href) in page.links
-    assert page.tables[0][1][2].links == [("src/a b/tools.py:12", href)]
+    assert ("src/a b/tools.py:12", href) in page.links  # the sentence in the alert
+    assert page.tables[0][1][2].links == [("tools.py:12", href)]  # under the heading "Module src/a b/tools.py"
     # GitHub Enterprise Server: the server given
     page = github_render.render(render_markdown(r, repository="acme/shop", server_url="https://ghe.example.com/"))
     assert page.links[0][1].startswith("https://ghe.example.com/acme/shop/blob/")
     # Unknown or implausible repository: plain path:line, no link.
     for repo in (None, "not a repo", "a/b/c", "x/y)](javascript:alert(1)"):
         page = github_render.render(render_markdown(r, repository=repo))
-        assert page.links == [] and "src/a b/tools.py:12" in page.tables[0][1][2].text
+        assert page.links == [] and page.tables[0][1][2].text == "tools.py:12" and "src/a b/tools.py:12" in page.blockquotes[0]
 
 
 def test_long_paths_are_shown_by_their_tail_and_rows_fit_the_comment() -> None:
     path = "examples/very_long_folder_name_number_one/another_long_folder/yet_another_folder/the_module_with_tools.py"
     r = receipt([change(path=path, line=7, name="x" * 200, message="tool 'y' " + "word " * 100)])
     page = github_render.render(render_markdown(r, repository="acme/shop"))
+    # Under the module's heading (which shows the path), the cell shows the file; the link keeps the path.
+    assert "Module " + path in page.headings
     cell = page.tables[0][1][2]
-    assert cell.text.startswith("…/") and cell.text.endswith("the_module_with_tools.py:7")
+    assert cell.text == "the_module_with_tools.py:7"
     assert cell.links[0][1].endswith(path + "#L7")
+    # Elsewhere (an agent's group), a long path is shown by its tail.
+    r = receipt([change("agent.model_changed", "warning", kind="agent", name="a", path=path, line=7)])
+    cell = github_render.render(render_markdown(r, repository="acme/shop")).tables[0][1][2]
+    assert cell.text.startswith("…/") and cell.text.endswith("the_module_with_tools.py:7")
     assert all(github_render.row_fits(row) for table in page.tables for row in table)
 
 

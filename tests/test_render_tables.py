@@ -63,3 +63,27 @@ def test_traffic_table_says_what_changed_and_how_much_traffic_in_three_columns()
     flagged = [c.text for c in traffic[2]] + [c.text for c in traffic[3]]
     assert any("upper bound: the name fits several entries" in t for t in flagged)
     assert any("severity raised" in t for t in flagged)
+
+
+def test_a_large_unchanged_surface_is_sampled_before_it_is_dropped() -> None:
+    from tests.render_factories import tool_entry
+
+    entries = [tool_entry(f"tool_{i:03}", line=i + 1, path=f"src/pkg_{i:03}/tools.py") for i in range(300)]
+    r = receipt([change()], head_entries=entries)
+    full = render_markdown(r, repository="acme/shop")
+    assert "… 0 more" not in full and "Unchanged exported surface at head (300)" in full
+    # A budget the 300-row table does not fit: the first rows and a count, not "not shown".
+    text = render_markdown(r, repository="acme/shop", max_chars=len(full) // 2)
+    page = github_render.render(text)
+    assert "Unchanged exported surface at head (300)" in page.summaries
+    surface = page.tables[-1]
+    assert [c.text for c in surface[-1]][0] in ("… 200 more entries", "… 270 more entries")
+    assert "not shown, to fit" not in text and len(text) <= len(full) // 2
+
+
+def test_a_module_heading_shows_the_whole_path_and_its_rows_the_file() -> None:
+    path = "src/acme/notifications/bots/markers_shipment_60/handlers/outbound.py"
+    page = github_render.render(render_markdown(receipt([change(path=path, line=25)]), repository="acme/shop"))
+    assert f"Module {path}" in page.headings  # 68 characters: a heading wraps, nothing is cut
+    where = page.tables[0][1][2]
+    assert where.text == "outbound.py:25" and where.links[0][1].endswith(f"/{path}#L25")

@@ -49,6 +49,7 @@ _WORDS = 240
 _WORDS_BESIDE_TRAFFIC = 100  # the traffic table's third cell is long: its change cell says less
 _REASON = 200
 _PATH_SHOWN = 48  # longer paths are shown by their tail (the link keeps the whole path)
+_HEADING_PATH = 120
 _REV = 60
 _COMPARED = 120
 _FLAG = 60
@@ -56,6 +57,7 @@ _MAX_FLAGS = 10
 _MAX_PATHS = 10
 _MAX_ISSUES = 30
 _MAX_SURFACE_ROWS = 300
+_SURFACE_SAMPLES = (100, 30)  # fewer unchanged rows before none, when the comment is over budget
 _MAX_FINGERPRINTS = 300
 _GRAPH_LABEL = 48
 
@@ -191,22 +193,26 @@ def _runs(text: str) -> str:
     return " ".join(clip(w, _RUN) for w in text.split(" "))
 
 
-def _shown_path(path: str) -> str:
-    if len(path) <= _PATH_SHOWN:
+def _shown_path(path: str, limit: int = _PATH_SHOWN) -> str:
+    """A path of at most `limit` characters: longer ones by their tail (the end says which file)."""
+    if len(path) <= limit:
         return path
     parts = path.split("/")
     tail = parts[-1]
     for part in reversed(parts[:-1]):
-        if len(part) + 1 + len(tail) + 2 > _PATH_SHOWN:
+        if len(part) + 1 + len(tail) + 2 > limit:
             break
         tail = f"{part}/{tail}"
-    return clip("…/" + tail, _PATH_SHOWN) if len(tail) + 2 <= _PATH_SHOWN else "…" + tail[-(_PATH_SHOWN - 1) :]
+    return clip("…/" + tail, limit) if len(tail) + 2 <= limit else "…" + tail[-(limit - 1) :]
 
 
-def _where(where: v.Where, links: Optional[Links], places: int = 1) -> Md:
+def _where(where: v.Where, links: Optional[Links], places: int = 1, *, in_module: str = "") -> Md:
+    """`path:line`, a link at the head commit when the repository is known; under a heading that
+    names the module already (`in_module`), the file name alone is shown (the link keeps the path)."""
     if not where.path:
         return trusted("—")
-    shown = _shown_path(visible(where.path))
+    name = where.path.rsplit("/", 1)[-1]
+    shown = _shown_path(visible(name if in_module and where.path == in_module else where.path))
     text = md(shown if where.line is None else f"{shown}:{where.line}")
     out = Md(f"[{text}]({links.blob(where.path, where.line)})") if links is not None else text
     return Md(out + (f" and {places - 1:,} more" if places > 1 else ""))
@@ -223,7 +229,9 @@ def _named(n: v.Named, bold: bool = True) -> Md:
 def _group_title(n: v.Named) -> Md:
     if not n.name:
         return Md(md(n.kind.capitalize(), 40))
-    text = f"{md(n.kind[:1].upper() + n.kind[1:], 20)} {md(n.name, _NAME)}"
+    # a heading wraps, so a module path may be long; still shown by its tail, never cut at the end
+    name = md(_shown_path(visible(n.name), _HEADING_PATH), _HEADING_PATH) if n.kind == "module" else md(n.name, _NAME)
+    text = f"{md(n.kind[:1].upper() + n.kind[1:], 20)} {name}"
     if n.context:
         text += f" · {md(_shown_path(visible(n.context)), _CONTEXT)}"
     return Md(text)
@@ -324,6 +332,7 @@ class _Cut:
     """What the size budget leaves in; `keep` None = every change row."""
 
     surface: bool = True
+    surface_rows: Optional[int] = None  # None: every prepared row
     texts: bool = True
     fingerprints: bool = True
     issue_list: bool = True
@@ -431,7 +440,8 @@ def _prepare(
     for r in view.rows:
         group = titles[(r.change_id, r.fingerprint)]
         title = _group_title(group)
-        rows.append((r.severity if r.accepted is None else "info", title, {"what": _named(r.subject), "change": _words(r), "where": _where(r.where, links, r.places)}))
+        in_module = group.name if group.kind == "module" else ""
+        rows.append((r.severity if r.accepted is None else "info", title, {"what": _named(r.subject), "change": _words(r), "where": _where(r.where, links, r.places, in_module=in_module)}))
         described[r.fingerprint] = (_named_in(r.subject, group), _words(r, _WORDS_BESIDE_TRAFFIC))
     dangerous_names = {c.subject.name for c in receipt.changes if c.id == "tool.dangerous_gained"}
     issues = None
@@ -533,12 +543,19 @@ def _view(p: _Prepared, cut: _Cut) -> dict[str, Any]:
         "groups": _grouped(main),
         "info": {"count": len(info), "groups": _grouped(info)} if info else None,
         "issues": issues,
-        "surface": p.surface if cut.surface else None,
+        "surface": _sample(p.surface, cut.surface_rows) if cut.surface else None,
         "surface_omitted": p.surface is not None and not cut.surface,
         "fingerprints": p.fingerprints if cut.fingerprints else [],
         "texts": p.texts if cut.texts else [],
         **p.footer,
     }
+
+
+def _sample(surface: Optional[dict[str, Any]], rows: Optional[int]) -> Optional[dict[str, Any]]:
+    """The unchanged surface cut to its first `rows` rows (the rest counted), to fit the budget."""
+    if surface is None or rows is None or len(surface["rows"]) <= rows:
+        return surface
+    return {**surface, "rows": surface["rows"][:rows], "more": surface["count"] - rows}
 
 
 def _tidy(text: str) -> str:
@@ -589,6 +606,7 @@ def render_markdown(
 
     cuts = [
         _Cut(),
+        *(_Cut(surface_rows=n) for n in _SURFACE_SAMPLES),
         _Cut(surface=False),
         _Cut(surface=False, texts=False),
         _Cut(surface=False, texts=False, fingerprints=False),
