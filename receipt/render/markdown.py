@@ -281,18 +281,25 @@ def mermaid_label(text: str) -> Md:
 def _graph(edges: list[v.Edge], more: int, dangerous_names: set[str]) -> Optional[list[Md]]:
     if not edges:
         return None
-    ids: dict[tuple[str, str], str] = {}
+    ids: dict[tuple[str, str, str], str] = {}
     lines: list[str] = ["graph LR"]
+    # One node per thing, not per name: two tools called `search` on two servers (or two agents
+    # called `Assistant` in two files) are two nodes, labelled apart by server or file.
+    places: dict[tuple[str, str], set[str]] = {}
+    for e in edges:
+        places.setdefault(("agent", e.source), set()).add(e.source_path)
+        places.setdefault((e.target_kind, e.target), set()).add(e.target_scope)
 
-    def node(kind: str, name: str) -> str:
-        if (kind, name) not in ids:
-            ids[(kind, name)] = f"n{len(ids)}"
-            lines.append(f'  {ids[(kind, name)]}["{mermaid_label(f"{kind} {name}")}"]')
-        return ids[(kind, name)]
+    def node(kind: str, name: str, where: str) -> str:
+        if (kind, name, where) not in ids:
+            ids[(kind, name, where)] = f"n{len(ids)}"
+            label = f"{kind} {name}" + (f" · {_shown_path(where, 24)}" if where and len(places[(kind, name)]) > 1 else "")
+            lines.append(f'  {ids[(kind, name, where)]}["{mermaid_label(label)}"]')
+        return ids[(kind, name, where)]
 
     danger: list[str] = []
     for e in edges:
-        a, b = node("agent", e.source), node(e.target_kind, e.target)
+        a, b = node("agent", e.source, e.source_path), node(e.target_kind, e.target, e.target_scope)
         if e.state == "added":
             label = "added, dangerous" if e.dangerous else "added"
             lines.append(f"  {a} -->|{label}| {b}")

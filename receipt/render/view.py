@@ -26,6 +26,7 @@ SEVERITIES = ("regression", "warning", "info")
 MCP_DIALECTS = frozenset({"mcp", "fastmcp"})
 MAX_SENTENCES = 10
 MAX_GRAPH_EDGES = 24
+MAX_PARAMS_SAID = 6  # "takes a, b, c, d, e, f and 11 more": the signature itself is in the JSON
 
 _KIND_WORD = {"agent": "Agent", "tool": "Tool", "prompt": "Prompt", "file": "File", "config": "Config"}
 _DIGEST_NOTE = re.compile(r"\s*\(sha256 [^()]*\)$")
@@ -50,6 +51,9 @@ class Named:
     kind: str
     name: str
     context: str = ""
+
+
+AGENTS = Named("agents", "")  # the group of agents with one change each
 
 
 @dataclass
@@ -79,6 +83,8 @@ class Edge:
     target_kind: str
     state: str  # added | removed
     dangerous: bool  # target newly reachable while dangerous without approval
+    target_scope: str = ""  # the target's server (a tool) or file (an agent): two may share a name
+    source_path: str = ""  # where the agent is defined: two agents may share a name
 
 
 @dataclass
@@ -169,7 +175,8 @@ def entry_words(value: Any) -> str:
     sig = value.get("signature")
     if isinstance(sig, dict):
         names = [str(p.get("name", "?")) for p in sig.get("params") or [] if isinstance(p, dict)]
-        parts.append("takes " + ", ".join(names) if names else "takes no parameters")
+        shown = ", ".join(names[:MAX_PARAMS_SAID]) + (f" and {len(names) - MAX_PARAMS_SAID:,} more" if len(names) > MAX_PARAMS_SAID else "")
+        parts.append("takes " + shown if names else "takes no parameters")
     return ", ".join(parts)
 
 
@@ -236,7 +243,8 @@ def _reason(change: Change, entry: Optional[Entry]) -> str:
         word = attr.replace("_", " ")
         if expr is not None:
             if expr not in change.message:  # the change's own words already name the source
-                parts.append(f"{word} comes from {expr} at runtime")
+                said = "run time" in expr or "runtime" in expr  # the source says when already
+                parts.append(f"{word} depends on {expr}" if said else f"{word} comes from {expr} at runtime")
         elif isinstance(reasons, dict) and reasons.get(attr):
             why = DEFAULT_REASONS.get(reasons[attr], f"a default ({reasons[attr]})")
             parts.append(f"{word} is {why}")
@@ -282,6 +290,13 @@ def _accepted(change: Change) -> Optional[str]:
 # -- the view --------------------------------------------------------------------------------------------
 
 
+def _where_is(entry: Optional[Entry]) -> str:
+    """What tells an entry apart from another of the same name: an agent's file, a tool's scope."""
+    if entry is None:
+        return ""
+    return (entry.path or "") if entry.kind == "agent" else (entry.scope or "")
+
+
 def _target(index: _Index, key: Any) -> tuple[str, str]:
     entry = index.entry(key) if isinstance(key, str) else None
     if entry is not None:
@@ -314,7 +329,11 @@ def build_rows(receipt: Receipt) -> tuple[list[Row], dict[tuple[str, str], Named
             added = c.id.endswith("reach_added")
             key = c.after if added else c.before
             kind, name = _target(index, key)
-            edges.append(Edge(c.subject.name, name, kind, "added" if added else "removed", added and c.severity == "regression"))
+            target = index.entry(key) if isinstance(key, str) else None
+            edges.append(
+                Edge(c.subject.name, name, kind, "added" if added else "removed", added and c.severity == "regression",
+                     target_scope=_where_is(target), source_path=c.subject.path or "")
+            )
             cause = membership.get((key, "added" if added else "removed")) if isinstance(key, str) else None
             if cause is not None and cause.severity == c.severity and (cause.accepted is None) == (c.accepted is None):
                 verb = "reachable from" if added else "no longer reachable from"
@@ -348,7 +367,28 @@ def build_rows(receipt: Receipt) -> tuple[list[Row], dict[tuple[str, str], Named
         if row is not None and text not in row.folded:
             row.folded.append(text)
     _tell_apart(rows, titles)
+    _gather_single_agents(rows, titles)
     return rows, titles, edges
+
+
+def _gather_single_agents(rows: list[Row], titles: dict[tuple[str, str], Named]) -> None:
+    """Agents with one change each share one "Agents" group (each row names its agent, with its
+    module when the name alone is ambiguous), instead of a heading and a table per agent."""
+    def part(r: Row) -> tuple[Named, bool]:  # the comment folds info (and accepted) rows apart
+        return titles[(r.change_id, r.fingerprint)], r.severity == "info" or r.accepted is not None
+
+    sizes: dict[tuple[Named, bool], int] = {}
+    for r in rows:
+        sizes[part(r)] = sizes.get(part(r), 0) + 1
+    single = [r for r in rows if part(r)[0].kind == "agent" and sizes[part(r)] == 1 and r.subject.kind == "agent"]
+    per_part = {folded: sum(1 for r in single if part(r)[1] == folded) for folded in (False, True)}
+    for r in single:
+        if per_part[part(r)[1]] < 2:  # one lone agent keeps its own heading
+            continue
+        t = titles[(r.change_id, r.fingerprint)]
+        if t.context and not r.subject.context:
+            r.subject = Named(r.subject.kind, r.subject.name, t.context)
+        titles[(r.change_id, r.fingerprint)] = AGENTS
 
 
 def _tell_apart(rows: list[Row], titles: dict[tuple[str, str], Named]) -> None:
@@ -411,10 +451,11 @@ def _attributes(e: Entry) -> str:
     value: dict[str, Any] = {a: getattr(e, a) for a in ("dangerous", "read_only", "idempotent", "open_world", "replayable", "deterministic", "conditional")}
     if e.kind != "prompt":
         value["approval"] = e.approval
+    if e.kind in ("agent", "prompt"):  # open-world is a property of tools (what they touch)
+        value.pop("open_world")
     if e.kind == "agent":
         value.update(trust_tier=e.trust_tier, model=e.model)
-        value.pop("open_world")
-    else:  # MCP tools are open-world unless they say otherwise; other frameworks' tools are not
+    elif e.kind == "tool":  # MCP tools are open-world unless they say otherwise; other frameworks' tools are not
         value["open_world_default"] = e.dialect in MCP_DIALECTS
     words = entry_words({k: (v if not isinstance(v, Dynamic) else {"dynamic": v.dynamic}) for k, v in value.items()})
     if e.reaches:
@@ -487,7 +528,7 @@ def build_view(receipt: Receipt, *, surface_limit: int = 300) -> tuple[View, dic
     regressions = [r for r in rows if r.severity == "regression" and r.accepted is None]
     touched, untouched, skipped = split_issues(receipt)
     surface, surface_total = unchanged_surface(receipt, surface_limit)
-    edges = sorted(set(edges), key=lambda e: (e.source, e.state, e.target_kind, e.target))
+    edges = sorted(set(edges), key=lambda e: (e.source, e.source_path, e.state, e.target_kind, e.target, e.target_scope))
     view = View(
         ok=receipt.verdict.ok,
         alert=alert_kind(receipt, n),
