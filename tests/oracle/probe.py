@@ -227,6 +227,9 @@ def describe_tree(adapter: Callable[[str, Any, Probe], None], tree: Path) -> dic
     probe = Probe()
     errors: list[str] = []
     loaded = []
+    # A src/ layout imports from src/, as an installed package would (the static side reads the layout too).
+    if (tree / "src").is_dir() and not (tree / "src" / "__init__.py").exists():
+        tree = tree / "src"
     sys.path.insert(0, str(tree))
     try:
         for name in modules_of(tree):
