@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from receipt.extract.annotations import canonical_annotation
+from receipt.layout import module_parts
 from receipt.extract.schemas import class_schema_facts, param_refs, type_alias_fact
 from receipt.extract.facts import (
     AssignFact,
@@ -79,12 +80,9 @@ def newer_python_needed(source: str, message: str) -> str | None:
 
 
 def module_name_for(path: str) -> tuple[str, bool]:
-    """`pkg/sub/mod.py` -> ("pkg.sub.mod", False); `pkg/__init__.py` -> ("pkg", True)."""
-    parts = path[:-3].split("/") if path.endswith(".py") else path.split("/")
-    is_package = parts[-1] == "__init__"
-    if is_package:
-        parts = parts[:-1]
-    return ".".join(p for p in parts if p) or "__root__", is_package
+    """`pkg/sub/mod.py` -> ("pkg.sub.mod", False); `pkg/__init__.py` -> ("pkg", True); a root `__init__.py` is "__root__"."""
+    module, is_package = module_parts(path)
+    return module or "__root__", is_package
 
 
 def _src(node: ast.AST) -> str:
