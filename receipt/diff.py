@@ -599,10 +599,11 @@ def _tiebreak(entry: Entry) -> tuple[str, int, bytes]:
 
 def _index(entries: Iterable[Entry]) -> dict[str, Entry]:
     """Entries by key; when two share a key, the first by (path, line, content) wins, whatever the input order."""
-    out: dict[str, Entry] = {}
-    for e in sorted(entries, key=lambda e: (_key(e), *_tiebreak(e))):
-        out.setdefault(_key(e), e)
-    return out
+    by_key: dict[str, list[Entry]] = {}
+    for e in entries:
+        by_key.setdefault(_key(e), []).append(e)
+    # Content is serialised only to break a tie between entries sharing a key (rare, and costly).
+    return {k: group[0] if len(group) == 1 else min(group, key=_tiebreak) for k, group in sorted(by_key.items())}
 
 
 def exported(surface: Surface) -> dict[str, Entry]:

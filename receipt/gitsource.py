@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
+import posixpath
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -46,13 +49,40 @@ def is_source(path: str) -> bool:
 
 def matches_any(path: str, patterns: Iterable[str]) -> bool:
     """Glob match on posix paths; `**` spans folders, and a folder pattern covers what is below it."""
-    for pat in patterns:
-        pat = pat.strip("/")
-        if fnmatch.fnmatchcase(path, pat) or fnmatch.fnmatchcase(path, pat.replace("**/", "")):
-            return True
-        if path.startswith(pat + "/"):
-            return True
-    return False
+    return any(_glob(pat)(path) for pat in patterns)
+
+
+@functools.lru_cache(maxsize=256)
+def _glob(pattern: str) -> Callable[[str], bool]:
+    """One pattern of `matches_any`, compiled once (a tree lists thousands of paths per pattern)."""
+    pat = pattern.strip("/")
+    exact = re.compile(fnmatch.translate(pat)).match
+    flat = re.compile(fnmatch.translate(pat.replace("**/", ""))).match
+    folder = pat + "/"
+    return lambda path: exact(path) is not None or flat(path) is not None or path.startswith(folder)
+
+
+@functools.lru_cache(maxsize=16)
+def _patterns_matching(patterns: tuple[str, ...]) -> Callable[[str], list[str]]:
+    """path -> the patterns (of `patterns`) it matches. One combined regex turns most paths away
+    before each pattern is tried: a tree lists thousands of paths, a pattern matches few."""
+    if not patterns:
+        return lambda path: []
+    alternatives = []
+    folders = []
+    for pattern in patterns:
+        pat = pattern.strip("/")
+        alternatives += [fnmatch.translate(pat), fnmatch.translate(pat.replace("**/", ""))]
+        folders.append(pat + "/")
+    any_glob = re.compile("|".join(f"(?:{a})" for a in alternatives)).match
+    prefixes = tuple(folders)
+
+    def matching(path: str) -> list[str]:
+        if any_glob(path) is None and not path.startswith(prefixes):
+            return []
+        return [pat for pat in patterns if _glob(pat)(path)]
+
+    return matching
 
 
 class GitRepo:
@@ -72,6 +102,10 @@ class GitRepo:
             self.repo.git.update_environment(GIT_DIR=str(self.git_dir))
         # Config, template and keyring are read from the same commit by several stages of one run.
         self._paths: dict[tuple[str, str], bytes | None] = {}
+        # `ls-tree` output by (commit, paths): sources and layout files are listed from one tree, and
+        # a whole tree's listing answers `read_path` without another git process.
+        self._trees: dict[tuple[str, tuple[str, ...]], str] = {}
+        self._blobs_at: dict[str, dict[str, tuple[str, str, str]]] = {}
 
     def _owns_work_tree(self) -> bool:
         if not self.repo.working_tree_dir:
@@ -183,13 +217,8 @@ class GitRepo:
     ) -> TreeListing:
         """Source files at a commit, limited to `paths`; symlinks, submodules and huge files listed as skipped."""
         clean = [p.strip("/") for p in paths if p.strip("/") not in ("", ".")]
-        args = ["-r", "-l", "-z", "--full-tree", sha]
-        if clean:
-            args += ["--", *clean]
-        try:
-            out = self.repo.git.ls_tree(*args)
-        except GitCommandError as e:
-            raise GitError(f"cannot list tree of {sha[:12]}: {_first_line(e)}") from None
+        out = self._ls_tree(sha, tuple(clean))
+        excluded = _patterns_matching(tuple(exclude))
         files: list[SourceFile] = []
         skipped: list[ExtractionIssue] = []
         seen_prefixes: set[str] = set()
@@ -203,7 +232,7 @@ class GitRepo:
                 if path == p or path.startswith(p + "/"):
                     seen_prefixes.add(p)
             if exclude:
-                hit = [pat for pat in exclude if matches_any(path, (pat,))]
+                hit = excluded(path)
                 if hit:
                     used_excludes.update(hit)
                     continue
@@ -238,6 +267,18 @@ class GitRepo:
         unused = [pat for pat in exclude if pat not in used_excludes]
         return TreeListing(files=files, skipped=skipped, unmatched_paths=missing, unused_excludes=unused)
 
+    def _ls_tree(self, sha: str, clean: tuple[str, ...]) -> str:
+        key = (sha, clean)
+        if key not in self._trees:
+            args = ["-r", "-l", "-z", "--full-tree", sha]
+            if clean:
+                args += ["--", *clean]
+            try:
+                self._trees[key] = self.repo.git.ls_tree(*args)
+            except GitCommandError as e:
+                raise GitError(f"cannot list tree of {sha[:12]}: {_first_line(e)}") from None
+        return self._trees[key]
+
     def read_blob(self, oid: str) -> bytes:
         try:
             return self.repo.odb.stream(bytes.fromhex(oid)).read()
@@ -251,6 +292,10 @@ class GitRepo:
         return self._paths[(sha, path)]
 
     def _read_path(self, sha: str, path: str) -> bytes | None:
+        listed = self._listed_blobs(sha)
+        if listed is not None and path and posixpath.normpath(path) == path and not path.startswith(("/", "../")) and path != "..":
+            mode, otype, oid = listed.get(path, ("", "", ""))
+            return self.read_blob(oid) if otype == "blob" and mode != _MODE_SYMLINK else None
         try:
             out = self.repo.git.ls_tree("-z", "--full-tree", sha, "--", path)
         except GitCommandError as e:
@@ -263,6 +308,21 @@ class GitRepo:
             if p == path and otype == "blob" and mode != _MODE_SYMLINK:
                 return self.read_blob(oid)
         return None
+
+    def _listed_blobs(self, sha: str) -> dict[str, tuple[str, str, str]] | None:
+        """Path -> (mode, type, oid) of every file at `sha`, when this run listed the whole tree (else None)."""
+        if sha not in self._blobs_at:
+            out = self._trees.get((sha, ()))
+            if out is None:
+                return None
+            index: dict[str, tuple[str, str, str]] = {}
+            for record in out.split("\0"):
+                if record:
+                    meta, _, p = record.partition("\t")
+                    mode, otype, oid = meta.split()[:3]
+                    index[p] = (mode, otype, oid)
+            self._blobs_at[sha] = index
+        return self._blobs_at[sha]
 
     def close(self) -> None:
         self.repo.close()

@@ -119,5 +119,7 @@ def scan(text: str | None) -> list[Hit]:
 
 def added_hits(before: str | None, after: str | None) -> list[Hit]:
     """Rules that match the text after the change and did not match it before."""
+    if before == after:
+        return []  # the same words match the same rules (and most texts of a surface are unchanged)
     old = {h.rule.id for h in scan(before)}
     return [h for h in scan(after) if h.rule.id not in old]
