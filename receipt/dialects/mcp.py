@@ -61,9 +61,8 @@ from receipt.extract.facts import (
     Ref,
     Seq,
     Splat,
-    walk,
 )
-from receipt.extract.program import Item, Program, describe
+from receipt.extract.program import Item, Program, calls_in, describe, nodes_in
 from receipt.models import Dynamic, Entry, ExtractionIssue, Param, Signature
 from receipt.schemas import input_schema_signature
 
@@ -190,6 +189,7 @@ class _Analyser:
         self.a = Analysis()
         self._call_paths: dict[int, str] | None = None
         self._sites: dict[str, list[tuple[Call, bool, str | None]]] | None = None
+        self._named_callees: dict[str, list[tuple[str, bool]]] = {}
         self.removed: list[tuple[str, str, str, bool]] = []  # (server, kind, name, conditional)
         self._factories: set[str] = set()  # functions whose returned server an assignment holds
 
@@ -367,7 +367,14 @@ class _Analyser:
         called on an instance (`self.m(...)`, `Cls(...).m(...)`, `obj.m(...)` with `obj = Cls(...)`, and
         `cls(...).m(...)` in a loop over classes) gets the instance as its first argument."""
         assert self._sites is not None
-        for symbol, bound in self._callees(call.func, 0):
+        func = call.func
+        if func.__class__ is Ref:  # a name called in many places denotes the same functions each time
+            callees = self._named_callees.get(func.name)  # type: ignore[union-attr]
+            if callees is None:
+                callees = self._named_callees[func.name] = self._callees(func, 0)  # type: ignore[union-attr]
+        else:
+            callees = self._callees(func, 0)
+        for symbol, bound in callees:
             site = replace(call, args=(Const(None), *call.args)) if bound else call
             self._sites.setdefault(symbol, []).append((site, cond, caller))
 
@@ -444,31 +451,42 @@ class _Analyser:
         """Uses of a known server the analysis cannot follow, reported rather than dropped: an attribute
         looked up by a computed name (`getattr(mcp, name)`), and a registration method handed to other
         code as a value (`setup(mcp.tool)`: what that code registers through it is not followed)."""
-        sites: list[tuple[Call, str]] = [(c, m.path) for c, _cond, m in self.p.iter_calls()]
-        for fn in self.p.iter_functions():
-            path = self.p.path_of(fn.symbol)
-            sites.extend((c, path) for c in fn.calls)
-            sites.extend((c, path) for d in fn.decorators for c in walk(d) if isinstance(c, Call))
-        for call, path in sites:
-            func = self.p.canonical(call.func.name) if isinstance(call.func, Ref) else None
-            if func in ("builtins.getattr", "builtins.setattr", "builtins.delattr") and len(call.args) >= 2:
-                server = self.server_of(call.args[0])
-                if server and not isinstance(self.p.evaluate(call.args[1]), str):
-                    self.warn(self.a.servers[server].flavor, path, call.line, f"{describe(call)} on MCP server "
-                              f"'{self.a.servers[server].name}': the attribute name is computed at run time, so what it "
-                              "registers cannot be followed")
+        if not self.a.servers:
+            return  # uses of a server need a server
+        for call, _cond, m in self.p.iter_calls():
+            if _may_use_server(call):
+                self.unfollowed_use(call, m.path)
+        for m in self.p.modules.values():
+            for fn in m.functions:
+                for call in fn.calls:
+                    if _may_use_server(call):
+                        self.unfollowed_use(call, self.p.path_of(fn.symbol))
+                for d in fn.decorators:
+                    for call in calls_in(d):
+                        if _may_use_server(call):
+                            self.unfollowed_use(call, self.p.path_of(fn.symbol))
+
+    def unfollowed_use(self, call: Call, path: str) -> None:
+        """One call `_may_use_server` let through (see `unfollowed_uses`)."""
+        func = self.p.canonical(call.func.name) if isinstance(call.func, Ref) else None
+        if func in ("builtins.getattr", "builtins.setattr", "builtins.delattr") and len(call.args) >= 2:
+            server = self.server_of(call.args[0])
+            if server and not isinstance(self.p.evaluate(call.args[1]), str):
+                self.warn(self.a.servers[server].flavor, path, call.line, f"{describe(call)} on MCP server "
+                          f"'{self.a.servers[server].name}': the attribute name is computed at run time, so what it "
+                          "registers cannot be followed")
+            return
+        if func in ("functools.partial",):
+            return
+        for value in (*call.args, *(v for _, v in call.kwargs)):
+            if not isinstance(value, Ref) or value.name.rsplit(".", 1)[-1] not in _REGISTER_METHODS:
                 continue
-            if func in ("functools.partial",):
-                continue
-            for value in (*call.args, *(v for _, v in call.kwargs)):
-                if not isinstance(value, Ref) or value.name.rsplit(".", 1)[-1] not in _REGISTER_METHODS:
-                    continue
-                receiver, method = split_method(Ref(self.p.canonical(value.name)))
-                server = self.server_of(receiver)
-                if server:
-                    self.warn(self.a.servers[server].flavor, path, call.line, f"{describe(value)} of MCP server "
-                              f"'{self.a.servers[server].name}' is passed to {describe(call.func)}(): what is registered "
-                              "through it cannot be followed")
+            receiver, method = split_method(Ref(self.p.canonical(value.name)))
+            server = self.server_of(receiver)
+            if server:
+                self.warn(self.a.servers[server].flavor, path, call.line, f"{describe(value)} of MCP server "
+                          f"'{self.a.servers[server].name}' is passed to {describe(call.func)}(): what is registered "
+                          "through it cannot be followed")
 
     def apply_removals(self) -> None:
         """`mcp.remove_tool("x")`: gone for callers (or only sometimes, when removed under a condition)."""
@@ -810,8 +828,8 @@ class _Analyser:
             apply_hints(entry, self.hints(fields.get("annotations")))
         self.a.registrations.append(Registration(server.symbol, entry, set(), True))
 
-    def path_of_call(self, expr: Expr) -> str | None:
-        """The file a `Tool(...)` call is written in (it may be a constant in another module)."""
+    def path_of_call(self, expr: Call | Map) -> str | None:
+        """The file a `Tool(...)` call (or `{"name": ...}` dict) is written in (it may be a constant in another module)."""
         if self._call_paths is None:
             self._call_paths = {}
             for m in self.p.modules.values():
@@ -819,12 +837,29 @@ class _Analyser:
                 for f in m.functions:
                     roots.extend(f.returns_exprs)
                 for r in roots:
-                    for sub in walk(r):
+                    for sub in nodes_in(r, (Call, Map)):
                         self._call_paths.setdefault(id(sub), m.path)
         return self._call_paths.get(id(expr))
 
 
 # --- helpers (pure) -------------------------------------------------------------------------------
+
+
+def _may_use_server(call: Call) -> bool:
+    """Cheap test (no name resolution) for a call `unfollowed_use` can say something about: a callee
+    name with a name or call as first of two or more arguments (`getattr(mcp, name)`), or an
+    argument spelled like a registration method (`setup(mcp.tool)`). Programs hold hundreds of
+    thousands of calls; few pass."""
+    args = call.args
+    if len(args) >= 2 and call.func.__class__ is Ref and args[0].__class__ in (Ref, Call):
+        return True
+    for value in args:
+        if value.__class__ is Ref and value.name.rpartition(".")[2] in _REGISTER_METHODS:  # type: ignore[union-attr]
+            return True
+    for _, value in call.kwargs:
+        if value.__class__ is Ref and value.name.rpartition(".")[2] in _REGISTER_METHODS:  # type: ignore[union-attr]
+            return True
+    return False
 
 
 def _statement_calls(m: ModuleFacts) -> Iterable[tuple[Call, bool]]:

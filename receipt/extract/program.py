@@ -86,6 +86,7 @@ class Program:
                     continue
                 self._suffix[suffix] = None if suffix in self._suffix else name
         self._canon_cache: dict[str, str] = {}
+        self._calls: list[tuple[Call, bool, ModuleFacts]] | None = None
         for m in self.modules.values():
             for e in m.effects:
                 func = e.call.func
@@ -487,7 +488,7 @@ class Program:
             value = binds[0].value if len(binds) == 1 and binds[0].op == "=" else None
             if isinstance(value, (Call, Attr)) or (isinstance(value, Dyn) and value.why == "parameter" and "." in value.src):
                 return self.see_through(value, _depth + 1)
-            return Ref(symbol)
+            return expr if symbol == expr.name else Ref(symbol)  # the same object: callers keep their call
         if isinstance(expr, Call):
             func = self.canonical(expr.func.name) if isinstance(expr.func, Ref) else None
             if func == "builtins.getattr" and len(expr.args) in (2, 3) and not expr.kwargs and not expr.star:
@@ -530,11 +531,16 @@ class Program:
 
     def iter_calls(self) -> Iterable[tuple[Call, bool, ModuleFacts]]:
         """Every call found as an assignment value or a statement, with its conditional flag."""
-        for m in self.modules.values():
-            for a in m.assigns:
-                yield from ((c, a.conditional, m) for c in _calls_in(a.value))
-            for e in m.effects:
-                yield from ((c, e.conditional, m) for c in _calls_in(e.call))
+        if self._calls is None:
+            # Collected once per program: several analyses walk every expression for calls.
+            found: list[tuple[Call, bool, ModuleFacts]] = []
+            for m in self.modules.values():
+                for a in m.assigns:
+                    found.extend((c, a.conditional, m) for c in calls_in(a.value))
+                for e in m.effects:
+                    found.extend((c, e.conditional, m) for c in calls_in(e.call))
+            self._calls = found
+        return self._calls
 
     def path_of(self, symbol: str) -> str:
         m = self.module_of.get(symbol)
@@ -566,8 +572,41 @@ def attribute(obj: Expr, name: str) -> Expr:
     return Attr(obj, name)
 
 
-def _calls_in(expr: Expr) -> Iterable[Call]:
-    return (e for e in walk(expr) if isinstance(e, Call))
+def calls_in(expr: Expr) -> list[Call]:
+    """Every call inside `expr`, in `walk` order (parents first, source order)."""
+    return nodes_in(expr, (Call,))  # type: ignore[return-value]
+
+
+def nodes_in(expr: Expr, kinds: tuple[type, ...]) -> list[Expr]:
+    """The expressions of these classes inside `expr` (itself included), in `walk` order."""
+    out: list[Expr] = []
+    _collect(expr, kinds, out)
+    return out
+
+
+def _collect(expr: Expr, kinds: tuple[type, ...], out: list[Expr]) -> None:
+    # `walk` filtered by class, without a generator per node (programs hold hundreds of thousands).
+    cls = expr.__class__
+    if cls in kinds:
+        out.append(expr)
+    if cls is Call:
+        _collect(expr.func, kinds, out)  # type: ignore[union-attr]
+        for a in expr.args:  # type: ignore[union-attr]
+            _collect(a, kinds, out)
+        for _, v in expr.kwargs:  # type: ignore[union-attr]
+            _collect(v, kinds, out)
+    elif cls is Seq:
+        for a in expr.items:  # type: ignore[union-attr]
+            _collect(a, kinds, out)
+    elif cls is Map:
+        for k, v in expr.items:  # type: ignore[union-attr]
+            _collect(k, kinds, out)
+            _collect(v, kinds, out)
+    elif cls is Splat or cls is Attr:
+        _collect(expr.value, kinds, out)  # type: ignore[union-attr]
+    elif cls is Concat:
+        _collect(expr.left, kinds, out)  # type: ignore[union-attr]
+        _collect(expr.right, kinds, out)  # type: ignore[union-attr]
 
 
 def _mentions_parameter(expr: Expr) -> bool:
