@@ -35,6 +35,11 @@ _BUILT_AT_RUN_TIME = frozenset(
 _NOT_SCHEMA = frozenset({"repr", "compare", "hash", "kw_only", "init_var", "exclude", "frozen"})
 _RANGE = ("ge", "gt", "le", "lt")
 _JSON_SCHEMA_METHODS = ("model_json_schema", "schema")
+# Containers whose parametrised spelling (`list[Step]`) builds the same empty value as the bare class
+# (`list`) when called as a default factory: type checkers ask for the former, the value is the same.
+_CONTAINER_FACTORIES = frozenset(
+    {"list", "dict", "set", "frozenset", "tuple", "deque", "defaultdict", "OrderedDict", "Counter"}
+)
 _MAX_DEPTH = 8  # nesting of schemas inside schemas
 _MAX_SCHEMAS = 64  # per signature
 _LONG_TEXT = 120  # longer literal texts (descriptions) are kept as a digest
@@ -148,7 +153,7 @@ class SchemaResolver:
             if given is not None and not _is_ellipsis(given):
                 default = self.text(given)
             elif factory is not None:
-                default = f"factory: {_leaf(factory)}"
+                default = f"factory: {_factory(factory)}"
             constraints.update(self._keywords(tuple(kwargs.items())))
         elif value is not None and not _is_ellipsis(value):
             default = self.text(value)
@@ -325,6 +330,15 @@ def _only_json_options(call: Call) -> bool:
 def _leaf(expr: Expr) -> str:
     """A callable by its last name: moving `make_tags` to another module changes no default."""
     return expr.name.rsplit(".", 1)[-1] if isinstance(expr, Ref) else describe(expr)
+
+
+def _factory(expr: Expr) -> str:
+    """A default factory by what it builds: `list[Step]` builds what `list` builds (an empty list)."""
+    if isinstance(expr, Dyn) and expr.why == "subscript":
+        base = expr.src.partition("[")[0].strip().rsplit(".", 1)[-1]
+        if base in _CONTAINER_FACTORIES:
+            return base
+    return _leaf(expr)
 
 
 def _decorator_origin(program: Program, decorator: Expr) -> str | None:

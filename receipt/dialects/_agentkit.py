@@ -406,10 +406,16 @@ class Kit:
     def assigned_agents(self) -> None:
         """`x = SomeAgent(...)`, at module level or in a function; exported unless marked internal."""
         p = self.program
+        built: dict[str, int] = {}
         for a in p.iter_assigns():
             if a.op == "=" and isinstance(a.value, Call) and self.is_agent(p.origin(a.value.func)):
+                # A script reusing one variable (`agent = ToolCallingAgent(...)`, run it, `agent =
+                # CodeAgent(...)`) builds several agents: each is one, the later ones identified by
+                # their rank among the variable's agents (never by line), the first by the variable.
+                n = built[a.target] = built.get(a.target, 0) + 1
+                identity = a.target if n == 1 else f"{a.target}#{n}"
                 site = Site(p.path_of(a.target), a.line, a.conditional, builds_root(p, a.target))
-                self.build_agent(a.value, a.target, site, leaf(a.target))
+                self.build_agent(a.value, identity, site, leaf(a.target))
 
     def returned(self, fn: FunctionFact, expr: Expr, root: bool | None = None, conditional: bool = True) -> None:
         """An agent a factory returns (built there or named) is denoted by the factory; only

@@ -6,7 +6,8 @@ What is recognised (by import origin, so aliases and `import pydantic_ai as pai`
   assigned to a variable (module level or inside a factory), or returned directly by a factory.
   The agent's name is `name=` when it is a literal, else the variable name (else the factory's
   name). A public module-level agent, or one returned by a public module-level factory
-  (conditional), is an export root.
+  (conditional), is an export root. A model id under a renamed provider prefix (`google-gla:` ->
+  `google:`, `google-vertex:` -> `google-cloud:`) is read under the new name: the same model.
 - Tools: `@agent.tool` (RunContext first parameter: always dropped), `@agent.tool_plain`,
   `agent.tool_plain(fn)` as a call, `Tool(fn, name=, description=, takes_ctx=, requires_approval=,
   prepare=)`, plain functions in `tools=[...]`, `FunctionToolset(tools=[...], requires_approval=)`,
@@ -66,6 +67,9 @@ _TOOL_DECORATORS = {"tool": True, "tool_plain": False}  # method -> takes RunCon
 _PROMPT_DECORATORS = ("system_prompt", "instructions")
 # Toolset methods returning a wrapper around the same tools: value = registration is conditional.
 _PASSTHROUGH = {"filtered": True, "prepared": True, "prefixed": False, "renamed": False}
+# Provider prefixes PydanticAI renamed, old -> new (1.x accepted the old ones as deprecated aliases of
+# the same provider; pydantic_ai/providers `infer_provider_class`): a model id is compared by provider.
+_PROVIDER_RENAMES = {"google-gla": "google", "google-vertex": "google-cloud", "vertexai": "google-cloud"}
 # Tools the model provider runs (pydantic_ai/native_tools: `kind`) and the capabilities that add
 # tools (pydantic_ai/capabilities: their fixed `id`): class -> (tool name, fixed attributes).
 _NATIVE_TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -93,6 +97,15 @@ _TOOLLESS_CAPABILITIES = frozenset(
         "HandleDeferredToolCalls", "ToolSearch",
     }
 )
+
+
+def _model_id(model: Any) -> Any:
+    """`google-gla:gemini-2.5-flash` is `google:gemini-2.5-flash`: the same model under its provider's new name."""
+    if isinstance(model, str):
+        provider, sep, name = model.partition(":")
+        if sep and provider in _PROVIDER_RENAMES:
+            return f"{_PROVIDER_RENAMES[provider]}:{name}"
+    return model
 
 
 @dataclass
@@ -170,7 +183,7 @@ class _Extractor:
             dialect=NAME,
             conditional=conditional,
             root=builds_root(self.p, symbol),
-            model=qualified_model(self.p, call.arg(0, "model")),
+            model=_model_id(qualified_model(self.p, call.arg(0, "model"))),
         )
         self.agents[symbol] = _Agent(symbol, entry, call)
 

@@ -516,11 +516,17 @@ class _Extractor:
         elif t is ast.ClassDef:
             self.klass(stmt, scope)  # type: ignore[arg-type]
         elif t is ast.With or t is ast.AsyncWith:
-            if ev is not None:
-                for item in stmt.items:  # type: ignore[attr-defined]
-                    self._scan(item.context_expr, scope, ev)
-                    if item.optional_vars is not None:
-                        self._scan(item.optional_vars, scope, ev)
+            for item in stmt.items:  # type: ignore[attr-defined]
+                if item.optional_vars is None:
+                    if ev is not None:
+                        self._scan(item.context_expr, scope, ev)
+                    continue
+                # `with CodeAgent(...) as agent:` / `async with MCPServerStdio(...) as server:` bind what
+                # `__enter__` returns, which for the frameworks' agents, servers and clients is the object.
+                value = self.expr(item.context_expr, scope, ev)
+                if ev is not None:
+                    self._scan(item.optional_vars, scope, ev)
+                self.assign(item.optional_vars, value, stmt, scope, "=")
             self.body(stmt.body, scope, ev)  # type: ignore[attr-defined]
         elif t in _TRY:
             self._try(stmt, scope, ev)  # type: ignore[arg-type]

@@ -49,6 +49,8 @@ UNBUILDABLE = {
     "crewai/unsafe_code_execution": "code_execution_mode='safe' needs a running Docker daemon at construction",
     "google_adk/model_from_env_via_litellm": "LiteLlm needs google-adk[extensions] (litellm), not installed by the oracle extra",
     "smolagents/model_from_env": "reads a required environment variable at import",
+    "pydantic_ai/noop_model_provider_prefix_renamed": "its base spells the pre-2.0 provider prefixes"
+    " (`google-gla:`), which PydanticAI 2.x rejects when the agent is built",
     "pydantic_ai/package_dir_tool_approval_removed": "imports `payments`, which exists only once installed"
     " through [tool.setuptools.package-dir]; the probe imports a case from its folder",
 }

@@ -1,0 +1,27 @@
+"""Run the same question in two remote sandboxes."""
+
+from __future__ import annotations
+
+from smolagents import CodeAgent, InferenceClientModel, WebSearchTool
+
+from research_demo.tools import leopard_speed_kmh
+
+QUESTION = "How many seconds would a leopard at full speed need to cross the Pont des Arts?"
+
+
+def main() -> None:
+    model = InferenceClientModel(model_id="Qwen/Qwen2.5-Coder-32B-Instruct")
+
+    # The sandbox is shut down when the block ends.
+    with CodeAgent(tools=[WebSearchTool(), leopard_speed_kmh], model=model, executor_type="docker") as agent:
+        print("Docker executor result:", agent.run(QUESTION))
+
+    with CodeAgent(tools=[WebSearchTool()], model=model, executor_type="e2b") as agent:
+        print("E2B executor result:", agent.run(QUESTION))
+
+    with CodeAgent(tools=[WebSearchTool()], model=model, executor_type="modal", additional_authorized_imports=["os"]) as agent:
+        print("Modal executor result:", agent.run(QUESTION))
+
+
+if __name__ == "__main__":
+    main()
