@@ -764,7 +764,9 @@ def test_local_mcp_servers_on_an_agent_are_one_tool_entry_per_server() -> None:
     assert s["tool:remote/*"].approval == "never" and s["tool:remote/*"].open_world is True
     # Whether the server's tools are destructive (the MCP default) is only known at run time.
     assert s["tool:remote/*"].dangerous == Dynamic(dynamic="tools of MCP server remote (listed at run time)")
-    assert any("MCP server app.main.server cannot be resolved" in m for m in _issues(files))
+    # `async with MCPServerStdio(...) as server` binds the server itself (its __aenter__ returns it).
+    assert s["agent:Local"].reaches == ["tool:server/*"]
+    assert not any("MCP server" in m for m in _issues(files))
 
 
 # -- overlays, identity, layout -----------------------------------------------------------------------------
