@@ -4,7 +4,7 @@
     python benchmarks/real_history.py -n 60 -k pydantic  # more commits, one repository
     python benchmarks/real_history.py --show             # also print every reported change
 
-For each repository: the last N first-parent commits that touch its agent-code PATH, each compared
+For each repository: the last N first-parent commits that touch Python files under its agent-code PATHs, each compared
 with its first parent exactly as CI would (`build_receipt(repo, parent, commit, paths=[PATH])`).
 Every reported change is written to `benchmarks/.work/real_history/<repo>.jsonl` (one line per
 commit: sha, subject, changes with id, subject, before -> after) so a reviewer can read it next to
@@ -35,13 +35,17 @@ from receipt.pipeline import build_receipt  # noqa: E402
 MIRRORS = Path("/work/.mirror")
 OUT = PROJECT / "benchmarks" / ".work" / "real_history"
 
-# mirror directory -> the path holding its agent code
-REPOSITORIES: dict[str, str] = {
+# mirror directory -> the path(s) holding its agent code (several where the code moved between folders:
+# each commit is read under those of them that exist at either of its two revisions)
+REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "openai+openai-agents-python": "examples",
     "pydantic+pydantic-ai": "examples",
-    "langchain-ai+langgraph": "examples",
-    "google+adk-samples": "python/agents",
-    "crewAIInc+crewAI-examples": "crews",
+    # the library's own agent apps: CLI example graphs, uv/monorepo templates, SDK integration graphs
+    "langchain-ai+langgraph": ("examples", "libs/cli/examples", "libs/cli/uv-examples",
+                               "libs/cli/python-monorepo-example", "libs/sdk-py/integration"),
+    "google+adk-samples": ("python/agents", "agents"),
+    # the whole tree: its examples moved from top-level folders into crews/, flows/, integrations/
+    "crewAIInc+crewAI-examples": "",
     "huggingface+smolagents": "examples",
     "modelcontextprotocol+python-sdk": "examples",
     "awslabs+mcp": "src",
@@ -91,10 +95,12 @@ def usable(name: str) -> Path:
     return dst
 
 
-def commits(git_dir: Path, path: str, n: int) -> list[tuple[str, str, str]]:
-    """(sha, first parent, subject) of the last n first-parent commits touching path, oldest first."""
+def commits(git_dir: Path, paths: tuple[str, ...], n: int) -> list[tuple[str, str, str]]:
+    """(sha, first parent, subject) of the last n first-parent commits touching Python files under paths,
+    oldest first (dependency bumps and notebooks would fill the window with commits no receipt reads)."""
     out = subprocess.run(
-        ["git", "--git-dir", str(git_dir), "log", "--first-parent", f"-n{n}", "--format=%H %P%x09%s", "--", path],
+        ["git", "--git-dir", str(git_dir), "log", "--first-parent", f"-n{n}", "--format=%H %P%x09%s", "--",
+         *(f":(glob){p}/**/*.py" if p else ":(glob)**/*.py" for p in paths)],
         capture_output=True, text=True, check=True,
     ).stdout
     rows = []
@@ -106,17 +112,27 @@ def commits(git_dir: Path, path: str, n: int) -> list[tuple[str, str, str]]:
     return rows[::-1]
 
 
-def sweep(name: str, path: str, n: int, show: bool) -> dict[str, object]:
+def present(git_dir: Path, revs: tuple[str, ...], paths: tuple[str, ...]) -> list[str]:
+    """The paths that exist at one of revs (a PATH absent at both is a usage error for the receipt);
+    "" is the whole tree."""
+    return [
+        p for p in paths if p
+        if any(subprocess.run(["git", "--git-dir", str(git_dir), "cat-file", "-e", f"{rev}:{p}"], capture_output=True).returncode == 0
+               for rev in revs)
+    ]
+
+
+def sweep(name: str, paths: tuple[str, ...], n: int, show: bool) -> dict[str, object]:
     OUT.mkdir(parents=True, exist_ok=True)
     git_dir = usable(name)
     repo = GitRepo(git_dir)
     stats = {"commits": 0, "with_changes": 0, "changes": 0, "errors": 0, "seconds": 0.0}
     t0 = time.perf_counter()
     with (OUT / f"{name}.jsonl").open("w") as log:
-        for sha, parent, subject in commits(git_dir, path, n):
+        for sha, parent, subject in commits(git_dir, paths, n):
             stats["commits"] += 1
             try:
-                receipt = build_receipt(repo, parent, sha, paths=[path])
+                receipt = build_receipt(repo, parent, sha, paths=present(git_dir, (parent, sha), paths))
             except ReceiptError as exc:  # e.g. the path does not exist at the parent, an object not fetched
                 stats["errors"] += 1
                 log.write(json.dumps({"sha": sha, "subject": subject, "error": str(exc)}) + "\n")
@@ -144,12 +160,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", action="store_true", help="print every reported change")
     args = ap.parse_args(argv)
     rows = []
-    for name, path in REPOSITORIES.items():
+    for name, where in REPOSITORIES.items():
         if args.k not in name or not (MIRRORS / name / "repo").exists():
             continue
+        paths = (where,) if isinstance(where, str) else where
+        path = paths[0] + (f" +{len(paths) - 1}" if len(paths) > 1 else "")
         if args.show:
-            print(f"{name} ({path})")
-        stats = sweep(name, path, args.n, args.show)
+            print(f"{name} ({', '.join(paths)})")
+        stats = sweep(name, paths, args.n, args.show)
         reviewed, false_alarms, misses = REVIEWED.get(name, (0, 0, 0))
         rows.append((name, path, stats, reviewed, false_alarms, misses))
     print(f"{'repository':34} {'path':14} {'commits':>7} {'w/chg':>5} {'changes':>7} {'errors':>6} {'reviewed':>8} {'false alarms':>12} {'misses':>6} {'s':>6}")

@@ -385,15 +385,24 @@ class Kit:
         self.warn(owner.path, owner.line, f"tool {describe(expr)} not statically known")
         return []
 
-    def external(self, origin: str, line: int, owner: Site, conditional: bool, var: str | None, name: str, **attrs: Any) -> list[str]:
-        """A framework's own tool object (`WebSearchTool()`): one entry per class, wherever it is used."""
+    def external(
+        self, origin: str, line: int, owner: Site, conditional: bool, var: str | None, name: str, public: str | None = None, **attrs: Any
+    ) -> list[str]:
+        """A framework's own tool object (`WebSearchTool()`): one entry per class, wherever it is used.
+
+        `public`: the package the library re-exports all its tools from (`crewai_tools`), so that
+        `crewai_tools.tools.FileReadTool` and `crewai_tools.FileReadTool` are one class."""
+        if public is not None and origin.startswith(public + "."):
+            origin = f"{public}.{leaf(origin)}"
         identity = f"external:{origin}"
         if self.get(identity) is None:
             site = Site(owner.path, line, conditional)
             entry = self.entry("tool", name, site, extra={"external": origin}, **attrs)
-            # It lives in the library, not in the first file that uses it: keyed by its class, so a new
-            # use in a file that sorts earlier does not re-key it (and its agents' reach).
+            # It lives in the library, not in the first file that uses it: keyed and homed by its class,
+            # so a new use in a file that sorts earlier (or the first user's removal) does not re-key it
+            # (and its agents' reach).
             entry.key = f"{entry.key}@{origin}"
+            entry.home = origin
             self.add(identity, entry)
         cand = self.get(identity)
         if var is not None and cand is not None:

@@ -19,7 +19,9 @@ Recognised (by import origin, aliases and re-export paths included):
   `Task(human_input=True)` asks a human to review the task's *final answer*; it gates no tool
   call, so it is not mapped to tool approval (it is noted as `extra["human_input"]` on the agent).
 - `@CrewBase` classes: `@agent` methods returning `Agent(...)` are exported agents named by role
-  (else the method name); `self.<method>()` references between methods are followed.
+  (else the method name); `self.<method>()` references between methods are followed;
+  `Crew(agents=self.agents, tasks=self.tasks)` in such a class has its `@agent` methods as members
+  (what CrewBase fills `self.agents` with), so delegation and a manager reach them.
 - Approval hooks: `@before_tool_call` (bare or `(tools=[...], agents=[...])`), `@on(
   InterceptionPoint.PRE_TOOL_CALL, tools=[...])` and `register_before_tool_call_hook(fn)` from
   `crewai.hooks`. A hook that can block a call (it raises, or returns something other than
@@ -28,10 +30,11 @@ Recognised (by import origin, aliases and re-export paths included):
   nothing.
 - Roots: public module-level agents, agents of module-level crews, agents returned by public
   module-level factories (conditional).
+- Library tools (`FileReadTool()`): one entry per class, named as the library names it
+  (`crewai_tool_names.py`: "Read a file's content"), whichever module path imports it.
 
 Not recognised: agents/tasks defined only in YAML (their text is dynamic), an `args_schema`
-model outside the tree, external `crewai_tools` tools' real names (their entries are named after
-the class), LLM hooks.
+model outside the tree, library tools newer than the name table (named after their class), LLM hooks.
 """
 
 from __future__ import annotations
@@ -50,8 +53,9 @@ from receipt.dialects._agentkit import (
     self_method,
     text_digest,
 )
+from receipt.dialects.crewai_tool_names import TOOL_NAMES
 from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, leaf, module_level_public, signature_of, trust_from
-from receipt.extract.facts import Call, ClassFact, Const, Expr, FunctionFact, Ref
+from receipt.extract.facts import Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic
 from receipt.schemas import with_args_schema
@@ -225,7 +229,8 @@ class _Crew:
         return self.kit.named_tool(value, expr, owner)
 
     def external(self, origin: str, line: int, owner: Site, conditional: bool, var: str | None) -> list[str]:
-        ids = self.kit.external(origin, line, owner, conditional, var, leaf(origin))
+        name = TOOL_NAMES.get(leaf(origin), leaf(origin)) if from_package(origin, ("crewai_tools",)) else leaf(origin)
+        ids = self.kit.external(origin, line, owner, conditional, var, name, public="crewai_tools")
         self.tool_ids.update(ids)
         return ids
 
@@ -233,13 +238,19 @@ class _Crew:
 
     def crew(self, call: Call, site: Site, fn: FunctionFact | None) -> None:
         members: list[str] = []
-        for item in self.kit.items(call.kw("agents"), site, "crew agents"):
-            members += self.agent_item(item.expr, item.conditional, site, fn)
+        declared = self.crewbase_members(fn, call.kw("agents"), "agents")
+        if declared is not None:
+            members += declared
+        else:
+            for item in self.kit.items(call.kw("agents"), site, "crew agents"):
+                members += self.agent_item(item.expr, item.conditional, site, fn)
         manager = None
         if call.kw("manager_agent") is not None:
             got = self.agent_item(call.kw("manager_agent"), site.conditional, site, fn)
             manager = got[0] if got else None
-        for item in self.kit.items(call.kw("tasks"), site, "crew tasks"):
+        # CrewBase's `self.tasks`: its `@task` methods, whose Tasks are read where they are built.
+        tasks = call.kw("tasks") if self.crewbase_members(fn, call.kw("tasks"), "tasks") is None else None
+        for item in self.kit.items(tasks, site, "crew tasks"):
             value, _ = self.kit.follow(item.expr)
             if isinstance(value, Call) and from_package(self.program.origin(value.func), ("crewai",), "Task"):
                 self.task(value, Site(site.path, value.line, item.conditional), fn)
@@ -332,14 +343,34 @@ class _Crew:
 
     # -- driver ---------------------------------------------------------------------------------
 
-    def crewbase_agent(self, fn: FunctionFact) -> bool:
-        """An `@agent` method of a `@CrewBase` class (the crew's declared members)."""
-        if fn.owner_class is None:
-            return False
+    def crewbase_class(self, fn: FunctionFact | None) -> ClassFact | None:
+        """The `@CrewBase` class a method belongs to, if it does."""
+        if fn is None or fn.owner_class is None:
+            return None
         cls = self.program.classes.get(fn.owner_class)
         if cls is None or not any(from_package(self.program.origin(decorator_call(d)[0]), ("crewai.project", "crewai"), "CrewBase") for d in cls.decorators):
+            return None
+        return cls
+
+    def crewbase_agent(self, fn: FunctionFact) -> bool:
+        """An `@agent` method of a `@CrewBase` class (the crew's declared members)."""
+        if self.crewbase_class(fn) is None:
             return False
         return any(from_package(self.program.origin(decorator_call(d)[0]), ("crewai.project",), "agent") for d in fn.decorators)
+
+    def crewbase_members(self, fn: FunctionFact | None, expr: Expr | None, attr: str) -> list[str] | None:
+        """`Crew(agents=self.agents)` in a `@CrewBase` method: CrewBase fills `self.agents` with what
+        its `@agent` methods return (`self.tasks`: its `@task` methods), so the members are known.
+        None when `expr` is not that attribute of such a class."""
+        cls = self.crewbase_class(fn)
+        if cls is None or not isinstance(expr, (Ref, Dyn)):
+            return None
+        spelt = expr.name if isinstance(expr, Ref) else expr.src
+        if spelt not in (f"self.{attr}", f"{cls.symbol}.{attr}"):
+            return None
+        if attr != "agents":
+            return []
+        return [m.symbol for m in self.program.iter_functions() if m.owner_class == cls.symbol and self.crewbase_agent(m) and self.kit.by_symbol(m.symbol) is not None]
 
     def run(self) -> DialectResult:
         p = self.program

@@ -184,9 +184,11 @@ analyst = crewai.Agent(role="Analyst", goal="g", backstory="b", tools=[lookup, S
 ''',
     })
     s = {e.key: e for e in entries}
-    assert s["agent:Analyst"].reaches == ["tool:FileWriterTool@crewai_tools.FileWriterTool", "tool:Lookup", "tool:SerperDevTool@crewai_tools.SerperDevTool"]
+    # library tools are named as the library names them (what the agent's LLM sees), keyed by class
+    serper = "tool:Search the internet with Serper@crewai_tools.SerperDevTool"
+    assert s["agent:Analyst"].reaches == ["tool:File Writer Tool@crewai_tools.FileWriterTool", "tool:Lookup", serper]
     assert s["agent:Analyst"].model == "anthropic/claude-sonnet-4"
-    assert s["tool:SerperDevTool@crewai_tools.SerperDevTool"].extra == {"external": "crewai_tools.SerperDevTool"} and s["tool:SerperDevTool@crewai_tools.SerperDevTool"].exported
+    assert s[serper].extra == {"external": "crewai_tools.SerperDevTool"} and s[serper].exported
     assert any("DuckDuckGoSearchRun" in i.message for i in issues)
 
 
@@ -277,7 +279,7 @@ def refund(order_id: str) -> str:
     support = s["agent:support"]
     assert support.root and not support.conditional
     assert support.instructions_sha256.startswith("dynamic:")
-    assert support.reaches == ["tool:Refund", "tool:SerperDevTool@crewai_tools.SerperDevTool"]
+    assert support.reaches == ["tool:Refund", "tool:Search the internet with Serper@crewai_tools.SerperDevTool"]
     assert s["agent:Researcher"].root
 
 
@@ -298,3 +300,52 @@ def _private():
     assert s["agent:Writer"].root and s["agent:Writer"].conditional and s["agent:Writer"].exported
     assert not s["agent:Hidden"].exported
     assert any("tools not statically known" in i.message for i in issues)
+
+
+def test_library_tool_is_one_class_through_any_import_path_and_lives_in_the_library() -> None:
+    entries, _ = link_files({
+        "desk/a.py": '''
+from crewai import Agent
+from crewai_tools.tools import FileReadTool
+archivist = Agent(role="Archivist", goal="g", backstory="b", tools=[FileReadTool()])
+''',
+        "desk/b.py": '''
+from crewai import Agent
+from crewai_tools import FileReadTool
+checker = Agent(role="Checker", goal="g", backstory="b", tools=[FileReadTool(file_path="notes.txt")])
+''',
+    })
+    tools = [e for e in entries if e.kind == "tool"]
+    assert [(t.name, t.home, t.extra) for t in tools] == [("Read a file's content", "crewai_tools.FileReadTool", {"external": "crewai_tools.FileReadTool"})]
+    reaches = {e.name: e.reaches for e in entries if e.kind == "agent"}
+    assert reaches == {"Archivist": [tools[0].key], "Checker": [tools[0].key]}
+
+
+def test_crewbase_self_agents_are_the_agent_methods() -> None:
+    entries, issues = link_files({
+        "ops/crew.py": '''
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
+
+@CrewBase
+class Ops:
+    @agent
+    def lead(self) -> Agent:
+        return Agent(role="Lead", goal="g", backstory="b", allow_delegation=True)
+
+    @agent
+    def worker(self) -> Agent:
+        return Agent(role="Worker", goal="g", backstory="b")
+
+    @task
+    def job(self) -> Task:
+        return Task(description="d", expected_output="o", agent=self.lead())
+
+    @crew
+    def crew(self) -> Crew:
+        return Crew(agents=self.agents, tasks=self.tasks)
+''',
+    })
+    s = {e.name: e for e in entries}
+    assert s["Lead"].reaches == [s["Worker"].key] and s["Worker"].reaches == []
+    assert not [i for i in issues if "not statically known" in i.message]
