@@ -333,15 +333,14 @@ class _Extractor:
                     target.aliases.add(a.target)
                     target.entry.root = target.entry.root or builds_root(self.p, a.target)
         for fn in self.p.iter_functions():
-            public = builds_root(self.p, fn.symbol)
             for ret in fn.returns_exprs:
                 react = self.kind_of(ret)
                 inner = self.unwrap(ret)
                 if react is not None:
                     sym = f"{fn.symbol}.<return>"
                     self.add_agent(sym, inner, react, True, fn.name, self.p.path_of(fn.symbol))  # type: ignore[arg-type]
-                    self.agents[sym].entry.root = public
-                elif public and isinstance(inner, Ref) and self.p.canonical(inner.name) in self.agents:
+                    self.agents[sym].entry.root = builds_root(self.p, fn.symbol)
+                elif isinstance(inner, Ref) and self.p.canonical(inner.name) in self.agents and builds_root(self.p, fn.symbol):
                     self.agents[self.p.canonical(inner.name)].entry.root = True
 
     def find_graphs(self) -> None:
