@@ -341,14 +341,15 @@ class _Extractor:
 
     def _factory(self, fn: FunctionFact) -> None:
         """A function returning an agent denotes it; a public module-level one makes it a root."""
-        public = builds_root(self.p, fn.symbol)
-        path = self.p.path_of(fn.symbol)
+        public: bool | None = None  # read only for a function that returns an agent (most return none)
         for ret in fn.returns_exprs:
             specs: list[_AgentSpec] = []
             if isinstance(ret, Call) and (self._is_agent_ctor(ret) or self._method(ret, "clone") is not None):
-                specs = self._specs_of(ret, path, True, symbol=fn.symbol)
+                specs = self._specs_of(ret, self.p.path_of(fn.symbol), True, symbol=fn.symbol)
             elif isinstance(ret, Ref):
                 specs = self.specs.get(self.p.canonical(ret.name), [])
+            if specs and public is None:
+                public = builds_root(self.p, fn.symbol)
             for spec in specs:
                 spec.symbols.add(fn.symbol)
                 if spec.symbol == fn.symbol:

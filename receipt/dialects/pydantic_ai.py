@@ -165,10 +165,8 @@ class _Extractor:
                     self.agents[sym].entry.root = builds_root(self.p, fn.symbol)
         # `def build(): agent = Agent(...); ...; return agent` -> a conditional root.
         for fn in self.p.iter_functions():
-            if not builds_root(self.p, fn.symbol):
-                continue
             for ret in fn.returns_exprs:
-                if isinstance(ret, Ref) and self.p.canonical(ret.name) in self.agents:
+                if isinstance(ret, Ref) and self.p.canonical(ret.name) in self.agents and builds_root(self.p, fn.symbol):
                     self.agents[self.p.canonical(ret.name)].entry.root = True
 
     def add_agent(self, symbol: str, call: Call, line: int, conditional: bool, name_hint: str, path: str | None = None) -> None:
