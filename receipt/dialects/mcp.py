@@ -61,8 +61,9 @@ from receipt.extract.facts import (
     Ref,
     Seq,
     Splat,
+    nodes_in,
 )
-from receipt.extract.program import Item, Program, calls_in, describe, nodes_in
+from receipt.extract.program import Item, Program, calls_in, describe
 from receipt.models import Dynamic, Entry, ExtractionIssue, Param, Signature
 from receipt.schemas import input_schema_signature
 

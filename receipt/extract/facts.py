@@ -190,6 +190,40 @@ def walk(expr: Expr) -> Iterator[Expr]:
         yield from walk(expr.left)
         yield from walk(expr.right)
 
+
+def nodes_in(expr: Expr, kinds: tuple[type, ...]) -> list[Expr]:
+    """The expressions of these classes inside `expr` (itself included), in `walk` order."""
+    out: list[Expr] = []
+    _collect(expr, kinds, out)
+    return out
+
+
+def _collect(expr: Expr, kinds: tuple[type, ...], out: list[Expr]) -> None:
+    # `walk` filtered by class, eagerly: no generator per node (a program holds hundreds of
+    # thousands of expressions). Keep both traversals in step.
+    cls = expr.__class__
+    if cls in kinds:
+        out.append(expr)
+    if cls is Call:
+        _collect(expr.func, kinds, out)  # type: ignore[union-attr]
+        for a in expr.args:  # type: ignore[union-attr]
+            _collect(a, kinds, out)
+        for _, v in expr.kwargs:  # type: ignore[union-attr]
+            _collect(v, kinds, out)
+    elif cls is Seq:
+        for a in expr.items:  # type: ignore[union-attr]
+            _collect(a, kinds, out)
+    elif cls is Map:
+        for k, v in expr.items:  # type: ignore[union-attr]
+            _collect(k, kinds, out)
+            _collect(v, kinds, out)
+    elif cls is Splat or cls is Attr:
+        _collect(expr.value, kinds, out)  # type: ignore[union-attr]
+    elif cls is Concat:
+        _collect(expr.left, kinds, out)  # type: ignore[union-attr]
+        _collect(expr.right, kinds, out)  # type: ignore[union-attr]
+
+
 # --- statements and definitions ----------------------------------------------------------------
 
 

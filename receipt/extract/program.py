@@ -26,6 +26,7 @@ from receipt.extract.facts import (
     Ref,
     Seq,
     Splat,
+    nodes_in,
     walk,
 )
 from receipt.layout import Layout, read_layout
@@ -575,38 +576,6 @@ def attribute(obj: Expr, name: str) -> Expr:
 def calls_in(expr: Expr) -> list[Call]:
     """Every call inside `expr`, in `walk` order (parents first, source order)."""
     return nodes_in(expr, (Call,))  # type: ignore[return-value]
-
-
-def nodes_in(expr: Expr, kinds: tuple[type, ...]) -> list[Expr]:
-    """The expressions of these classes inside `expr` (itself included), in `walk` order."""
-    out: list[Expr] = []
-    _collect(expr, kinds, out)
-    return out
-
-
-def _collect(expr: Expr, kinds: tuple[type, ...], out: list[Expr]) -> None:
-    # `walk` filtered by class, without a generator per node (programs hold hundreds of thousands).
-    cls = expr.__class__
-    if cls in kinds:
-        out.append(expr)
-    if cls is Call:
-        _collect(expr.func, kinds, out)  # type: ignore[union-attr]
-        for a in expr.args:  # type: ignore[union-attr]
-            _collect(a, kinds, out)
-        for _, v in expr.kwargs:  # type: ignore[union-attr]
-            _collect(v, kinds, out)
-    elif cls is Seq:
-        for a in expr.items:  # type: ignore[union-attr]
-            _collect(a, kinds, out)
-    elif cls is Map:
-        for k, v in expr.items:  # type: ignore[union-attr]
-            _collect(k, kinds, out)
-            _collect(v, kinds, out)
-    elif cls is Splat or cls is Attr:
-        _collect(expr.value, kinds, out)  # type: ignore[union-attr]
-    elif cls is Concat:
-        _collect(expr.left, kinds, out)  # type: ignore[union-attr]
-        _collect(expr.right, kinds, out)  # type: ignore[union-attr]
 
 
 def _mentions_parameter(expr: Expr) -> bool:
