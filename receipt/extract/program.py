@@ -229,12 +229,17 @@ class Program:
         seen = 0
         while isinstance(expr, Ref) and seen < _MAX_DEPTH:
             d = self.lookup(expr.name)
+            if isinstance(d, AssignFact) and d.conditional and self._assigned_more_than_once(d.target):
+                break  # `if a: model = X(...) elif b: model = Y(...)`: which one is not known (as `evaluate`)
             if isinstance(d, AssignFact):
                 expr = d.value
                 seen += 1
                 continue
             break
         return expr
+
+    def _assigned_more_than_once(self, symbol: str) -> bool:
+        return sum(1 for a in self.assigns.get(symbol, ()) if a.op == "=") > 1
 
     def evaluate(self, expr: Expr | None, _depth: int = 0) -> Any:
         """A literal Python value (str/int/float/bool/None/list/dict), or `Dynamic(src)`."""
@@ -282,8 +287,10 @@ class Program:
             symbol = self.canonical(expr.name)
             d = self.lookup(symbol)
             if isinstance(d, AssignFact):
-                if len([a for a in self.assigns.get(symbol, []) if a.op == "="]) > 1 and d.conditional:
-                    return Dynamic(dynamic=describe(expr))
+                if d.conditional and self._assigned_more_than_once(symbol):
+                    # Which branch runs is not known; the alternatives are, and a changed one is a change.
+                    choices = sorted({describe(a.value) for a in self.assigns.get(symbol, ()) if a.op == "="})
+                    return Dynamic(dynamic=f"{describe(expr)}, one of: {' | '.join(choices)}")
                 value = self.evaluate(d.value, _depth + 1)
                 if isinstance(value, dict):
                     return self._mutated_dict(symbol, value, _depth)
