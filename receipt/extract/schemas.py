@@ -30,40 +30,42 @@ def annotation_refs(node: ast.AST | None, resolve: Callable[[str], "str | None"]
     """Qualified names an annotation mentions, in order, without typing/builtins names; quoted
     (forward) annotations are read, `Literal[...]` values and `Annotated` metadata are not."""
     out: list[str] = []
-
-    def visit(n: ast.AST, depth: int) -> None:
-        if depth > 32 or len(out) >= _MAX_REFS:
-            return
-        if isinstance(n, ast.Constant) and isinstance(n.value, str):
-            try:
-                visit(ast.parse(n.value.strip(), mode="eval").body, depth + 1)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                pass
-            return
-        if isinstance(n, (ast.Name, ast.Attribute)):
-            origin = qualified_name(n, resolve)
-            if origin is not None and not origin.startswith(_NOT_SCHEMAS) and origin not in out:
-                out.append(origin)
-            return
-        if isinstance(n, ast.Subscript):
-            head = qualified_name(n.value, resolve)
-            leaf = head.rsplit(".", 1)[-1] if head else ""
-            if leaf == "Literal":
-                return
-            visit(n.value, depth + 1)
-            if leaf == "Annotated":
-                elts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
-                if elts:
-                    visit(elts[0], depth + 1)
-                return
-            visit(n.slice, depth + 1)
-            return
-        for child in ast.iter_child_nodes(n):
-            visit(child, depth + 1)
-
     if node is not None:
-        visit(node, 0)
+        _visit_annotation(node, 0, resolve, out)
     return tuple(out)
+
+
+def _visit_annotation(n: ast.AST, depth: int, resolve: Callable[[str], "str | None"], out: list[str]) -> None:
+    # A module-level function, not a closure: a recursive closure is a reference cycle that would
+    # keep the resolver, and through it the file's whole syntax tree, alive until a GC pass.
+    if depth > 32 or len(out) >= _MAX_REFS:
+        return
+    if isinstance(n, ast.Constant) and isinstance(n.value, str):
+        try:
+            _visit_annotation(ast.parse(n.value.strip(), mode="eval").body, depth + 1, resolve, out)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pass
+        return
+    if isinstance(n, (ast.Name, ast.Attribute)):
+        origin = qualified_name(n, resolve)
+        if origin is not None and not origin.startswith(_NOT_SCHEMAS) and origin not in out:
+            out.append(origin)
+        return
+    if isinstance(n, ast.Subscript):
+        head = qualified_name(n.value, resolve)
+        leaf = head.rsplit(".", 1)[-1] if head else ""
+        if leaf == "Literal":
+            return
+        _visit_annotation(n.value, depth + 1, resolve, out)
+        if leaf == "Annotated":
+            elts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
+            if elts:
+                _visit_annotation(elts[0], depth + 1, resolve, out)
+            return
+        _visit_annotation(n.slice, depth + 1, resolve, out)
+        return
+    for child in ast.iter_child_nodes(n):
+        _visit_annotation(child, depth + 1, resolve, out)
 
 
 def param_refs(ex: "_Extractor", node: ast.AST | None, scope: "_Scope") -> tuple[str, ...]:
