@@ -7,7 +7,9 @@ For every commit of the synthetic repository (or `--repo`), the receipt of HEAD~
 markdown and as JSON, is computed by each version of the tool under each PYTHONHASHSEED; all of
 them must be identical. Each (version, seed) is one child process that computes every receipt in
 turn with one cache directory, as successive CI runs would (cold first, warm later, incremental
-in between), and then all of them again (identical reruns). Speed work must not change a byte.
+in between), and then all of them again (identical reruns). With `--cold`, every receipt is computed
+with no cache directory, as a first CI run would (extraction of both whole trees each time), once.
+Speed work must not change a byte.
 
 `--old`/`--new` are git revisions of this project, exported with `git archive` to a temporary
 directory; `--new` defaults to the working tree. A version compared with itself under two seeds
@@ -35,7 +37,7 @@ repo, pairs = sys.argv[1], json.loads(sys.argv[2])
 from receipt.pipeline import build_receipt
 from receipt.render import render_json, render_markdown
 out = {}
-for attempt in ("first", "again"):
+for attempt in sys.argv[3].split(","):
     for base, head in pairs:
         r = build_receipt(repo, base, head)
         text = render_markdown(r) + "\0" + render_json(r)
@@ -51,10 +53,11 @@ def export(rev: str, into: Path) -> Path:
     return into
 
 
-def receipts(tree: Path, repo: Path, pairs: list[tuple[str, str]], seed: str, cache: Path) -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": seed, "RECEIPT_CACHE_DIR": str(cache), "RECEIPT_TODAY": "2026-01-01"}
+def receipts(tree: Path, repo: Path, pairs: list[tuple[str, str]], seed: str, cache: Path | None) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": seed, "RECEIPT_CACHE_DIR": str(cache) if cache else "off", "RECEIPT_TODAY": "2026-01-01"}
     env.pop("GITHUB_ACTIONS", None)
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(repo), json.dumps(pairs)], cwd=tree, env=env, capture_output=True, text=True)
+    attempts = "first" if cache is None else "first,again"
+    proc = subprocess.run([sys.executable, "-c", CHILD, str(repo), json.dumps(pairs), attempts], cwd=tree, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"{tree} (seed {seed}) failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -68,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repo", type=Path, default=None, help="a repository to use instead of the synthetic one")
     ap.add_argument("--max-commits", type=int, default=60, help="newest N first-parent commits (default 60)")
     ap.add_argument("--seeds", default="0,4242", help="PYTHONHASHSEED values (default 0,4242)")
+    ap.add_argument("--cold", action="store_true", help="every receipt without a cache directory (cold), computed once")
     args = ap.parse_args(argv)
 
     old_rev = args.old or git(PROJECT, "merge-base", "HEAD", "main")
@@ -83,8 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         for label, tree in trees.items():
             for seed in seeds:
                 key = f"{label}, PYTHONHASHSEED={seed}"
-                print(f"  {key}: {len(pairs)} receipts x 2 ...", file=sys.stderr, flush=True)
-                results[key] = receipts(tree, repo, pairs, seed, tmpdir / hashlib.sha256(key.encode()).hexdigest()[:8])
+                print(f"  {key}: {len(pairs)} receipts x {1 if args.cold else 2} ...", file=sys.stderr, flush=True)
+                cache = None if args.cold else tmpdir / hashlib.sha256(key.encode()).hexdigest()[:8]
+                results[key] = receipts(tree, repo, pairs, seed, cache)
     reference_key = next(iter(results))
     reference = results[reference_key]
     bad = 0

@@ -19,7 +19,8 @@ from receipt.diff import config_change, diff_surfaces, extraction_error_changes,
 from receipt.dialects.registry import dialects_for
 from receipt.errors import ConfigError, GitError
 from receipt.extract import READ_CEILING, extract_file, gc_quiet_run, too_large
-from receipt.extract.cache import FactsCache, SurfaceCache, default_cache_dir
+from receipt.extract.cache import FactsCache, SurfaceCache, decode_entry, default_cache_dir
+from receipt.extract.pool import extract_entries, worker_count
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
 from receipt.gitsource import GitRepo, SourceFile, TreeListing
@@ -195,23 +196,42 @@ def _facts_for(
 ) -> tuple[list[ModuleFacts], list[ExtractionIssue], list[ExtractionIssue]]:
     """Facts of every listed file. A `(blob, path)` in `fresh` (what differs between the two
     revisions compared) is always extracted from its blob, never taken from the disk cache."""
-    facts: list[ModuleFacts] = []
     errors = [s for s in listing.skipped if s.kind == "error"]
     skipped = [s for s in listing.skipped if s.kind != "error"]
     total = len(listing.files)
-    for i, f in enumerate(listing.files):
-        if i % 50 == 0:
+    found = [cache.get(f.blob, f.path, disk=(f.blob, f.path) not in fresh) for f in listing.files]
+    missing = [f for f, got in zip(listing.files, found) if got is None and not (max_code_bytes is not None and f.size > max_code_bytes)]
+    workers = worker_count(len(missing))
+    if workers:
+        _extract_in_workers(repo, missing, cache, progress, workers, total - len(missing), total)
+    facts: list[ModuleFacts] = []
+    for i, (f, got) in enumerate(zip(listing.files, found)):
+        if i % 50 == 0 and not workers:
             progress(f"{i}/{total} files")
-        cached = None if (f.blob, f.path) in fresh else cache.get(f.blob, f.path)
-        if cached is None:
-            cached = _extracted(repo, f, cache, max_code_bytes)
-        facts.append(cached)
-        if cached.error:
+        if got is None:
+            got = _extracted(repo, f, cache, max_code_bytes)  # what the workers did is in memory now
+        facts.append(got)
+        if got.error:
             errors.append(
-                ExtractionIssue(path=f.path, line=cached.error.get("line"), kind="error", reason=cached.error["reason"],
-                                message=cached.error["message"], frameworks=cached.error.get("frameworks", []))
+                ExtractionIssue(path=f.path, line=got.error.get("line"), kind="error", reason=got.error["reason"],
+                                message=got.error["message"], frameworks=got.error.get("frameworks", []))
             )
     return facts, errors, skipped
+
+
+def _extract_in_workers(repo: GitRepo, files: list[SourceFile], cache: FactsCache, progress: Progress, workers: int, done: int, total: int) -> None:
+    """Facts of `files` into `cache` (memory and directory), made by worker processes. What they
+    could not do (a missing object, a crash, no processes to be had) is left to the caller, which
+    extracts it in this process, as without workers."""
+    try:
+        for i, (f, made) in enumerate(zip(files, extract_entries(repo.git_dir, [(f.blob, f.path) for f in files], cache.root, workers))):
+            if (done + i) % 50 == 0:
+                progress(f"{done + i}/{total} files")
+            if made is not None:
+                entry, stored = made
+                cache.put(f.blob, f.path, decode_entry(entry, f.blob, f.path), entry=entry, stored=stored)
+    except (OSError, RuntimeError):  # RuntimeError: BrokenProcessPool, a worker died
+        pass
 
 
 @dataclass

@@ -43,6 +43,44 @@ def _max_bytes() -> int:
         return DEFAULT_MAX_MB * 1_000_000
 
 
+def binding(blob: str, path: str) -> dict[str, str]:
+    """What a facts entry is bound to: stored in it and hashed into its file name."""
+    return {"format": FORMAT, "extractor": EXTRACTOR_VERSION, "python": INTERPRETER, "blob": blob, "path": path}
+
+
+def entry_file(root: Path, blob: str, path: str) -> Path:
+    key = hashlib.sha256(json.dumps(binding(blob, path), sort_keys=True).encode()).hexdigest()
+    return root / "facts" / key[:2] / f"{key}.zjson"
+
+
+def encode_entry(blob: str, path: str, facts: ModuleFacts) -> bytes:
+    """The entry of (blob, path): its binding and the facts, as JSON (uncompressed)."""
+    with gc_paused():
+        # dumps, not dump: json.dump streams through the pure-Python encoder (same text, slower).
+        return json.dumps({"bound": binding(blob, path), "facts": facts_to_json(facts)}, separators=(",", ":")).encode("utf-8")
+
+
+def decode_entry(raw: bytes, blob: str, path: str) -> ModuleFacts:
+    """The facts of an entry; ValueError when it is bound to anything but (blob, path) here."""
+    with gc_paused():
+        entry = json.loads(raw)
+        if entry.get("bound") != binding(blob, path):
+            raise ValueError("entry computed from something else")
+        facts = facts_from_json(entry["facts"])
+    if facts.path != path:
+        raise ValueError("entry describes another path")
+    return facts
+
+
+def store_entry(root: Path, blob: str, path: str, entry: bytes) -> str:
+    """Write an encoded entry to its file (compressed, atomically): "written", "held" (the file
+    already says exactly this: a rerun extracts what changed again) or "" (the disk refused)."""
+    f = entry_file(root, blob, path)
+    if _holds(f, entry):
+        return "held"
+    return "written" if write_atomic(f, zlib.compress(entry, 1)) else ""
+
+
 class FactsCache:
     def __init__(self, root: Path | None):
         self.root = root
@@ -56,18 +94,8 @@ class FactsCache:
         # records of the facts it was computed from (see SurfaceCache).
         self._digests: dict[tuple[str, str], str] = {}
 
-    def _binding(self, blob: str, path: str) -> dict[str, str]:
-        return {"format": FORMAT, "extractor": EXTRACTOR_VERSION, "python": INTERPRETER, "blob": blob, "path": path}
-
-    def _file(self, blob: str, path: str) -> Path:
-        assert self.root is not None
-        key = hashlib.sha256(json.dumps(self._binding(blob, path), sort_keys=True).encode()).hexdigest()
-        return self.root / "facts" / key[:2] / f"{key}.zjson"
-
     def _encode(self, blob: str, path: str, facts: ModuleFacts) -> bytes:
-        with gc_paused():
-            # dumps, not dump: json.dump streams through the pure-Python encoder (same text, slower).
-            return json.dumps({"bound": self._binding(blob, path), "facts": facts_to_json(facts)}, separators=(",", ":")).encode("utf-8")
+        return encode_entry(blob, path, facts)
 
     def digest(self, blob: str, path: str, facts: ModuleFacts) -> str:
         """sha256 of the entry these facts make (the same bytes whether read, written or neither)."""
@@ -87,16 +115,10 @@ class FactsCache:
             return memo
         if self.root is None or not disk:
             return None
-        f = self._file(blob, path)
+        f = entry_file(self.root, blob, path)
         try:
             raw = zlib.decompress(f.read_bytes())
-            with gc_paused():
-                entry = json.loads(raw)
-                if entry.get("bound") != self._binding(blob, path):
-                    raise ValueError("entry computed from something else")
-                facts = facts_from_json(entry["facts"])
-            if facts.path != path:
-                raise ValueError("entry describes another path")
+            facts = decode_entry(raw, blob, path)
         except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: extract again
             self.misses += 1
             return None
@@ -109,17 +131,18 @@ class FactsCache:
         self._digests[(blob, path)] = hashlib.sha256(raw).hexdigest()
         return facts
 
-    def put(self, blob: str, path: str, facts: ModuleFacts) -> None:
+    def put(self, blob: str, path: str, facts: ModuleFacts, entry: bytes | None = None, stored: str | None = None) -> None:
+        """Keep `facts` for this run and write their entry. `entry`: their encoding, made already
+        (by a worker process); `stored`: what that worker's `store_entry` did with it."""
         self._memory[(blob, path)] = facts
         self._digests.pop((blob, path), None)
         if self.root is None:
             return
-        data = self._encode(blob, path, facts)
+        data = entry if entry is not None else self._encode(blob, path, facts)
         self._digests[(blob, path)] = hashlib.sha256(data).hexdigest()
-        f = self._file(blob, path)
-        if _holds(f, data):
-            return  # a rerun extracts what changed again: the entry already says exactly this
-        if write_atomic(f, zlib.compress(data, 1)):
+        if stored is None:
+            stored = store_entry(self.root, blob, path, data)
+        if stored == "written":
             self.written += 1
 
     def evict(self) -> None:

@@ -1,0 +1,103 @@
+"""Extraction in worker processes gives the receipt one process gives, and fails the same way.
+
+A real git repository with enough files for workers to start (receipt.extract.pool.MIN_FILES),
+mixing what extraction records rather than drops: a syntax error, undecodable bytes, a file over
+the size limit; and tools whose verdict depends on a module the workers extract.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from receipt.extract.pool import MIN_FILES, worker_count
+from tests.helpers import GitRepoBuilder, run_cli
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="worker processes are forked on Linux only")
+
+LIBRARY = """
+def helper_{n}(x):
+    total = 0
+    for i in range(x):
+        total += i * {n}
+    return total
+"""
+TOOLS = """
+from receipt.markers import tool
+from shop.settings import GATE
+from shop.lib.m3 import helper_3
+
+@tool(dangerous=True, approval=GATE)
+def refund(order_id: str):
+    '''Refund an order.'''
+    return helper_3(1)
+
+@tool(read_only=True)
+def lookup(order_id: str):
+    '''Look an order up.'''
+"""
+AGENT = """
+from receipt.markers import agent
+from shop import lookup, refund
+
+@agent(model="gpt-5")
+def support(q):
+    lookup(q)
+    return refund(q)
+"""
+
+
+def _tree(gate: str) -> dict[str, str | bytes]:
+    files: dict[str, str | bytes] = {f"shop/lib/m{n}.py": LIBRARY.format(n=n) for n in range(MIN_FILES + 16)}
+    files["shop/__init__.py"] = "from shop.tools import refund, lookup\n"
+    files["shop/agent.py"] = AGENT
+    files["shop/lib/__init__.py"] = ""
+    files["shop/settings.py"] = f'GATE = "{gate}"\n'
+    files["shop/tools.py"] = TOOLS
+    files["shop/broken.py"] = "def oops(:\n"
+    files["shop/latin.py"] = b"# no coding cookie\nNAME = '\xe9'\n"
+    files["shop/huge.py"] = "X = [\n" + "    1,\n" * 4_000 + "]\n"
+    files[".receipt.toml"] = "max_file_bytes = 4000\n"  # huge.py is over it
+    return files
+
+
+def _trace_diff(repo: GitRepoBuilder, workers: int, *extra: str) -> tuple[int, str, str]:
+    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json", *extra,
+                  env={"RECEIPT_WORKERS": str(workers), "RECEIPT_TODAY": "2026-01-01"})
+    return out.returncode, out.stdout, out.stderr
+
+
+def test_workers_start_for_a_large_tree_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RECEIPT_WORKERS", "2")
+    assert worker_count(MIN_FILES * 10) == 2
+    assert worker_count(MIN_FILES - 1) == 0  # a few files: extracted in the parent
+    monkeypatch.setenv("RECEIPT_WORKERS", "1")
+    assert worker_count(MIN_FILES * 10) == 0
+
+
+def test_receipt_with_workers_is_byte_identical_to_one_process(git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    git_repo.commit(_tree("always"))
+    git_repo.commit({"shop/settings.py": 'GATE = "never"\n', "shop/lib/m7.py": LIBRARY.format(n=70)})
+    one = _trace_diff(git_repo, 1)
+    assert one[0] == 1, one[2]  # approval lowered: the verdict fails
+    receipt = one[1]
+    assert "tool.approval_lowered" in receipt and "refund" in receipt and "shop/broken.py" in receipt and "shop/latin.py" in receipt and "shop/huge.py" in receipt
+    assert _trace_diff(git_repo, 2) == one
+    # The entries the workers wrote are the ones one process writes: a warm run reads them.
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RECEIPT_CACHE_DIR", str(cache))
+    assert _trace_diff(git_repo, 2) == one
+    assert len(list((cache / "facts").rglob("*.zjson"))) >= MIN_FILES
+    assert _trace_diff(git_repo, 1) == one
+
+
+def test_a_missing_object_fails_as_without_workers(git_repo: GitRepoBuilder) -> None:
+    git_repo.commit(_tree("always"))
+    git_repo.commit({"shop/settings.py": 'GATE = "never"\n'})
+    oid = git_repo.git("rev-parse", "HEAD~1:shop/lib/m5.py")
+    (git_repo.path / ".git" / "objects" / oid[:2] / oid[2:]).unlink()  # a loose object lost
+    one = _trace_diff(git_repo, 1)
+    assert one[0] not in (0, 1) and oid[:12] in one[2] and "Traceback" not in one[2]
+    assert _trace_diff(git_repo, 2) == one
