@@ -32,7 +32,8 @@ Choices a reader of the receipt should know (also in the README's honest limits)
   `ApplyPatchTool`, `CodeInterpreterTool`) are `dangerous`; the SDK has no such flag for function
   tools (default false; a native `@tool(dangerous=True)` marker stacked on the function overlays it).
 - The same hosted tool (or the same `function_tool(fn)` / `x.as_tool(...)`) attached inline to
-  several agents is one entry; if the copies differ, the least safe value wins.
+  several agents is one entry when it is built with the same arguments; configured otherwise (a
+  hosted MCP server under the same label with another approval policy), it is another entry.
 """
 
 from __future__ import annotations
@@ -574,7 +575,10 @@ class _Extractor:
             fixed = {**fixed, "dangerous": _mcp_tools_danger(scope or "hosted_mcp")}
         # OpenAI-hosted and MCP tools act outside the process: open-world (function tools declare nothing: not open-world).
         entry = self._tool_entry(name, path, line, conditional, approval, scope=scope, description_sha256=digest(description), **{"open_world": True, **fixed})
-        return self._merge_or_register(("hosted", entry.key), entry, symbol or self._synthetic(path, line), conditional)
+        # One entry per configuration: a same-named hosted tool configured otherwise elsewhere (another
+        # agent's MCP server under the same label, a shell with another approval) is another tool.
+        config = ";".join(describe(a) for a in call.args) + "|" + _kwargs_text(call)
+        return self._merge_or_register(("hosted", entry.key, config), entry, symbol or self._synthetic(path, line), conditional)
 
     def _given(self, expr: Expr | None) -> bool:
         """An optional callback really passed (not absent, not a literal None)."""
