@@ -316,7 +316,8 @@ def build_surface(
     surface.skipped = sorted([*skipped, *issues], key=lambda e: (e.path, e.line or 0, e.message))
     if linked.root is not None:
         digests = {f.path: cache.digest(f.blob, f.path, m) for f, m in zip(listing.files, facts)}
-        linked.put(bound, surface.model_dump(mode="json", by_alias=True), digests)
+        if linked.put(bound, surface.model_dump(mode="json", by_alias=True), digests):
+            cache.written += 1  # a linked surface counts toward the directory's bound like facts
     return surface
 
 

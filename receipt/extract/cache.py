@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import platform
 import sys
@@ -35,12 +36,16 @@ FORMAT = "facts-v3"  # layout of an entry; bump when it changes
 DEFAULT_MAX_MB = 256
 
 
-def _max_bytes() -> int:
-    raw = os.environ.get("RECEIPT_CACHE_MAX_MB", "")
+def max_cache_bytes() -> int:
+    """The directory's bound: `RECEIPT_CACHE_MAX_MB` (decimals allowed; 0 keeps nothing), else the default."""
+    raw = os.environ.get("RECEIPT_CACHE_MAX_MB", "").strip()
     try:
-        return max(0, int(raw)) * 1_000_000 if raw.strip() else DEFAULT_MAX_MB * 1_000_000
+        mb = float(raw) if raw else DEFAULT_MAX_MB
     except ValueError:
-        return DEFAULT_MAX_MB * 1_000_000
+        mb = DEFAULT_MAX_MB
+    if not math.isfinite(mb):
+        mb = DEFAULT_MAX_MB
+    return max(0, int(mb * 1_000_000))
 
 
 def binding(blob: str, path: str) -> dict[str, str]:
@@ -149,7 +154,7 @@ class FactsCache:
         """Keep the directory under its size bound: least recently used entries go first."""
         if self.root is None or not self.written:
             return
-        prune(self.root, _max_bytes())
+        prune(self.root, max_cache_bytes())
 
 
 def _holds(f: Path, data: bytes) -> bool:
@@ -276,8 +281,9 @@ class SurfaceCache:
             pass
         return surface, digests
 
-    def put(self, bound: dict[str, str], surface: object, digests: dict[str, str]) -> None:
+    def put(self, bound: dict[str, str], surface: object, digests: dict[str, str]) -> bool:
+        """Store a linked surface; True when an entry was written."""
         if self.root is None:
-            return
+            return False
         text = json.dumps({"bound": bound, "surface": surface, "digests": digests}, separators=(",", ":"))
-        write_atomic(self._file(bound), zlib.compress(text.encode("utf-8"), 1))
+        return write_atomic(self._file(bound), zlib.compress(text.encode("utf-8"), 1))

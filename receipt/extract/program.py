@@ -7,8 +7,9 @@ items a list really holds (`items`, following `append`/`extend`/`+=`). Anything 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Iterator, Union
 
 from receipt.extract.facts import (
     AssignFact,
@@ -63,7 +64,7 @@ class Program:
         self.imports: dict[str, str] = {}
         self.functions: dict[str, FunctionFact] = {}
         self.classes: dict[str, ClassFact] = {}
-        self.assigns: dict[str, list[AssignFact]] = {}
+        grown: dict[str, list[AssignFact]] = {}
         self.effects_by_receiver: dict[str, list[tuple[str, EffectFact]]] = {}
         self.module_of: dict[str, ModuleFacts] = {}
         for m in self.modules.values():
@@ -75,8 +76,12 @@ class Program:
                 self.classes[c.symbol] = c
                 self.module_of[c.symbol] = m
             for a in m.assigns:
-                self.assigns.setdefault(a.target, []).append(a)
+                grown.setdefault(a.target, []).append(a)
                 self.module_of.setdefault(a.target, m)
+        # Read only from here on: a tuple per target is half the size of a list grown by appends
+        # (a program has about as many assigned targets as calls).
+        self.assigns: dict[str, tuple[AssignFact, ...]] = {target: tuple(found) for target, found in grown.items()}
+        del grown
         # Suffix index so `pkg.mod` finds `src/pkg/mod.py` (module "src.pkg.mod").
         self._suffix: dict[str, str | None] = {}
         for name in self.modules:
@@ -87,13 +92,13 @@ class Program:
                     continue
                 self._suffix[suffix] = None if suffix in self._suffix else name
         self._canon_cache: dict[str, str] = {}
-        self._calls: list[tuple[Call, bool, ModuleFacts]] | None = None
+        self._calls: list[tuple[ModuleFacts, bool, list[Call]]] | None = None
         for m in self.modules.values():
             for e in m.effects:
                 func = e.call.func
                 if isinstance(func, Ref) and "." in func.name:
                     receiver, method = func.name.rsplit(".", 1)
-                    self.effects_by_receiver.setdefault(self.canonical(receiver), []).append((method, e))
+                    self.effects_by_receiver.setdefault(self.canonical(receiver), []).append((sys.intern(method), e))
 
     # -- names ----------------------------------------------------------------------------------
 
@@ -125,7 +130,8 @@ class Program:
         """
         cached = self._canon_cache.get(name)
         if cached is None:
-            cached = self._canon_cache[name] = self._canonical(name, _depth)
+            # Both are names the facts already spell (interned there): one string object each.
+            cached = self._canon_cache[sys.intern(name)] = sys.intern(self._canonical(name, _depth))
         return cached
 
     def _canonical(self, name: str, depth: int) -> str:
@@ -537,18 +543,25 @@ class Program:
         for m in self.modules.values():
             yield from m.effects
 
-    def iter_calls(self) -> Iterable[tuple[Call, bool, ModuleFacts]]:
+    def iter_calls(self) -> Iterator[tuple[Call, bool, ModuleFacts]]:
         """Every call found as an assignment value or a statement, with its conditional flag."""
         if self._calls is None:
-            # Collected once per program: several analyses walk every expression for calls.
-            found: list[tuple[Call, bool, ModuleFacts]] = []
+            # Collected once per program (several analyses walk every expression for calls), as
+            # runs of calls sharing a module and a flag: a tuple per call was most of the index.
+            runs: list[tuple[ModuleFacts, bool, list[Call]]] = []
             for m in self.modules.values():
-                for a in m.assigns:
-                    found.extend((c, a.conditional, m) for c in calls_in(a.value))
-                for e in m.effects:
-                    found.extend((c, e.conditional, m) for c in calls_in(e.call))
-            self._calls = found
-        return self._calls
+                for conditional, expr in [*((a.conditional, a.value) for a in m.assigns), *((e.conditional, e.call) for e in m.effects)]:
+                    calls = calls_in(expr)
+                    if not calls:
+                        continue
+                    if runs and runs[-1][0] is m and runs[-1][1] == conditional:
+                        runs[-1][2].extend(calls)
+                    else:
+                        runs.append((m, conditional, calls))
+            self._calls = runs
+        for m, conditional, calls in self._calls:
+            for call in calls:
+                yield call, conditional, m
 
     def path_of(self, symbol: str) -> str:
         m = self.module_of.get(symbol)
