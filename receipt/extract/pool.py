@@ -18,8 +18,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from itertools import islice
 from pathlib import Path
 
 from receipt.extract import extract_file
@@ -28,6 +30,7 @@ from receipt.extract.cache import encode_entry, store_entry
 # Below this many files to extract, starting workers costs more than it saves.
 MIN_FILES = 64
 _CHUNK = 8  # files per task: fewer round trips, still an even share at the end
+_IN_FLIGHT = 4  # tasks submitted ahead per worker
 
 _worker: dict[str, object] = {}
 
@@ -70,15 +73,29 @@ def _extract(job: tuple[str, str]) -> tuple[bytes, str | None] | None:
         return None
 
 
+def _extract_chunk(jobs: Sequence[tuple[str, str]]) -> list[tuple[bytes, str | None] | None]:
+    return [_extract(job) for job in jobs]
+
+
 def extract_entries(
     git_dir: Path, jobs: Sequence[tuple[str, str]], cache_root: Path | None, workers: int
 ) -> Iterator[tuple[bytes, str | None] | None]:
     """For each (blob, path) of `jobs`, in order: (its encoded entry, what `store_entry` did with it
     in `cache_root`), or None when a worker could not do it."""
-    # concurrent.futures, not multiprocessing.Pool: a worker that dies makes the map raise
+    # concurrent.futures, not multiprocessing.Pool: a worker that dies makes the result raise
     # (BrokenProcessPool) instead of waiting forever for its files.
     with ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context("fork"), initializer=_start,
         initargs=(str(git_dir), None if cache_root is None else str(cache_root)),
     ) as pool:
-        yield from pool.map(_extract, jobs, chunksize=_CHUNK)
+        # A few chunks in flight per worker, not all of them (what `map` submits): entries the
+        # parent has not decoded yet wait in its memory, and on a busy machine the workers run
+        # ahead (all of a 1,500-file tree's entries waiting cost 48 MB of peak RSS).
+        chunks = iter([jobs[i : i + _CHUNK] for i in range(0, len(jobs), _CHUNK)])
+        pending = deque(pool.submit(_extract_chunk, c) for c in islice(chunks, workers * _IN_FLIGHT))
+        while pending:
+            done = pending.popleft().result()
+            following = next(chunks, None)
+            if following is not None:
+                pending.append(pool.submit(_extract_chunk, following))
+            yield from done
