@@ -11,7 +11,8 @@ Pairing across revisions, in stages, never guessing:
 
 1. exact identity;
 2. entries left over in one home under one name, paired in source order when both sides have as
-   many (a renamed variable or function);
+   many (a renamed variable or function); then likewise in one file (a layout change gave the file
+   another import name);
 3. entries whose name is not statically known (named by a fallback such as the function name),
    by the same name expression in the same home, exactly one on each side;
 4. entries left over under one client-visible (kind, namespace, name), paired only when exactly one
@@ -108,15 +109,19 @@ def pair_entries(base: Iterable[Entry], head: Iterable[Entry]) -> dict[str, str]
             out.setdefault(key(e), []).append(e)
         return out
 
-    # Stage 2: same home and name, as many on each side: source order decides.
-    olds = group(left_old.values(), lambda e: (e.kind, e.scope, e.name, e.home))
-    for k, news in group(left_new, lambda e: (e.kind, e.scope, e.name, e.home)).items():
-        if len(olds.get(k, ())) == len(news):
-            for b, h in zip(olds[k], news):
-                pairs[h.key] = b.key
-    left_new = [e for e in left_new if e.key not in pairs]
-    taken = set(pairs.values())
-    remaining_old = [e for e in left_old.values() if e.key not in taken]
+    # Stage 2: same home and name, as many on each side: source order decides. Then the same for the
+    # same file and name: its home (import name) changed only because the layout around the file did
+    # (a pyproject.toml added above it makes its folder a project of its own).
+    remaining_old = list(left_old.values())
+    for where in (lambda e: (e.kind, e.scope, e.name, e.home), lambda e: (e.kind, e.scope, e.name, e.path)):
+        olds = group(remaining_old, where)
+        for k, news in group(left_new, where).items():
+            if len(olds.get(k, ())) == len(news):
+                for b, h in zip(olds[k], news):
+                    pairs[h.key] = b.key
+        left_new = [e for e in left_new if e.key not in pairs]
+        taken = set(pairs.values())
+        remaining_old = [e for e in remaining_old if e.key not in taken]
 
     # Stage 3: a name not statically known (the entry is named by a fallback): the same registered
     # name expression in the same home, exactly one on each side.

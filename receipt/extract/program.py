@@ -231,7 +231,8 @@ class Program:
     # -- values ---------------------------------------------------------------------------------
 
     def value_of(self, expr: Expr | None) -> Expr | None:
-        """Follow references to module-level assignments until reaching a non-reference expression."""
+        """Follow references to module-level assignments (and class attributes: `self.llm` where the
+        class says `llm = ChatOpenAI(...)`) until reaching a non-reference expression."""
         seen = 0
         while isinstance(expr, Ref) and seen < _MAX_DEPTH:
             d = self.lookup(expr.name)
@@ -241,6 +242,12 @@ class Program:
                 expr = d.value
                 seen += 1
                 continue
+            if d is None:
+                attr = self._enum_member(self.canonical(expr.name))
+                if attr is not None:
+                    expr = attr
+                    seen += 1
+                    continue
             break
         return expr
 
