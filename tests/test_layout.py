@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from receipt.extract.facts import Ref
 from receipt.layout import read_layout
 from tests.helpers import GitRepoBuilder, receipt_of, seen
 
@@ -143,3 +144,22 @@ def test_broken_layout_file_the_pr_touches_is_reported(tmp_path: Path) -> None:
     code, receipt = receipt_of(repo)
     assert ("surface.extraction_error", "pyproject.toml", "warning") in seen(receipt)
     assert any(e["path"] == "pyproject.toml" and e["reason"] == "unreadable-layout" for e in receipt["errors"])
+
+
+def test_a_package_name_two_projects_define_resolves_to_the_importing_projects_own() -> None:
+    from receipt.extract import extract_file
+    from receipt.extract.program import Program
+
+    sources = {
+        "trips/pyproject.toml": "[project]\nname = 'trips'\n",
+        "trips/tools/calc.py": "def add(a: int, b: int) -> int:\n    return a + b\n",
+        "trips/main.py": "from tools.calc import add\nTOOLS = [add]\n",
+        "stocks/pyproject.toml": "[project]\nname = 'stocks'\n",
+        "stocks/tools/calc.py": "def add(a: float, b: float) -> float:\n    return a + b\n",
+        "stocks/main.py": "import tools.calc\nTOOLS = [tools.calc.add]\n",
+    }
+    layout = read_layout({p: t for p, t in sources.items() if p.endswith(".toml")}, [p for p in sources if p.endswith(".py")])
+    program = Program([extract_file(p, t.encode()) for p, t in sources.items() if p.endswith(".py")], layout)
+    for project in ("trips", "stocks"):
+        [item] = program.items(Ref(f"{project}.main.TOOLS"))
+        assert program.origin(item.expr) == f"{project}.tools.calc.add"

@@ -8,8 +8,8 @@ items a list really holds (`items`, following `append`/`extend`/`+=`). Anything 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, replace
-from typing import Any, Iterable, Iterator, Union
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any, Callable, Iterable, Iterator, Union
 
 from receipt.extract.facts import (
     AssignFact,
@@ -45,6 +45,41 @@ class Item:
     conditional: bool = False
 
 
+# Fact fields holding qualified names as plain strings (besides `Ref` expressions).
+_NAME_FIELDS = frozenset({"annotation_ref", "refs"})
+
+
+def _requalify(obj: Any, fix: Callable[[str], str]) -> Any:
+    """A copy of a fact (or expression) whose qualified names pass through `fix`; the same object when
+    nothing changes. Literals and source texts are left alone."""
+    if isinstance(obj, Ref):
+        name = fix(obj.name)
+        return obj if name == obj.name else Ref(name)
+    if isinstance(obj, (list, tuple)):
+        items = [_requalify(x, fix) for x in obj]
+        if all(a is b for a, b in zip(items, obj)):
+            return obj
+        return items if isinstance(obj, list) else tuple(items)
+    if isinstance(obj, dict):
+        out = {k: _requalify(v, fix) for k, v in obj.items()}
+        return obj if all(out[k] is v for k, v in obj.items()) else out
+    if is_dataclass(obj) and not isinstance(obj, type):
+        changes: dict[str, Any] = {}
+        for f in fields(obj):
+            value = getattr(obj, f.name)
+            if f.name in _NAME_FIELDS and isinstance(value, str):
+                new = fix(value)
+            elif f.name in _NAME_FIELDS and isinstance(value, tuple):
+                new = tuple(fix(v) for v in value)
+                new = value if new == value else new
+            else:
+                new = _requalify(value, fix)
+            if new is not value:
+                changes[f.name] = new
+        return replace(obj, **changes) if changes else obj
+    return obj
+
+
 class Program:
     def __init__(self, modules: Iterable[ModuleFacts], layout: Layout | None = None):
         self.modules: dict[str, ModuleFacts] = {}
@@ -56,11 +91,17 @@ class Program:
             layout = read_layout({}, (m.path for m in self.modules.values()))
         self.homes: dict[str, str] = {}
         self._by_import: dict[str, str | None] = {}
+        projects: dict[str, str] = {}
+        in_project: dict[tuple[str, str], str] = {}  # (project, import name) -> module
         for name, m in self.modules.items():
             where = layout.locate(m.path)
             self.homes[name] = where.home
+            projects[name] = where.project
+            in_project.setdefault((where.project, where.module), name)
             if where.module != name:
                 self._by_import[where.module] = None if where.module in self._by_import else name
+        if None in self._by_import.values():
+            self._own_projects_first(projects, in_project)
         self.imports: dict[str, str] = {}
         self.functions: dict[str, FunctionFact] = {}
         self.classes: dict[str, ClassFact] = {}
@@ -99,6 +140,35 @@ class Program:
                 if isinstance(func, Ref) and "." in func.name:
                     receiver, method = func.name.rsplit(".", 1)
                     self.effects_by_receiver.setdefault(self.canonical(receiver), []).append((sys.intern(method), e))
+
+    def _own_projects_first(self, projects: dict[str, str], in_project: dict[tuple[str, str], str]) -> None:
+        """Absolute imports of a name several projects of the tree define load the importing
+        project's own module: each project of a monorepo runs in its own environment, so
+        `from travel.tools import book` in one copy of a sample loads that copy's `travel`. The
+        names a module's facts qualify through such imports are rewritten to that module (alone,
+        the import name is ambiguous and nothing it names would resolve)."""
+
+        def own(project: str, name: str) -> str:
+            parts = name.split(".")
+            for i in range(len(parts), 0, -1):
+                prefix = ".".join(parts[:i])
+                if prefix in self.modules:
+                    return name
+                if prefix in self._by_import:  # the longest known import name decides
+                    module = in_project.get((project, prefix)) if self._by_import[prefix] is None else None
+                    return ".".join([module, *parts[i:]]) if module else name
+            return name
+
+        # `import tools.calc` binds `tools`, the beginning of the ambiguous name the code then spells
+        ambiguous = [name.split(".") for name, module in self._by_import.items() if module is None]
+        reaching = {".".join(parts[:i]) for parts in ambiguous for i in range(1, len(parts) + 1)}
+        for key, m in list(self.modules.items()):
+            project = projects[key]
+            if not any(target in reaching or own(project, target) != target for target in [*m.imports.values(), *m.star_imports]):
+                continue
+            fix = lambda name, project=project: own(project, name)  # noqa: E731
+            m = _requalify(m, fix)
+            self.modules[key] = replace(m, imports={k: fix(v) for k, v in m.imports.items()}, star_imports=[fix(s) for s in m.star_imports])
 
     # -- names ----------------------------------------------------------------------------------
 
