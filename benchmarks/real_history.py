@@ -100,6 +100,25 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # (prompt.removed; fixed, fastmcp/server_built_from_openapi_keeps_explicit_prompt). Redshift
     # annotations (21 changes), new billing tools, signature and description edits were right.
     "awslabs+mcp": (8, 1, 0),
+    # 2026-11-23 (sweep-apps; every commit with changes read against `git show`). 8002190ec6: a
+    # sibling example's `tools.calculator_tools` (two projects, one import name) became resolvable
+    # when the other copy went: tool.added + reach_added for an untouched example (fixed: own project
+    # first); 9b1cebad93: library tools imported as crewai_tools.tools.X vs crewai_tools.X, keyed by
+    # the first user, read as 3 removed (fixed); new CrewBase crews reported `self.agents`/`self.tasks`
+    # as not statically known (8 notes in 5 commits; fixed); `llm=self.llm` (class attribute) read as a
+    # dynamic model (8 attribute.dynamic; fixed). 7045b059bf (repo reorganised into crews/, flows/):
+    # entries paired by name, but same-named tools in moved projects change key -> 10 reach pairs
+    # (not fixed: a project folder move is an identity change).
+    "crewAIInc+crewAI-examples": (13, 54, 0),
+    # 1fad631362 copied every sample to python/agents/: each import of the originals became ambiguous
+    # -> 20 instructions_changed, 17 reach_removed, 10 tool.removed, 1 agent.removed on untouched
+    # code, undone by 61e35c7964 (fixed: own project first). One dynamic instructions digest still
+    # changes spelling there (values' area). Model bumps, env models, prompt edits were right.
+    "google+adk-samples": (12, 50, 0),
+    # d933d455ec: a pyproject.toml added above an example gave its file another import name: its
+    # `graph` removed + added next to a new same-named app (fixed: same file, same name). storm.py's
+    # model bumps in a hand-built StateGraph are not reported (a graph's nodes' models are not read).
+    "langchain-ai+langgraph": (8, 2, 1),
 }
 
 

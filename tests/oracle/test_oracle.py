@@ -53,6 +53,8 @@ UNBUILDABLE = {
     " (`google-gla:`), which PydanticAI 2.x rejects when the agent is built",
     "pydantic_ai/package_dir_tool_approval_removed": "imports `payments`, which exists only once installed"
     " through [tool.setuptools.package-dir]; the probe imports a case from its folder",
+    "langchain/project_file_added_above_agent_beside_new_app": "its head is a monorepo of projects whose modules"
+    " share the import name `agent`; the probe imports a case's tree into one interpreter",
 }
 # Differences that are the surface's documented model, not a bug: (where, exact difference) -> why.
 EXPECTED = {
