@@ -143,22 +143,16 @@ def qualified_model(program: Program, expr: Expr | None) -> str | Dynamic | None
     return value if isinstance(value, Dynamic) else Dynamic(dynamic=describe(expr))
 
 
-def function_text(fn: FunctionFact) -> str:
-    """Source-level text of a prompt function: its docstring and return expressions."""
-    parts = [fn.doc or ""] + [describe(r) for r in fn.returns_exprs]
-    return "\n".join(parts)
-
-
 def prompt_part(program: Program, expr: Expr) -> str | Dynamic | None:
-    """One instructions argument as text: a prompt function's text, a literal, or Dynamic; None when
-    it is None (no instructions)."""
+    """One instructions argument as text, by value (`Program.text`, `Program.function_value` for a
+    prompt function); None when it is None (no instructions)."""
     target = program.lookup(expr.name) if isinstance(expr, Ref) else None
     if isinstance(target, FunctionFact):
-        return function_text(target)
-    value = program.evaluate(expr)
+        return program.function_value(target)
+    value = program.text(expr)
     if value is None or isinstance(value, (str, Dynamic)):
         return value
-    return Dynamic(dynamic=describe(expr))
+    return Dynamic(dynamic=program.render(expr))
 
 
 def instructions_digest(parts: list[str | Dynamic]) -> str | None:

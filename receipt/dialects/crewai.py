@@ -133,7 +133,7 @@ class _Crew:
     def tool_class(self, cls: ClassFact) -> None:
         p = self.program
         name = p.evaluate(cls.attrs.get("name")) if "name" in cls.attrs else None
-        description = p.evaluate(cls.attrs.get("description")) if "description" in cls.attrs else cls.doc
+        description = p.text(cls.attrs.get("description")) if "description" in cls.attrs else cls.doc
         run = p.functions.get(f"{cls.symbol}._run") or p.functions.get(f"{cls.symbol}._arun")
         extra: dict[str, Any] = {}
         library = sorted(b for b in p.class_bases(cls) if from_package(b, ("crewai_tools",)))
@@ -170,7 +170,7 @@ class _Crew:
         for key in ("role", "goal", "backstory"):
             expr = call.kw(key)
             if expr is not None:
-                texts[key] = p.evaluate(expr)
+                texts[key] = p.text(expr)
             elif config is not None:
                 texts[key] = Dynamic(dynamic=f"{describe(config)}[{key!r}]")
         role = texts.get("role")

@@ -81,7 +81,7 @@ class _Adk:
             site,
             model=None if workflow else model_value(p, call.kw("model")),
             instructions_sha256=text_digest(parts),
-            description_sha256=digest(p.evaluate(call.kw("description"))) if call.kw("description") is not None else None,
+            description_sha256=digest(p.text(call.kw("description"))) if call.kw("description") is not None else None,
             extra=extra,
         )
         cand = self.kit.add(identity, entry)
@@ -95,9 +95,11 @@ class _Adk:
 
     def instruction_text(self, expr: Expr) -> object:
         target = self.program.canonical(expr.name) if isinstance(expr, Ref) else None
-        if target in self.program.functions or (isinstance(expr, Dyn) and expr.why == "lambda"):
-            return Dynamic(dynamic=f"instruction provider {describe(expr)}")
-        return self.program.evaluate(expr)
+        if target in self.program.functions:  # an instruction provider: what it returns, by value
+            return self.program.function_value(self.program.functions[target])
+        if isinstance(expr, Dyn) and expr.why == "lambda":
+            return Dynamic(dynamic=f"instruction provider {expr.src}")
+        return self.program.text(expr)
 
     # -- tools ----------------------------------------------------------------------------------
 
@@ -147,7 +149,7 @@ class _Adk:
             name, description = None, None
             if isinstance(value, Call):
                 name = p.evaluate(value.kw("name"))
-                description = p.evaluate(value.kw("description")) if value.kw("description") is not None else None
+                description = p.text(value.kw("description")) if value.kw("description") is not None else None
             entry = self.kit.entry(
                 "tool",
                 name if isinstance(name, str) and name else (leaf(var) if var else describe(call)),

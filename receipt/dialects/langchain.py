@@ -166,7 +166,7 @@ class _Extractor:
                 if not origin_matches(self.p.origin(func), *_TOOL_DECORATOR):
                     continue
                 name = self.p.evaluate(call.arg(0, "name_or_callable")) if call is not None else None
-                description = self.p.evaluate(call.kw("description")) if call is not None else None
+                description = self.p.text(call.kw("description")) if call is not None else None
                 entry = self.function_entry(fn, name, description, self.p.path_of(fn.symbol), fn.line, fn.name)
                 entry.signature = with_args_schema(self.p, entry.signature, call.kw("args_schema") if call else None)
                 self.add(fn.symbol, entry, {fn.symbol}, fn, fn.conditional)
@@ -183,15 +183,15 @@ class _Extractor:
                 func, name = call.arg(1, "runnable"), first.value
             else:
                 func, name = first, None
-            description = self.p.evaluate(call.kw("description"))
+            description = self.p.text(call.kw("description"))
         elif _from_function(origin):
             func, name = call.arg(0, "func"), self.p.evaluate(call.arg(2, "name"))
-            description = self.p.evaluate(call.arg(3, "description"))
+            description = self.p.text(call.arg(3, "description"))
             if "StructuredTool" not in (origin or ""):  # Tool.from_function(func, name, description)
-                name, description = self.p.evaluate(call.arg(1, "name")), self.p.evaluate(call.arg(2, "description"))
+                name, description = self.p.evaluate(call.arg(1, "name")), self.p.text(call.arg(2, "description"))
         elif origin_matches(origin, *_SIMPLE_TOOL):
             func, name = call.arg(1, "func"), self.p.evaluate(call.arg(0, "name"))
-            description = self.p.evaluate(call.arg(2, "description"))
+            description = self.p.text(call.arg(2, "description"))
         else:
             return None
         if func is None and _from_function(origin):
@@ -231,7 +231,7 @@ class _Extractor:
             methods = {m.rsplit(".", 1)[-1]: self.p.functions[m] for m in cls.methods if m in self.p.functions}
             run = methods.get("_run") or methods.get("_arun")
             path = self.p.path_of(cls.symbol)
-            entry = self.function_entry(None, self.p.evaluate(name_expr), self.p.evaluate(self.class_attr(cls, "description")), path, cls.line, cls.name)
+            entry = self.function_entry(None, self.p.evaluate(name_expr), self.p.text(self.class_attr(cls, "description")), path, cls.line, cls.name)
             entry.signature = with_args_schema(self.p, tool_signature(run) if run is not None else None, self.class_attr(cls, "args_schema"))
             tid = self.add(cls.symbol, entry, {cls.symbol}, None, cls.conditional)
             if any(self.calls_interrupt(m) for m in methods.values()):
@@ -397,7 +397,7 @@ class _Extractor:
                 continue
             value = self.p.value_of(expr)  # a prompt function is a reference, never a SystemMessage call
             if isinstance(value, Call) and origin_matches(self.p.origin(value.func), *_SYSTEM_MESSAGE):
-                content = self.p.evaluate(value.arg(0, "content"))
+                content = self.p.text(value.arg(0, "content"))
                 parts.append(content if isinstance(content, (str, Dynamic)) else Dynamic(dynamic=describe(value)))
             else:
                 part = prompt_part(self.p, expr)

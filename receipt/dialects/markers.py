@@ -30,6 +30,7 @@ _MODULE = "receipt.markers"
 _KINDS = ("agent", "tool", "prompt")
 _FLAGS = ("replayable", "deterministic")
 _BOOL_ATTRS = ("dangerous", "read_only", "idempotent", "open_world", "replayable", "deterministic")
+_TEXTS = ("description", "instructions")  # compared by value (`Program.text`)
 
 
 def _marker_name(program: Program, dec: Any) -> tuple[str | None, Any]:
@@ -45,7 +46,7 @@ def _marker_name(program: Program, dec: Any) -> tuple[str | None, Any]:
 def _declared(program: Program, call: Any) -> dict[str, Any]:
     if call is None:
         return {}
-    return {k: program.evaluate(v) for k, v in call.kwargs}
+    return {k: program.text(v) if k in _TEXTS else program.evaluate(v) for k, v in call.kwargs}
 
 
 def _entry(program: Program, fn: FunctionFact, kind: str, attrs: dict[str, Any], flags: set[str]) -> tuple[Entry, dict[str, Any]]:

@@ -638,7 +638,7 @@ class _Analyser:
 
     def entry(self, server: Server, kind: str, name: str, fn: FunctionFact | None, doc: str | None,
               kwargs: dict[str, Expr], cond: bool, path: str, line: int, dynamic_all: str | None) -> Entry:
-        description = self.p.evaluate(kwargs["description"]) if "description" in kwargs else None
+        description = self.p.text(kwargs["description"]) if "description" in kwargs else None
         if description is None:
             description = doc
         signature = None
@@ -824,7 +824,7 @@ class _Analyser:
             signature = prompt_signature(self.p, fields.get("arguments"))
         entry = Entry(kind=kind, name=name, scope=server.name, path=item_path, line=line, dialect=server.flavor,  # type: ignore[arg-type]
                       root=True, conditional=cond or server.conditional, signature=signature,
-                      description_sha256=digest(self.p.evaluate(fields.get("description"))))
+                      description_sha256=digest(self.p.text(fields.get("description"))))
         if kind == "tool":
             apply_hints(entry, self.hints(fields.get("annotations")))
         self.a.registrations.append(Registration(server.symbol, entry, set(), True))

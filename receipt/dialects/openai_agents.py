@@ -234,6 +234,15 @@ class _Extractor:
             return value
         return Dynamic(dynamic=describe(expr))
 
+    def _text(self, expr: Expr | None) -> str | Dynamic | None:
+        """A description or instructions text by value (`Program.text`): digests follow meaning."""
+        if expr is None:
+            return None
+        value = self.p.text(expr)
+        if value is None or isinstance(value, (str, Dynamic)):
+            return value
+        return Dynamic(dynamic=self.p.render(expr))
+
     def _note(self, path: str, line: int | None, message: str) -> None:
         self.result.issues.append(issue(path, line, message))
 
@@ -423,7 +432,7 @@ class _Extractor:
             self._note(path, line, f"tool {fn.name}: name_override is dynamic ({override.dynamic}); keyed by the function name")
         description: Any = fn.doc
         if "description_override" in kw:
-            d = self._str(kw["description_override"])
+            d = self._text(kw["description_override"])
             description = d if d not in (None, "") else description
         elif self.p.evaluate(kw.get("use_docstring_info")) is False:
             description = ""
@@ -534,7 +543,7 @@ class _Extractor:
                 ]
             )
         approval = self._approval(call.kw("needs_approval"))
-        entry = self._tool_entry(name, path, line, conditional, approval, signature=signature, description_sha256=digest(self._str(call.arg(1, "description"))))
+        entry = self._tool_entry(name, path, line, conditional, approval, signature=signature, description_sha256=digest(self._text(call.arg(1, "description"))))
         sym = symbol or self._synthetic(path, line)
         cand = self._register_tool(entry, {sym}, conditional)
         self._apply_enabled(call.kw("is_enabled"), {sym})
@@ -550,7 +559,7 @@ class _Extractor:
             if leaf == "CustomTool" or call.kw("name") is not None:
                 name = self._str(call.arg(0, "name") if leaf == "CustomTool" else call.kw("name"))
             if leaf == "CustomTool":
-                description = self._str(call.arg(1, "description"))
+                description = self._text(call.arg(1, "description"))
             approval = self._approval(call.kw("needs_approval"))
             if approval == "always" and self._given(call.kw("on_approval")):
                 approval = "conditional"  # a callback decides, not a person
@@ -597,7 +606,7 @@ class _Extractor:
             if isinstance(tool_name, Dynamic):
                 self._note(path, line, f"{agent.entry.name}.as_tool: tool_name is dynamic ({tool_name.dynamic}); named after the agent")
             name = _function_style(agent.entry.name)
-        description = self._str(call.arg(1, "tool_description"))
+        description = self._text(call.arg(1, "tool_description"))
         parameters = call.kw("parameters")
         signature = Signature(
             params=[Param(name="parameters", type=describe(parameters))] if parameters is not None else [Param(name="input", type="str")],
@@ -641,7 +650,7 @@ class _Extractor:
             model=self._model(spec.kwargs.get("model")),
             instructions_sha256=self._instructions(spec.kwargs.get("instructions"), spec.kwargs.get("prompt")),
             # what other agents read to decide whether to hand off to this one
-            description_sha256=digest(self._str(spec.kwargs.get("handoff_description"))),
+            description_sha256=digest(self._text(spec.kwargs.get("handoff_description"))),
         )
         if spec.is_clone and not spec.name_overridden and not spec.symbol.startswith(_SYNTH):
             # A clone keeps its base's name; key it by its variable so it never shadows the base.
@@ -666,13 +675,10 @@ class _Extractor:
         if expr is not None:
             fn = self.p.functions.get(self.p.canonical(expr.name)) if isinstance(expr, Ref) else None
             if fn is not None:
-                # Instructions computed per run: digest what the function returns, marked dynamic.
-                returned = " | ".join(describe(r) for r in fn.returns_exprs)
-                text = Dynamic(dynamic=f"{short_name(fn.symbol)}() -> {returned}")
-            elif isinstance(expr, Dyn):
-                text = Dynamic(dynamic=expr.src)
+                # Instructions computed per run: what the function returns, by value (`function_value`).
+                text = self.p.function_value(fn)
             else:
-                text = self._str(expr)
+                text = self._text(expr)
         if prompt is None:
             return digest(text)
         # A stored prompt (`prompt={"id": ..., "version": ...}`) is part of the system prompt.

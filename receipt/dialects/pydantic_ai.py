@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from receipt.dialects._agentkit import GatedTool, builds_root, foreign_tool, function_text, instructions_digest, prompt_part, qualified_model, replaces
+from receipt.dialects._agentkit import GatedTool, builds_root, foreign_tool, instructions_digest, prompt_part, qualified_model, replaces
 from receipt.dialects.base import (
     Candidate,
     DialectResult,
@@ -432,7 +432,7 @@ class _Extractor:
                     tid = self.function_tool(fn, call, _TOOL_DECORATORS[method], fn.conditional)
                     self.register(agent, tid, fn.conditional)
                 elif method in _PROMPT_DECORATORS:
-                    agent.prompt_parts.append((self.p.path_of(fn.symbol), fn.line, function_text(fn)))
+                    agent.prompt_parts.append((self.p.path_of(fn.symbol), fn.line, self.p.function_value(fn)))
 
     def instructions(self, agent: _Agent) -> str | None:
         parts: list[str | Dynamic] = []

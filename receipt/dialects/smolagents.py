@@ -110,7 +110,7 @@ class _Smol:
 
     def tool_class(self, cls: ClassFact) -> None:
         p = self.program
-        attrs = {k: p.evaluate(v) for k, v in cls.attrs.items() if k in ("name", "description", "inputs", "output_type")}
+        attrs = {k: (p.text(v) if k == "description" else p.evaluate(v)) for k, v in cls.attrs.items() if k in ("name", "description", "inputs", "output_type")}
         name = attrs.get("name")
         description = attrs.get("description", cls.doc)
         inputs = attrs.get("inputs")
@@ -156,7 +156,7 @@ class _Smol:
         for key in ("instructions", "prompt_templates"):
             expr = call.kw(key)
             if expr is not None:
-                parts.append((key, p.evaluate(expr)))
+                parts.append((key, p.text(expr)))
         extra: dict[str, Any] = {}
         dangerous: Any = False
         if self.kit.is_class(origin, _PKG, ("CodeAgent",)):
@@ -188,7 +188,7 @@ class _Smol:
             site,
             model=model_value(p, call.kw("model") or (call.args[1] if len(call.args) > 1 else None)),
             instructions_sha256=text_digest(parts),
-            description_sha256=digest(p.evaluate(call.kw("description"))) if call.kw("description") is not None else None,
+            description_sha256=digest(p.text(call.kw("description"))) if call.kw("description") is not None else None,
             dangerous=dangerous,
             extra=extra,
         )

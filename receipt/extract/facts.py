@@ -112,25 +112,31 @@ class Dyn:
     `src` is the expression's source text as `ast.unparse` writes it (whitespace collapsed, at most
     160 characters). Extraction makes most of them from the exact source span (`Dyn.of_source`)
     and renders that text only when something reads it: most dynamic expressions of a program
-    (arguments of library calls) are never looked at. Immutable, compared and hashed by
-    (src, why) like the frozen dataclass it replaces.
+    (arguments of library calls) are never looked at. Immutable, compared by (src, why, parts)
+    and hashed by (src, why) like the frozen dataclass it replaces.
+
+    `parts` are an f-string's pieces in order (literal text as `Const`, each replacement field as
+    its value, wrapped in `builtins.repr`/`str`/`ascii`/`format` calls for `!r`/`!s`/`!a`/`:spec`),
+    so that an f-string of constants evaluates to its text; empty for anything else.
     """
 
-    __slots__ = ("_src", "_span", "why")
+    __slots__ = ("_src", "_span", "why", "parts")
     __match_args__ = ("src", "why")
 
-    def __init__(self, src: str, why: str = "expression") -> None:
+    def __init__(self, src: str, why: str = "expression", parts: tuple["Expr", ...] = ()) -> None:
         object.__setattr__(self, "_src", src)
         object.__setattr__(self, "_span", None)
         object.__setattr__(self, "why", why)
+        object.__setattr__(self, "parts", parts)
 
     @classmethod
-    def of_source(cls, span: str, why: str) -> "Dyn":
+    def of_source(cls, span: str, why: str, parts: tuple["Expr", ...] = ()) -> "Dyn":
         """The expression whose exact source text is `span` (one expression, as written)."""
         d = object.__new__(cls)
         object.__setattr__(d, "_src", None)
         object.__setattr__(d, "_span", _shared(span))  # the same expression recurs (`self.items[i]`)
         object.__setattr__(d, "why", why)
+        object.__setattr__(d, "parts", parts)
         return d
 
     @property
@@ -144,12 +150,14 @@ class Dyn:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not Dyn:
             return NotImplemented
-        return self.why == other.why and self.src == other.src  # type: ignore[attr-defined]
+        return self.why == other.why and self.src == other.src and self.parts == other.parts  # type: ignore[attr-defined]
 
     def __hash__(self) -> int:
         return hash((self.src, self.why))
 
     def __repr__(self) -> str:
+        if self.parts:
+            return f"Dyn(src={self.src!r}, why={self.why!r}, parts={self.parts!r})"
         return f"Dyn(src={self.src!r}, why={self.why!r})"
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -283,6 +291,10 @@ class FunctionFact:
     # Calls whose target is computed at run time (`globals()["hel" + "per"]()`, `getattr(x, name)()`,
     # `eval(...)()`): (line, source text). What they reach cannot be followed.
     indirect: list[tuple[int, str]] = field(default_factory=list)
+    # Digest of the body's source text (dedented; not the name, decorators or module): what a prompt
+    # function computes beyond its return expressions, so a moved or renamed function keeps it and
+    # any edit of the body changes it. None for functions that return nothing.
+    body: str | None = None
 
     def __post_init__(self) -> None:
         self.returns = _shared_or_none(self.returns)
@@ -395,9 +407,10 @@ def expr_to_json(e: Expr | None) -> Any:
         return [t, expr_to_json(e.value)]
     if t == "cat":
         return [t, expr_to_json(e.left), expr_to_json(e.right)]
+    tail = [[expr_to_json(p) for p in e.parts]] if e.parts else []
     if e._span is not None:  # the source span, rendered when read
-        return ["dys", e._span, e.why]
-    return [t, e.src, e.why]
+        return ["dys", e._span, e.why, *tail]
+    return [t, e.src, e.why, *tail]
 
 
 def expr_from_json(j: Any) -> Any:
@@ -427,9 +440,9 @@ def expr_from_json(j: Any) -> Any:
     if t == "cat":
         return Concat(expr_from_json(j[1]), expr_from_json(j[2]))
     if t == "dyn":
-        return Dyn(_shared(j[1]), _shared(j[2]))
+        return Dyn(_shared(j[1]), _shared(j[2]), tuple(expr_from_json(p) for p in j[3]) if len(j) > 3 else ())
     if t == "dys":
-        return Dyn.of_source(j[1], _shared(j[2]))
+        return Dyn.of_source(j[1], _shared(j[2]), tuple(expr_from_json(p) for p in j[3]) if len(j) > 3 else ())
     raise ValueError(f"unknown expression tag {t!r}")
 
 
@@ -465,6 +478,7 @@ def _fn_to_json(f: FunctionFact) -> dict[str, Any]:
         "is_async": f.is_async,
         "owner_class": f.owner_class,
         "indirect": [list(i) for i in f.indirect],
+        "body": f.body,
     }
 
 
@@ -484,6 +498,7 @@ def _fn_from_json(j: dict[str, Any]) -> FunctionFact:
         is_async=j["is_async"],
         owner_class=j["owner_class"],
         indirect=[(i[0], i[1]) for i in j.get("indirect", [])],
+        body=j.get("body"),
     )
 
 

@@ -7,7 +7,11 @@ items a list really holds (`items`, following `append`/`extend`/`+=`). Anything 
 
 from __future__ import annotations
 
+import inspect
+import re
+import string
 import sys
+import textwrap
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any, Callable, Iterable, Iterator, Union
 
@@ -333,6 +337,10 @@ class Program:
         if isinstance(expr, Const):
             return expr.value
         if isinstance(expr, Dyn):
+            if expr.parts:  # an f-string: its text when every piece is known
+                pieces = [self.evaluate(p, _depth + 1) for p in expr.parts]
+                if all(isinstance(p, (str, int, float, bool)) or p is None for p in pieces):
+                    return _bounded("".join(str(p) for p in pieces), expr)
             return Dynamic(dynamic=expr.src)
         if isinstance(expr, Seq):
             out = []
@@ -386,6 +394,80 @@ class Program:
             return self._evaluate_call(expr, _depth)
         return Dynamic(dynamic=describe(expr))
 
+    # -- values by meaning, for digests ---------------------------------------------------------
+
+    def text(self, expr: Expr | None) -> Any:
+        """A text attribute (instructions, description, prompt) by value: the string when it is
+        statically known, else a Dynamic whose text is `render(expr)`, so its digest follows what
+        the expression means (values of constants, bodies of helpers), not how it is spelt."""
+        value = self.evaluate(expr)
+        return Dynamic(dynamic=self.render(expr)) if isinstance(value, Dynamic) else value
+
+    def function_value(self, fn: FunctionFact) -> str | Dynamic:
+        """What a prompt function returns, by value: the string when every return gives the same
+        statically known text; else a Dynamic over its parameters, body digest and rendered returns.
+        Neither its name nor its module is part of it: a verbatim move or rename is no change, and
+        any edit of its body or of a constant it returns is one."""
+        values = [self.evaluate(r) for r in fn.returns_exprs]
+        if values and all(isinstance(v, str) for v in values) and len(set(values)) == 1:
+            return values[0]
+        return Dynamic(dynamic=self._render_function(fn, 0, frozenset()))
+
+    def render(self, expr: Expr | None, _depth: int = 0, _seen: frozenset[str] = frozenset()) -> str:
+        """Text of an expression with every statically known part replaced by its value, repository
+        names by their place inside their module, and called or passed repository functions by
+        their bodies: equal for equal meanings, different whenever the value could differ."""
+        if expr is None:
+            return "None"
+        if _depth > _MAX_DEPTH:
+            return describe(expr)
+        value = self.evaluate(expr)
+        if _plain(value):
+            return repr(value)
+        deeper = _depth + 1
+        if isinstance(expr, Dyn):
+            if expr.parts:
+                return "f(" + ", ".join(self.render(p, deeper, _seen) for p in expr.parts) + ")"
+            return expr.src
+        if isinstance(expr, Ref):
+            symbol = self.canonical(expr.name)
+            fn = self.functions.get(symbol)
+            if fn is not None:
+                return self._render_function(fn, deeper, _seen)
+            assigns = self.assigns.get(symbol, [])
+            if assigns:
+                return "(" + " | ".join(f"{a.op} {self.render(a.value, deeper, _seen)}" for a in assigns) + ")"
+            member = self._enum_member(symbol)
+            if member is not None:
+                return self.render(member, deeper, _seen)
+            split = self._module_for(symbol)
+            return split[1] if split is not None and split[1] else symbol
+        if isinstance(expr, Call):
+            args = [self.render(a, deeper, _seen) for a in expr.args]
+            args += [f"{k}={self.render(v, deeper, _seen)}" for k, v in expr.kwargs]
+            return f"{self.render(expr.func, deeper, _seen)}({', '.join(args)}{', **' if expr.star else ''})"
+        if isinstance(expr, Seq):
+            return "[" + ", ".join(self.render(a, deeper, _seen) for a in expr.items) + "]"
+        if isinstance(expr, Map):
+            return "{" + ", ".join(f"{self.render(k, deeper, _seen)}: {self.render(v, deeper, _seen)}" for k, v in expr.items) + "}"
+        if isinstance(expr, Attr):
+            return f"{self.render(expr.value, deeper, _seen)}.{expr.attr}"
+        if isinstance(expr, Splat):
+            return "*" + self.render(expr.value, deeper, _seen)
+        if isinstance(expr, Concat):
+            return f"{self.render(expr.left, deeper, _seen)} + {self.render(expr.right, deeper, _seen)}"
+        return describe(expr)
+
+    def _render_function(self, fn: FunctionFact, depth: int, seen: frozenset[str]) -> str:
+        if fn.symbol in seen or depth > _MAX_DEPTH:
+            return f"<recursive {fn.name}>"
+        seen = seen | {fn.symbol}
+        params = ", ".join(p.name + (f"={self.render(p.default_expr, depth + 1, seen)}" if p.default_expr is not None else "") for p in fn.params)
+        returns = " | ".join(self.render(r, depth + 1, seen) for r in fn.returns_exprs)
+        # Repository helpers its body calls, one level deep, by their own bodies.
+        helpers = sorted({h.body or h.name for c in fn.calls if (h := self.functions.get(self.origin(c.func) or "")) is not None and h is not fn})
+        return f"def({params}) body {fn.body or '?'} calls [{', '.join(helpers)}] -> {returns}"
+
     def _mutated_dict(self, symbol: str, value: dict[str, Any], depth: int) -> dict[str, Any] | Dynamic:
         """A dict with its later item assignments, deletions and `update(...)` calls applied (in any order:
         frameworks keep the object, so what counts is its content once the module has run). A
@@ -432,6 +514,9 @@ class Program:
 
     def _evaluate_call(self, call: Call, depth: int) -> Any:
         func = self.origin(call.func)
+        text = self._text_call(call, func, depth)
+        if text is not None:
+            return text
         if func in ("builtins.dict",) and not call.args and not call.star:
             return {k: self.evaluate(v, depth + 1) for k, v in call.kwargs}
         if func in ("builtins.list", "builtins.tuple", "builtins.set") and len(call.args) == 1:
@@ -450,6 +535,38 @@ class Program:
             if not _mentions_parameter(ret):
                 return self.evaluate(ret, depth + 1)
         return Dynamic(dynamic=describe(call))
+
+    def _text_call(self, call: Call, func: str | None, depth: int) -> Any:
+        """Literal string building: `"...".format(...)`, `SEP.join([...])`, `textwrap.dedent(X)`,
+        `repr`/`format` (f-string pieces). None when the call is not one of these; Dynamic when it is
+        but an argument is not statically known."""
+        if call.star:
+            return None
+        receiver: Expr | None = None
+        method = ""
+        if isinstance(call.func, Attr):
+            receiver, method = call.func.value, call.func.attr
+        elif func and func not in self.functions and "." in func:
+            owner, _, method = func.rpartition(".")
+            if method in _STR_METHODS and owner in self.assigns:
+                receiver = Ref(owner)
+        if receiver is not None and method in _STR_METHODS:
+            value = self.evaluate(receiver, depth + 1)
+            if not isinstance(value, str):
+                return Dynamic(dynamic=describe(call)) if isinstance(value, Dynamic) else None
+            args = [self.evaluate(a, depth + 1) for a in call.args]
+            kwargs = {k: self.evaluate(v, depth + 1) for k, v in call.kwargs}
+            return _apply_str_method(value, method, args, kwargs, call)
+        pure = _PURE_TEXT_FUNCTIONS.get(func or "")
+        if pure is None:
+            return None
+        args = [self.evaluate(a, depth + 1) for a in call.args]
+        if call.kwargs or not args or not all(_plain(a) for a in args):
+            return Dynamic(dynamic=describe(call))
+        try:
+            return _bounded(pure(*args), call)
+        except Exception:  # noqa: BLE001 - a call Python would reject at run time is not a known value
+            return Dynamic(dynamic=describe(call))
 
     def items(self, expr: Expr | None, _depth: int = 0) -> list[Item] | Dynamic:
         """The elements of a list-like expression, following variables and later mutations.
@@ -659,6 +776,75 @@ class Program:
             if parent is not None and _depth < _MAX_DEPTH:
                 out |= self.class_bases(parent, _depth + 1)
         return out
+
+
+# Pure, bounded string operations evaluated on statically known text (method name -> arity check
+# happens in Python itself: a call it rejects is not a known value).
+_STR_METHODS = frozenset(
+    {"format", "join", "strip", "lstrip", "rstrip", "replace", "upper", "lower", "title", "capitalize",
+     "casefold", "removeprefix", "removesuffix", "expandtabs"}
+)
+_TEXT_LIMIT = 1_000_000  # a built string longer than this is not kept (a digest of a bomb is no help)
+
+
+def _format_spec(spec: Any) -> str:
+    if not isinstance(spec, str) or any(len(run) > 4 for run in re.findall(r"[0-9]+", spec)):
+        raise ValueError("unbounded width")
+    return spec
+
+
+def _safe_format(value: Any, spec: Any) -> str:
+    return format(value, _format_spec(spec))
+
+
+_PURE_TEXT_FUNCTIONS: dict[str, Any] = {
+    "textwrap.dedent": lambda s: textwrap.dedent(s) if isinstance(s, str) else _reject(),
+    "inspect.cleandoc": lambda s: inspect.cleandoc(s) if isinstance(s, str) else _reject(),
+    "builtins.repr": repr,
+    "builtins.ascii": ascii,
+    "builtins.format": lambda v, spec="": _safe_format(v, spec),
+}
+
+
+def _reject() -> Any:
+    raise TypeError("not a string")
+
+
+def _plain(value: Any) -> bool:
+    """A fully known value (no Dynamic anywhere inside)."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return True
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(_plain(v) for v in value.values())
+    return False
+
+
+def _bounded(text: str, expr: Expr) -> str | Dynamic:
+    return text if len(text) <= _TEXT_LIMIT else Dynamic(dynamic=describe(expr))
+
+
+def _apply_str_method(value: str, method: str, args: list[Any], kwargs: dict[str, Any], call: Call) -> str | Dynamic:
+    if not all(_plain(a) for a in args) or not all(_plain(v) for v in kwargs.values()):
+        return Dynamic(dynamic=describe(call))
+    try:
+        if method == "format":
+            # Every field's spec is checked first: `"{:>999999999}"` must not allocate gigabytes.
+            for _, _, spec, _ in string.Formatter().parse(value):
+                if spec and "{" in spec:
+                    raise ValueError("computed format spec")
+                if spec:
+                    _format_spec(spec)
+        if method == "replace" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
+            if len(value) + value.count(args[0]) * max(0, len(args[1]) - len(args[0])) > _TEXT_LIMIT:
+                raise ValueError("too long")
+        if method == "join" and not (len(args) == 1 and isinstance(args[0], list) and all(isinstance(a, str) for a in args[0])):
+            raise TypeError("join of something other than strings")
+        result = getattr(value, method)(*args, **kwargs)
+    except Exception:  # noqa: BLE001 - a call Python would reject at run time is not a known value
+        return Dynamic(dynamic=describe(call))
+    return _bounded(result, call) if isinstance(result, str) else Dynamic(dynamic=describe(call))
 
 
 def attribute(obj: Expr, name: str) -> Expr:

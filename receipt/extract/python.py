@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import builtins
+import hashlib
 import re
+import textwrap
 import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
@@ -34,6 +36,7 @@ from receipt.extract.facts import (
 )
 
 _BUILTINS = frozenset(dir(builtins))
+_CONVERSIONS = {ord("r"): "builtins.repr", ord("s"): "builtins.str", ord("a"): "builtins.ascii"}
 # Expressions nested deeper than this become `Dyn(..., "too-deep")`: the value is unknown, the rest
 # of the file is still analysed (a 1,200-term sum next to a tool must not hide the tool).
 _MAX_EXPR_DEPTH = 64
@@ -306,15 +309,20 @@ class _Extractor:
             return self.expr(node.value, scope, ev)  # type: ignore[attr-defined]
         if ev is not None and t is not ast.Lambda:
             self._scan_children(node, scope, ev)
+        if t is ast.JoinedStr:
+            self.in_fstring += 1
+            parts = self._fstring_parts(node, scope)  # type: ignore[arg-type]
+            self.in_fstring -= 1
+            return self._dyn(node, "f-string", parts)
         return self._dyn(node, _WHY.get(t, "expression"))
 
-    def _dyn(self, node: ast.AST, why: str) -> Dyn:
+    def _dyn(self, node: ast.AST, why: str, parts: tuple[Expr, ...] = ()) -> Dyn:
         """A `Dyn` whose text is rendered from the node's exact source span when it is read."""
         text = _dotted(node)
         if text is not None:
             return Dyn(shorten(text), why)
         if self.in_fstring or type(node) not in _SPANNABLE:
-            return Dyn(_src(node), why)
+            return Dyn(_src(node), why, parts)
         lines = self.lines
         if lines is None:
             lines = self.lines = _lines(self.source)
@@ -328,7 +336,39 @@ class _Extractor:
             head = head[start:] if head.isascii() else head.encode()[start:].decode()
             tail = tail[:end] if tail.isascii() else tail.encode()[:end].decode()
             span = head + "".join(lines[first + 1 : last]) + tail
-        return Dyn.of_source(span, why)
+        return Dyn.of_source(span, why, parts)
+
+    def _fstring_parts(self, node: ast.JoinedStr, scope: _Scope) -> tuple[Expr, ...]:
+        """The pieces of an f-string (see `Dyn.parts`); () when a format spec is itself computed."""
+        parts: list[Expr] = []
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                parts.append(Const(v.value))
+                continue
+            if not isinstance(v, ast.FormattedValue):
+                return ()
+            value = self.expr(v.value, scope)
+            if v.conversion in _CONVERSIONS:
+                value = Call(Ref(_CONVERSIONS[v.conversion]), (value,))
+            if v.format_spec is not None:
+                spec = v.format_spec
+                if not (isinstance(spec, ast.JoinedStr) and all(isinstance(c, ast.Constant) for c in spec.values)):
+                    return ()
+                value = Call(Ref("builtins.format"), (value, Const("".join(str(c.value) for c in spec.values))))  # type: ignore[attr-defined]
+            parts.append(value)
+        return tuple(parts)
+
+    def _body_digest(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+        """sha256 (16 hex) of the body's source, dedented, without the `def` line or decorators."""
+        if self.lines is None:
+            self.lines = _lines(self.source)
+        first = node.body[0]
+        lines = [line.rstrip("\r\n") for line in self.lines[first.lineno - 1 : node.end_lineno or first.lineno]]
+        if lines:  # col_offset counts UTF-8 bytes; blank out whatever precedes the body on its line
+            head = lines[0].encode("utf-8", "surrogatepass")
+            lines[0] = " " * first.col_offset + head[first.col_offset :].decode("utf-8", "surrogatepass")
+        text = "\n".join(line.rstrip() for line in textwrap.dedent("\n".join(lines)).split("\n")).strip("\n")
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
     def _literal_import(self, node: ast.Call, scope: _Scope) -> Ref | None:
         """`importlib.import_module("pkg.server")` is the module `pkg.server`; `__import__("pkg.server")`
@@ -739,6 +779,8 @@ class _Extractor:
                     returns.append(value)
                 else:
                     raises.append(value)
+        if returns:
+            fn.body = self._body_digest(node)
 
     def klass(self, node: ast.ClassDef, scope: _Scope) -> None:
         symbol = f"{scope.prefix}.{node.name}"

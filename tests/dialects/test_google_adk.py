@@ -166,12 +166,16 @@ from google.adk.agents import LlmAgent
 from google.adk.models.lite_llm import LiteLlm
 
 def provider(ctx):
-    return "dynamic instructions"
+    return "Help " + ctx.state["user"]
+
+def fixed(ctx):
+    return "fixed instructions"
 
 MODEL = "gemini-2.5-pro"
 a = LlmAgent(name="a", model=LiteLlm(model="openai/gpt-4o"), instruction="x", global_instruction="y")
 b = LlmAgent(name="b", model=os.environ["ADK_MODEL"], instruction=provider)
 c = LlmAgent(name="c", model=MODEL, instruction=f"no placeholders")
+d = LlmAgent(name="d", model=MODEL, instruction=fixed)
 ''',
     })
     assert s["agent:a"].model == "openai/gpt-4o"
@@ -180,6 +184,8 @@ c = LlmAgent(name="c", model=MODEL, instruction=f"no placeholders")
     assert s["agent:b"].instructions_sha256.startswith("dynamic:")
     assert s["agent:c"].model == "gemini-2.5-pro"
     assert s["agent:c"].instructions_sha256 == digest("no placeholders")
+    # A provider that always returns one literal is that literal (what the model reads).
+    assert s["agent:d"].instructions_sha256 == digest("fixed instructions")
 
 
 def test_unreached_private_agent_is_not_exported_and_name_falls_back_to_variable() -> None:

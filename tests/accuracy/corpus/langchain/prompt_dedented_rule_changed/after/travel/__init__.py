@@ -1,0 +1,1 @@
+"""A LangChain travel agent."""

@@ -1,0 +1,1 @@
+"""A shop assistant built on the OpenAI Agents SDK."""

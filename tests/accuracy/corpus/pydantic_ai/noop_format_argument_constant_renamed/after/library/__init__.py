@@ -1,0 +1,1 @@
+"""A library assistant built with PydanticAI."""

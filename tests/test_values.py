@@ -1,0 +1,182 @@
+"""Texts are compared by value, not by spelling: instructions, descriptions and prompts built from
+constants, `.format()`, f-strings, `textwrap.dedent` and joins are evaluated; a prompt function is
+its body and returned values, never its name or module; what cannot be known stays `dynamic`, and
+its digest still moves whenever the meaning can."""
+
+from __future__ import annotations
+
+import textwrap
+
+from receipt.dialects.base import digest
+from receipt.extract.python import extract_python
+from receipt.extract.program import Program
+from receipt.models import Dynamic
+from tests.helpers import GitRepoBuilder, receipt_of, run_cli, seen, surface_of
+
+
+def _program(files: dict[str, str]) -> Program:
+    return Program([extract_python(path, textwrap.dedent(text)) for path, text in sorted(files.items())])
+
+
+def _value(files: dict[str, str], symbol: str) -> object:
+    p = _program(files)
+    return p.text(p.lookup(symbol).value)  # type: ignore[union-attr]
+
+
+CONSTANTS = '''
+import textwrap
+from textwrap import dedent
+
+NAME = "Acme"
+TEMPLATE = "Help {name} customers; at most {n} items."
+FORMATTED = TEMPLATE.format(name=NAME, n=3)
+POSITIONAL = "{} and {}".format(NAME, "friends")
+FSTRING = f"{NAME}: {FORMATTED!r} ({2.5:.1f})"
+DEDENTED = dedent("""
+    line one
+      line two
+""")
+QUALIFIED = textwrap.dedent("""
+    a
+    b""").strip()
+JOINED = "\\n".join([NAME, "rules", FSTRING])
+STRIPPED = "  Be brief.  ".strip().upper()
+'''
+
+
+def test_literal_string_building_evaluates_to_its_text() -> None:
+    files = {"app/consts.py": CONSTANTS}
+    assert _value(files, "app.consts.FORMATTED") == "Help Acme customers; at most 3 items."
+    assert _value(files, "app.consts.POSITIONAL") == "Acme and friends"
+    assert _value(files, "app.consts.FSTRING") == "Acme: 'Help Acme customers; at most 3 items.' (2.5)"
+    assert _value(files, "app.consts.DEDENTED") == "\nline one\n  line two\n"
+    assert _value(files, "app.consts.QUALIFIED") == "a\nb"
+    assert _value(files, "app.consts.JOINED") == "Acme\nrules\n" + _value(files, "app.consts.FSTRING")  # type: ignore[operator]
+    assert _value(files, "app.consts.STRIPPED") == "BE BRIEF."
+
+
+def test_constants_resolve_through_imports() -> None:
+    files = {
+        "app/texts.py": 'COMPANY = "Acme"\nTEMPLATE = "You work for {company}."\n',
+        "app/agent.py": "from app.texts import COMPANY as C, TEMPLATE\nPROMPT = TEMPLATE.format(company=C)\nF = f'{C}!'\n",
+    }
+    assert _value(files, "app.agent.PROMPT") == "You work for Acme."
+    assert _value(files, "app.agent.F") == "Acme!"
+
+
+def test_format_bombs_and_unknown_arguments_stay_dynamic() -> None:
+    files = {
+        "app/m.py": '''
+        import os
+        WIDE = "{:>999999999}".format(1)
+        NESTED = "{:{w}}".format("x", w=999999999)
+        FWIDE = f"{1:>999999999}"
+        ENV = "Hello {}".format(os.environ["USER"])
+        FENV = f"Hello {os.environ['USER']}"
+        ''',
+    }
+    for name in ("WIDE", "NESTED", "FWIDE", "ENV", "FENV"):
+        assert isinstance(_value(files, f"app.m.{name}"), Dynamic), name
+
+
+def test_dynamic_text_digest_follows_values_not_names() -> None:
+    """`PERSONA + user` is not knowable, but renaming or moving PERSONA changes nothing, and
+    changing its value changes the digest (it was hidden when the digest covered the spelling)."""
+    def dyn(texts: str, expr: str) -> str | None:
+        files = {"app/texts.py": texts, "app/agent.py": f"import os\nfrom app.texts import *\nX = {expr}\n"}
+        value = _value(files, "app.agent.X")
+        assert isinstance(value, Dynamic)
+        return digest(value)
+
+    base = dyn('PERSONA = "Be kind."\n', 'PERSONA + os.environ["EXTRA"]')
+    assert dyn('ASSISTANT_PERSONA = "Be kind."\n', 'ASSISTANT_PERSONA + os.environ["EXTRA"]') == base
+    assert dyn('PERSONA = "Be rude."\n', 'PERSONA + os.environ["EXTRA"]') != base
+    assert dyn('PERSONA = "Be kind."\n', 'PERSONA + os.environ["OTHER"]') != base
+
+
+FUNCTION = '''
+from app.policy import POLICY
+
+def {name}(ctx):
+    who = ctx.user or "there"
+    if ctx.vip:
+        return f"{{POLICY}} Hello VIP {{who}}."
+    return f"{{POLICY}} Hello {{who}}."
+'''
+
+
+def _function_value(module: str, name: str, body: str = FUNCTION, policy: str = "Be kind.") -> object:
+    p = _program({"app/policy.py": f"POLICY = {policy!r}\n", f"app/{module}.py": body.format(name=name)})
+    return p.function_value(p.functions[f"app.{module}.{name}"])
+
+
+def test_prompt_function_is_its_body_not_its_name_or_module() -> None:
+    base = _function_value("agent", "instructions")
+    assert isinstance(base, Dynamic)
+    assert _function_value("prompts", "dynamic_instructions") == base  # moved verbatim and renamed
+    assert _function_value("agent", "instructions", FUNCTION.replace("ctx.vip", "ctx.admin")) != base  # a condition edited
+    assert _function_value("agent", "instructions", policy="Be rude.") != base  # a returned constant edited
+
+
+def test_prompt_function_returning_one_literal_is_that_literal() -> None:
+    body = 'from app.policy import POLICY\n\ndef {name}(ctx):\n    """Doc."""\n    return POLICY + " Answer in English."\n'
+    assert _function_value("agent", "a", body) == "Be kind. Answer in English."
+    assert _function_value("prompts", "b", body) == "Be kind. Answer in English."
+
+
+def test_helper_called_by_prompt_function_is_part_of_its_value() -> None:
+    body = '''
+    def _suffix(ctx):
+        return "Answer in " + ctx.lang
+    def {name}(ctx):
+        return "Hi. " + _suffix(ctx)
+    '''
+    first = _function_value("agent", "i", body)
+    assert _function_value("agent", "i", body.replace('"Answer in "', '"Reply in "')) != first
+
+
+AGENT = '''
+from pydantic_ai import Agent
+from shop.texts import {company}, TEMPLATE
+
+agent = Agent("openai:gpt-4o", name="shop", instructions=TEMPLATE.format(company={company}))
+'''
+TEXTS = 'TEMPLATE = "You are the assistant of {{company}}. Never share card numbers."\n{company} = {value!r}\n'
+
+
+def test_instructions_digest_is_the_formatted_value() -> None:
+    s = surface_of({"shop/texts.py": TEXTS.format(company="COMPANY", value="Acme"), "shop/agent.py": AGENT.format(company="COMPANY")})
+    entry = s["agent:shop"]
+    assert entry.instructions_sha256 == digest("You are the assistant of Acme. Never share card numbers.")
+    assert entry.instructions_text == "You are the assistant of Acme. Never share card numbers."
+
+
+def test_cli_format_constant_renamed_is_quiet_and_value_change_shows_the_text(git_repo: GitRepoBuilder) -> None:
+    git_repo.commit({"shop/__init__.py": "", "shop/texts.py": TEXTS.format(company="COMPANY", value="Acme"),
+                     "shop/agent.py": AGENT.format(company="COMPANY")})
+    git_repo.commit({"shop/texts.py": TEXTS.format(company="COMPANY_NAME", value="Acme"),
+                     "shop/agent.py": AGENT.format(company="COMPANY_NAME")})
+    code, receipt = receipt_of(git_repo)
+    assert (code, seen(receipt)) == (0, [])
+
+    git_repo.commit({"shop/texts.py": TEXTS.format(company="COMPANY_NAME", value="Acme Pay")})
+    code, receipt = receipt_of(git_repo)
+    assert seen(receipt) == [("agent.instructions_changed", "shop", "info")]
+    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path), "--format", "markdown")
+    assert "+You are the assistant of Acme Pay. Never share card numbers." in out.stdout
+    assert "-You are the assistant of Acme. Never share card numbers." in out.stdout
+
+
+def test_cached_facts_keep_fstring_pieces_and_body_digests() -> None:
+    """The facts cache round-trips what value comparison needs (a stale cache must not read as a change)."""
+    import json
+
+    from receipt.extract.facts import facts_from_json, facts_to_json
+
+    m = extract_python("app/m.py", 'X = "a"\n@deco\ndef f(ctx):\n    return f"{X} {ctx.y!r:>3}"\n')
+    again = facts_from_json(json.loads(json.dumps(facts_to_json(m))))
+    assert again == m
+    fn = again.functions[0]
+    assert fn.body and fn.returns_exprs[0].parts  # type: ignore[union-attr]
+    renamed = extract_python("lib/other.py", 'X = "a"\ndef g(ctx):\n    return f"{X} {ctx.y!r:>3}"\n').functions[0]
+    assert renamed.body == fn.body
