@@ -22,7 +22,6 @@ new, a rule to `ENTRY_RULES` (a function of base entry, head entry and the diff 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-import re
 from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from receipt.canonical import canonical_json, fingerprint
@@ -731,24 +730,27 @@ def unresolved_changes(base: Surface, head: Surface, touched: Collection[str] | 
     """One `surface.unresolved` per registration at head that cannot be resolved statically and
     was not already unresolved at base (a standing limitation is not news on every PR).
 
-    A note is identified by its file and what it says with the names in it left out (a renamed
-    function does not make a standing note new); notes of one shape in one file pair in source
-    order. With `touched`, notes in files the change does not touch are context, never changes.
+    A note is identified by its file, its reason and its site (`ExtractionIssue.site`: the
+    registration it concerns and the shape of what cannot be followed, never a name the change may
+    rename), not by its wording: a renamed function does not make a standing note new. Notes of one
+    identity in one file pair in source order. With `touched`, notes in files the change does not
+    touch are context, never changes.
     """
-    def notes(surface: Surface) -> dict[tuple[str, str], list[Any]]:
-        out: dict[tuple[str, str], list[Any]] = {}
+    def notes(surface: Surface) -> dict[tuple[str, str, str], list[Any]]:
+        out: dict[tuple[str, str, str], list[Any]] = {}
         for i in sorted(surface.skipped, key=lambda i: (i.path, i.line or 0, i.message)):
             if i.kind == "unresolved":
-                out.setdefault((i.path, _note_shape(i.message)), []).append(i)
+                out.setdefault((i.path, i.reason, i.site or i.message), []).append(i)
         return out
 
     old = notes(base)
     out = []
-    for (path, shape), issues in sorted(notes(head).items()):
+    for identity, issues in sorted(notes(head).items()):
+        path = identity[0]
         # Committed bytecode is listed without a blob: whether it is new is what base says.
         if touched is not None and path not in touched and not any(i.reason in _UNSEEN_CODE for i in issues):
             continue
-        known = old.get((path, shape), [])
+        known = old.get(identity, [])
         exact = {i.message for i in known}
         fresh = [i for i in issues if i.message not in exact]
         for issue in fresh[max(0, len(known) - (len(issues) - len(fresh))):]:
@@ -756,16 +758,6 @@ def unresolved_changes(base: Surface, head: Surface, touched: Collection[str] | 
             change_id = _UNSEEN_CODE.get(issue.reason, "surface.unresolved")
             out.append(make_change(change_id, subject, None, {"unresolved": issue.message}, f"file '{path}': {issue.message}"))
     return sort_changes(out)
-
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _note_shape(message: str) -> str:
-    """A note without the names in it: words of a note are the tool's own prose, names are
-    identifiers with an underscore, a digit or a capital inside (`refund_v2`, `doRefund`) or quoted."""
-    message = re.sub(r"'[^']*'|\"[^\"]*\"", "'*'", message)
-    return _WORD.sub(lambda m: m.group(0) if m.group(0).isalpha() and m.group(0).islower() else "*", message)
 
 
 def config_change(path: str, base_text: str | None, head_text: str | None) -> Change | None:

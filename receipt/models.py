@@ -209,6 +209,11 @@ class ExtractionIssue(_Model):
     # Whether the compared change adds or modifies this file (None: not computed). Issues in files the
     # change does not touch are context, listed but never reported as changes.
     touched: bool | None = None
+    # What a note is about, independent of its wording: the registration it concerns and the shape of
+    # the expression it cannot follow, never a name the change may rename (a function, a variable).
+    # A note with the same (path, reason, site) at base is not new (see `receipt.diff.unresolved_changes`);
+    # "" means the message itself is the identity.
+    site: str = ""
 
 
 class Surface(_Model):

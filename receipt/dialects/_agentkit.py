@@ -27,6 +27,7 @@ from receipt.dialects.base import (
     digest,
     issue,
     leaf,
+    shape,
     lowest,
     stricter,
     trust_from,
@@ -172,7 +173,7 @@ def replaces(existing: Any, conditional: bool, result: DialectResult, path: str,
     """A variable assigned an agent twice (if/else): the first unconditional assignment is kept."""
     if existing is None:
         return True
-    result.issues.append(issue(path, line, f"agent '{existing.entry.name}' is assigned more than once; the receipt shows one assignment", "reassigned"))
+    result.issues.append(issue(path, line, f"agent '{existing.entry.name}' is assigned more than once; the receipt shows one assignment", "reassigned", ("agent",)))
     return existing.entry.conditional and not conditional
 
 
@@ -276,8 +277,8 @@ class Kit:
     def attach(self, identity: str, conditional: bool) -> None:
         self.attachments.setdefault(identity, []).append(conditional)
 
-    def warn(self, path: str, line: int | None, message: str) -> None:
-        self.issues.append(issue(path, line, message))
+    def warn(self, path: str, line: int | None, message: str, site: tuple[str, ...] = ()) -> None:
+        self.issues.append(issue(path, line, message, site=site))
 
     def entry(self, kind: str, name: str, site: Site, **attrs: Any) -> Entry:
         return Entry(
@@ -309,7 +310,7 @@ class Kit:
         got = self.program.items(expr)
         if isinstance(got, Dynamic):
             if not got.dynamic.startswith("self."):  # CrewBase's `self.agents` is filled by decorators
-                self.warn(site.path, site.line, f"{what} not statically known ({got.dynamic}); its entries are not analysed")
+                self.warn(site.path, site.line, f"{what} not statically known ({got.dynamic}); its entries are not analysed", (what, shape(got.dynamic)))
             return []
         return [Item(i.expr, i.conditional or site.conditional) for i in got]
 
@@ -360,7 +361,7 @@ class Kit:
             return [origin] if origin else []
         if isinstance(value, Ref):
             return [value.name]
-        self.warn(owner.path, owner.line, f"{what} {describe(expr)} not statically known")
+        self.warn(owner.path, owner.line, f"{what} {describe(expr)} not statically known", (what, shape(expr)))
         return []
 
     def attached(self, identity: str, conditional: bool) -> list[str]:
@@ -374,9 +375,9 @@ class Kit:
         dialect's tool, resolved by the linker), else a warning."""
         if isinstance(value, Ref):
             if self.program.is_external(value.name):
-                self.warn(owner.path, owner.line, f"tool {describe(value)} from outside the repository is not analysed")
+                self.warn(owner.path, owner.line, f"tool {describe(value)} from outside the repository is not analysed", ("external tool", shape(value)))
             return [value.name]
-        self.warn(owner.path, owner.line, f"tool {describe(expr)} not statically known")
+        self.warn(owner.path, owner.line, f"tool {describe(expr)} not statically known", ("tool", shape(expr)))
         return []
 
     def external(

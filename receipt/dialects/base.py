@@ -10,6 +10,7 @@ one never edits a shared file.
 from __future__ import annotations
 
 import hashlib
+import re
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -106,6 +107,19 @@ def digest(text: Any) -> str | None:
         text = str(text)
     normal = textwrap.dedent(text).strip().replace("\r\n", "\n")
     return TextDigest(hashlib.sha256(normal.encode("utf-8")).hexdigest(), normal[:TEXT_LIMIT])
+
+
+def name_expression(program: Program, expr: Expr | None) -> str | None:
+    """The registered name's expression when its value is not statically known (the entry is then
+    named by a fallback, such as the function or variable name): `Entry.name_expr`, which identity
+    follows (`receipt.identity`), by meaning (`Program.render`), so renaming the function behind an
+    unchanged `name=` expression is no change. None when there is no expression or its value is known."""
+    if expr is None:
+        return None
+    value = program.evaluate(expr)
+    if value is None or (isinstance(value, str) and value):  # `name=None` spells the default
+        return None
+    return program.render(expr)
 
 
 def as_bool(value: Any, default: bool) -> bool | Dynamic:
@@ -214,8 +228,21 @@ def assigned_later(program: Program, symbols: Iterable[str], attr: str) -> Expr 
     return Dyn("; ".join(sorted({f"{attr} = {describe(v)}" for _, v, _ in found})), "mutation")
 
 
-def issue(path: str, line: int | None, message: str, reason: str = "unresolved") -> ExtractionIssue:
-    return ExtractionIssue(path=path, line=line, kind="unresolved", reason=reason, message=message)
+def issue(path: str, line: int | None, message: str, reason: str = "unresolved", site: Iterable[str] = ()) -> ExtractionIssue:
+    """A note about something the analyser cannot follow. `site` is its identity (`ExtractionIssue.site`):
+    what is registered where (`("agent", "tools", shape)`), with expressions given by `shape`;
+    it must leave out the names a pull request may rename, which the message is free to show."""
+    return ExtractionIssue(path=path, line=line, kind="unresolved", reason=reason, message=message, site="\x1f".join(site))
+
+
+_QUALIFIED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.(?:<locals>\.)?[A-Za-z_][A-Za-z0-9_]*)+")
+
+
+def shape(expr: Expr | str | None) -> str:
+    """An expression as a note's identity: its text with every dotted name cut to its last part, so
+    the module or function it sits in (`pkg.app.main.tools`) does not make a standing note new."""
+    text = "" if expr is None else expr if isinstance(expr, str) else describe(expr)
+    return _QUALIFIED.sub(lambda m: m.group(0).rsplit(".", 1)[-1], " ".join(text.split()))
 
 
 def expr_text(expr: Expr | None) -> str:

@@ -54,7 +54,7 @@ from receipt.dialects._agentkit import (
     text_digest,
 )
 from receipt.dialects.crewai_tool_names import TOOL_NAMES
-from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, leaf, module_level_public, signature_of, trust_from
+from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, leaf, module_level_public, name_expression, shape, signature_of, trust_from
 from receipt.extract.facts import Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic
@@ -119,14 +119,15 @@ class _Crew:
                 if isinstance(given, str) and given:
                     name = given
                 else:
-                    self.kit.warn(p.path_of(fn.symbol), fn.line, f"tool {fn.name}: name {describe(call.args[0])} not statically known; using the function name")
+                    self.kit.warn(p.path_of(fn.symbol), fn.line, f"tool {fn.name}: name {describe(call.args[0])} not statically known; using the function name", ("tool name", shape(call.args[0])))
             for key in ("result_as_answer", "max_usage_count"):
                 if call.kw(key) is not None:
                     v = p.evaluate(call.kw(key))
                     if v not in (False, None):
                         extra[key] = v.model_dump() if isinstance(v, Dynamic) else v
         site = Site(p.path_of(fn.symbol), fn.line, fn.conditional)
-        entry = self.kit.entry("tool", name, site, signature=signature_of(fn), description_sha256=digest(fn.doc), extra=extra)
+        entry = self.kit.entry("tool", name, site, signature=signature_of(fn), description_sha256=digest(fn.doc), extra=extra,
+                               name_expr=name_expression(p, call.args[0]) if call is not None and call.args else None)
         self.kit.add(fn.symbol, entry)
         self.tool_ids.add(fn.symbol)
 
@@ -140,7 +141,7 @@ class _Crew:
         if library:
             extra["base"] = library[0]
             if not isinstance(name, str):
-                self.kit.warn(p.path_of(cls.symbol), cls.line, f"tool class {cls.name}: its name is inherited from {library[0]}, which is not analysed; using the class name")
+                self.kit.warn(p.path_of(cls.symbol), cls.line, f"tool class {cls.name}: its name is inherited from {library[0]}, which is not analysed; using the class name", ("inherited tool name", library[0]))
         # An args_schema model of the tree joins the signature (its fields compared); one that
         # cannot be read stays recorded by its expression.
         args_schema = cls.attrs.get("args_schema")
@@ -152,6 +153,7 @@ class _Crew:
             "tool",
             name if isinstance(name, str) and name else cls.name,
             site,
+            name_expr=name_expression(p, cls.attrs.get("name")),
             signature=signature,
             description_sha256=digest(description),
             extra=extra,
@@ -194,6 +196,7 @@ class _Crew:
             "agent",
             role if isinstance(role, str) and role else fallback,
             site,
+            name_expr=name_expression(p, call.kw("role")),
             model=model_value(p, call.kw("llm")),
             instructions_sha256=text_digest([(k, texts.get(k)) for k in ("role", "goal", "backstory")]),
             dangerous=dangerous,
@@ -224,7 +227,7 @@ class _Crew:
             if from_package(origin, ("crewai_tools", "crewai")) and leaf(origin)[:1].isupper():
                 return self.external(origin, value.line, owner, conditional, var)
             if origin:
-                self.kit.warn(owner.path, value.line, f"tool {describe(value)} from outside the repository is not analysed")
+                self.kit.warn(owner.path, value.line, f"tool {describe(value)} from outside the repository is not analysed", ("external tool", shape(value)))
                 return [origin]
         return self.kit.named_tool(value, expr, owner)
 
@@ -270,7 +273,7 @@ class _Crew:
         tools = call.kw("tools")
         if cand is None:
             if tools is not None:
-                self.kit.warn(site.path, call.line, f"task tools attached to agent {describe(agent_expr)}, which is not statically known")
+                self.kit.warn(site.path, call.line, f"task tools attached to agent {describe(agent_expr)}, which is not statically known", ("task agent", shape(agent_expr)))
             return
         for item in self.kit.items(tools, site, "task tools"):
             cand.reach.extend(self.tool_item(item.expr, item.conditional, site))
@@ -338,7 +341,7 @@ class _Crew:
         names = self.program.evaluate(expr)
         if isinstance(names, list) and all(isinstance(n, str) for n in names):
             return {sanitize_tool_name(n) for n in names}
-        self.kit.warn(self.program.path_of(fn.symbol), fn.line, f"hook {fn.name}: tool filter not statically known ({describe(expr)})")
+        self.kit.warn(self.program.path_of(fn.symbol), fn.line, f"hook {fn.name}: tool filter not statically known ({describe(expr)})", ("hook tool filter", shape(expr)))
         return set()
 
     # -- driver ---------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ callbacks as approval gates, custom `BaseTool` subclasses (reported), agents fro
 from __future__ import annotations
 
 from receipt.dialects._agentkit import Kit, builds_root, Site, from_package, has_external_decorator, model_value, text_digest
-from receipt.dialects.base import DialectResult, approval_from, digest, leaf, signature_of, trust_from
+from receipt.dialects.base import DialectResult, approval_from, digest, leaf, name_expression, shape, signature_of, trust_from
 from receipt.extract.facts import Call, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Param, Signature
@@ -79,6 +79,7 @@ class _Adk:
             "agent",
             name if isinstance(name, str) and name else fallback,
             site,
+            name_expr=name_expression(p, call.kw("name")),
             model=None if workflow else model_value(p, call.kw("model")),
             instructions_sha256=text_digest(parts),
             description_sha256=digest(p.text(call.kw("description"))) if call.kw("description") is not None else None,
@@ -136,7 +137,7 @@ class _Adk:
             target = call.arg(0, "func")
             fn = p.functions.get(p.canonical(target.name)) if isinstance(target, Ref) else None
             if fn is None:
-                self.kit.warn(site.path, call.line, f"tool {describe(call)}: wrapped function not found in the repository")
+                self.kit.warn(site.path, call.line, f"tool {describe(call)}: wrapped function not found in the repository", ("wrapped function", shape(call)))
                 return []
             if not site.conditional and fn.conditional:
                 site = Site(site.path, site.line, True, site.root)
@@ -154,6 +155,7 @@ class _Adk:
                 "tool",
                 name if isinstance(name, str) and name else (leaf(var) if var else describe(call)),
                 site,
+                name_expr=name_expression(p, value.kw("name")) if isinstance(value, Call) else None,
                 signature=Signature(params=[Param(name="request", type="str")]),
                 description_sha256=digest(description),
                 extra={"agent_tool": True},
@@ -188,14 +190,14 @@ class _Adk:
                     return [inner_value.name]
                 if isinstance(inner_value, Call) and p.origin(inner_value.func):
                     return [p.origin(inner_value.func) or ""]
-                self.kit.warn(owner.path, value.line, f"tool {describe(value)}: wrapped tool not statically known")
+                self.kit.warn(owner.path, value.line, f"tool {describe(value)}: wrapped tool not statically known", ("wrapped tool", shape(value)))
                 return []
             if origin and from_package(origin, _PKG):
                 return self.external(origin, value.line, owner, conditional, var)
             if origin and origin in p.classes:
-                self.kit.warn(owner.path, value.line, f"tool {describe(value)}: custom tool classes are not analysed")
+                self.kit.warn(owner.path, value.line, f"tool {describe(value)}: custom tool classes are not analysed", ("custom tool class", shape(value)))
             elif origin and p.is_external(origin):
-                self.kit.warn(owner.path, value.line, f"tool {describe(value)} from outside the repository is not analysed")
+                self.kit.warn(owner.path, value.line, f"tool {describe(value)} from outside the repository is not analysed", ("external tool", shape(value)))
             return [origin] if origin else []
         if isinstance(value, Ref) and from_package(value.name, _PKG):
             return self.external(value.name, owner.line, owner, conditional, var)
@@ -204,7 +206,7 @@ class _Adk:
     def external(self, origin: str, line: int, owner: Site, conditional: bool, var: str | None) -> list[str]:
         name = leaf(origin)
         if name.endswith("Toolset") or name.endswith("ToolSet"):
-            self.kit.warn(owner.path, line, f"toolset {name}: its tools are only known at runtime and are not analysed")
+            self.kit.warn(owner.path, line, f"toolset {name}: its tools are only known at runtime and are not analysed", ("toolset", origin))
             return []
         return self.kit.external(origin, line, owner, conditional, var, name)
 

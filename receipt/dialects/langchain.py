@@ -57,6 +57,8 @@ from receipt.dialects.base import (
     decorator_call,
     digest,
     issue,
+    name_expression,
+    shape,
     leaf,
     origin_matches,
     signature_of,
@@ -144,12 +146,14 @@ class _Extractor:
         self.tools[tid] = tool
         return tid
 
-    def function_entry(self, fn: FunctionFact | None, name: Any, description: Any, path: str, line: int, fallback: str) -> Entry:
+    def function_entry(self, fn: FunctionFact | None, name: Any, description: Any, path: str, line: int, fallback: str,
+                       name_src: Expr | None = None) -> Entry:
         if name is not None and not isinstance(name, str):
-            self.result.issues.append(issue(path, line, f"tool name '{describe_value(name)}' is not a literal; using '{fallback}'"))
+            self.result.issues.append(issue(path, line, f"tool name '{describe_value(name)}' is not a literal; using '{fallback}'", site=("tool name", shape(name_src if name_src is not None else describe_value(name)))))
         return Entry(
             kind="tool",
             name=name if isinstance(name, str) and name else fallback,
+            name_expr=name_expression(self.p, name_src) if name is not None else None,
             path=path,
             line=line,
             dialect=NAME,
@@ -165,9 +169,10 @@ class _Extractor:
                 func, call = decorator_call(dec)
                 if not origin_matches(self.p.origin(func), *_TOOL_DECORATOR):
                     continue
-                name = self.p.evaluate(call.arg(0, "name_or_callable")) if call is not None else None
+                name_src = call.arg(0, "name_or_callable") if call is not None else None
+                name = self.p.evaluate(name_src)
                 description = self.p.text(call.kw("description")) if call is not None else None
-                entry = self.function_entry(fn, name, description, self.p.path_of(fn.symbol), fn.line, fn.name)
+                entry = self.function_entry(fn, name, description, self.p.path_of(fn.symbol), fn.line, fn.name, name_src)
                 entry.signature = with_args_schema(self.p, entry.signature, call.kw("args_schema") if call else None)
                 self.add(fn.symbol, entry, {fn.symbol}, fn, fn.conditional)
                 break
@@ -179,18 +184,21 @@ class _Extractor:
         origin = self.p.origin(call.func)
         if origin_matches(origin, *_TOOL_DECORATOR):
             first = call.arg(0, "name_or_callable")
+            name_src: Expr | None = None
             if isinstance(first, Const) and isinstance(first.value, str):
                 func, name = call.arg(1, "runnable"), first.value
             else:
                 func, name = first, None
             description = self.p.text(call.kw("description"))
         elif _from_function(origin):
-            func, name = call.arg(0, "func"), self.p.evaluate(call.arg(2, "name"))
+            func, name_src = call.arg(0, "func"), call.arg(2, "name")
             description = self.p.text(call.arg(3, "description"))
             if "StructuredTool" not in (origin or ""):  # Tool.from_function(func, name, description)
-                name, description = self.p.evaluate(call.arg(1, "name")), self.p.text(call.arg(2, "description"))
+                name_src, description = call.arg(1, "name"), self.p.text(call.arg(2, "description"))
+            name = self.p.evaluate(name_src)
         elif origin_matches(origin, *_SIMPLE_TOOL):
-            func, name = call.arg(1, "func"), self.p.evaluate(call.arg(0, "name"))
+            func, name_src = call.arg(1, "func"), call.arg(0, "name")
+            name = self.p.evaluate(name_src)
             description = self.p.text(call.arg(2, "description"))
         else:
             return None
@@ -201,7 +209,7 @@ class _Extractor:
         fn = self.p.lookup(func.name) if isinstance(func, Ref) else None
         fn = fn if isinstance(fn, FunctionFact) else None
         fallback = fn.name if fn else describe(func) if func is not None else "tool"
-        entry = self.function_entry(fn, name, description, path, call.line, fallback)
+        entry = self.function_entry(fn, name, description, path, call.line, fallback, name_src)
         entry.signature = with_args_schema(self.p, entry.signature, call.kw("args_schema"))
         return self.add(tid, entry, {tid}, fn, conditional)
 
@@ -231,7 +239,7 @@ class _Extractor:
             methods = {m.rsplit(".", 1)[-1]: self.p.functions[m] for m in cls.methods if m in self.p.functions}
             run = methods.get("_run") or methods.get("_arun")
             path = self.p.path_of(cls.symbol)
-            entry = self.function_entry(None, self.p.evaluate(name_expr), self.p.text(self.class_attr(cls, "description")), path, cls.line, cls.name)
+            entry = self.function_entry(None, self.p.evaluate(name_expr), self.p.text(self.class_attr(cls, "description")), path, cls.line, cls.name, name_expr)
             entry.signature = with_args_schema(self.p, tool_signature(run) if run is not None else None, self.class_attr(cls, "args_schema"))
             tid = self.add(cls.symbol, entry, {cls.symbol}, None, cls.conditional)
             if any(self.calls_interrupt(m) for m in methods.values()):
@@ -264,7 +272,7 @@ class _Extractor:
                 return "foreign:" + symbol  # another dialect's tool: the linker resolves it
             if self.library_object(d):
                 held = describe(d.value)  # type: ignore[union-attr]
-                self.result.issues.append(issue(path, line, f"agent '{agent}': tool '{describe(expr)}' = {held} comes from a library and could not be resolved statically"))
+                self.result.issues.append(issue(path, line, f"agent '{agent}': tool '{describe(expr)}' = {held} comes from a library and could not be resolved statically", site=("library tool", shape(expr), shape(held))))
                 return None
         elif isinstance(expr, Call):
             cls = self.p.origin(expr.func)
@@ -275,7 +283,7 @@ class _Extractor:
                 return found
             if cls in self.p.classes:
                 return "foreign:" + cls
-        self.result.issues.append(issue(path, line, f"agent '{agent}': tool '{describe(expr)}' could not be resolved statically"))
+        self.result.issues.append(issue(path, line, f"agent '{agent}': tool '{describe(expr)}' could not be resolved statically", site=("agent tool", shape(expr))))
         return None
 
     # -- agents ---------------------------------------------------------------------------------
@@ -310,6 +318,7 @@ class _Extractor:
         entry = Entry(
             kind="agent",
             name=name if isinstance(name, str) and name else hint,
+            name_expr=name_expression(self.p, call.kw("name")),
             path=path,
             line=call.line,
             dialect=NAME,
@@ -362,7 +371,7 @@ class _Extractor:
                     if isinstance(node, Call) and origin_matches(p.origin(node.func), *_TOOL_NODE):
                         got = p.items(node.arg(0, "tools"))
                         if isinstance(got, Dynamic):
-                            self.result.issues.append(issue(m.path, e.call.line, f"ToolNode tools '{got.dynamic}' could not be resolved statically"))
+                            self.result.issues.append(issue(m.path, e.call.line, f"ToolNode tools '{got.dynamic}' could not be resolved statically", site=("ToolNode tools", shape(got.dynamic))))
                             continue
                         nodes[p.canonical(receiver.name)].extend(Item(i.expr, i.conditional or e.conditional) for i in got)
 
@@ -451,7 +460,7 @@ class _Extractor:
         path, line = agent.entry.path, agent.entry.line
         middleware = self.p.items(agent.call.kw("middleware")) if not agent.react else []
         if isinstance(middleware, Dynamic):
-            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': middleware '{middleware.dynamic}' could not be resolved statically"))
+            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': middleware '{middleware.dynamic}' could not be resolved statically", site=("middleware", shape(middleware.dynamic))))
             everyone = middleware
             middleware = []
         for it in middleware:
@@ -495,16 +504,16 @@ class _Extractor:
                     if tid is not None:
                         out.append((tid, cond))
                 if isinstance(got, Dynamic):
-                    self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': tools of middleware '{describe(m)}' could not be resolved statically"))
+                    self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': tools of middleware '{describe(m)}' could not be resolved statically", site=("middleware tools", shape(m))))
                 continue
             if not origin.startswith(_MIDDLEWARE_PACKAGE + "."):
                 if self.p.is_external(origin) and not origin.startswith(("langchain.", "langchain_core.", "langgraph.")):
-                    self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': middleware '{describe(m.func)}' from a library may add tools that are not analysed"))
+                    self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': middleware '{describe(m.func)}' from a library may add tools that are not analysed", site=("library middleware", shape(m.func))))
                 continue
             for name, rename, fixed in _MIDDLEWARE_TOOLS.get(leaf(origin), ()):
                 value = self.p.evaluate(m.kw(rename)) if rename and m.kw(rename) is not None else name
                 if not isinstance(value, str):
-                    self.result.issues.append(issue(path, m.line, f"agent '{agent.entry.name}': {leaf(origin)} tool name '{describe(m.kw(rename))}' could not be resolved statically"))
+                    self.result.issues.append(issue(path, m.line, f"agent '{agent.entry.name}': {leaf(origin)} tool name '{describe(m.kw(rename))}' could not be resolved statically", site=("middleware tool name", leaf(origin), shape(m.kw(rename)))))
                     continue
                 tid = f"{_MIDDLEWARE_PACKAGE}.{leaf(origin)}#{value}"
                 if tid not in self.tools:
@@ -518,7 +527,7 @@ class _Extractor:
         listed = agent.tool_items if agent.tool_items is not None else self.p.items(agent.call.arg(1, "tools"))
         items = listed
         if isinstance(items, Dynamic):
-            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': tools '{items.dynamic}' could not be resolved statically"))
+            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': tools '{items.dynamic}' could not be resolved statically", site=("agent tools", shape(items.dynamic))))
             items = []
         maps, everyone = self.agent_gates(agent)
         resolved = not isinstance(listed, Dynamic)
@@ -546,7 +555,7 @@ class _Extractor:
             for m in maps:
                 for key in sorted(set(m) - names) if isinstance(m, dict) else ():
                     self.result.issues.append(
-                        issue(path, line, f"agent '{agent.entry.name}': interrupt_on names '{key}', which is not one of its tools; no approval is attached to it", "hitl-unknown-tool")
+                        issue(path, line, f"agent '{agent.entry.name}': interrupt_on names '{key}', which is not one of its tools; no approval is attached to it", "hitl-unknown-tool", ("interrupt_on", key))
                     )
 
     # -- result ---------------------------------------------------------------------------------

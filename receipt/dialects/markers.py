@@ -17,6 +17,7 @@ from receipt.dialects.base import (
     as_str,
     decorator_call,
     digest,
+    name_expression,
     issue,
     signature_of,
     trust_from,
@@ -133,10 +134,11 @@ def extract(program: Program) -> DialectResult:
             )
             continue
         if len(kinds) > 1:
-            result.issues.append(issue(program.path_of(fn.symbol), fn.line, f"{fn.name}: more than one of @agent/@tool/@prompt; using the first"))
+            result.issues.append(issue(program.path_of(fn.symbol), fn.line, f"{fn.name}: more than one of @agent/@tool/@prompt; using the first", site=("marker kinds", *(k for k, _ in kinds))))
         kind, call = kinds[0]
         attrs = _declared(program, call)
         entry, declared = _entry(program, fn, kind, attrs, flags)
+        entry.name_expr = name_expression(program, call.kw("name")) if call is not None else None
         exported = attrs.get("exported", kind == "agent")
         entry.root = exported is True
         reach: list[str] = []

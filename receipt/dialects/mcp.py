@@ -43,6 +43,8 @@ from receipt.dialects.base import (
     decorator_call,
     digest,
     issue,
+    name_expression,
+    shape,
     leaf,
     signature_of,
     split_method,
@@ -215,7 +217,7 @@ class _Analyser:
                 generated = origin.startswith("fastmcp.") and leaf(origin) in _GENERATED
                 if generated:
                     self.warn("fastmcp", m.path, a.line, f"MCP server {a.target.rsplit('.', 1)[-1]} = {leaf(origin)}(...) gets its "
-                              "components at run time; they are not in the surface")
+                              "components at run time; they are not in the surface", site=("runtime server", leaf(origin)))
                 # Still a FastMCP server: what the code registers on it explicitly is read as on any other.
                 call = a.value if generated else self._constructed(a.value)
                 kind = ("fastmcp", False) if generated else (self._server_kind(call) if call is not None else None)
@@ -339,7 +341,7 @@ class _Analyser:
             param = next(p for p in fn.params if p.name == pname)
             flavor = (_server_class(param.annotation_ref) or (None, False))[0] or self._module_flavor(fn.symbol)
             if flavor:
-                self.warn(flavor, path, line, f"registration on parameter '{pname}' of {fn.name}(): no call site passes a known MCP server")
+                self.warn(flavor, path, line, f"registration on parameter '{pname}' of {fn.name}(): no call site passes a known MCP server", site=("parameter registration", pname))
         return sorted(found.items())
 
     def _module_flavor(self, symbol: str) -> str | None:
@@ -421,8 +423,8 @@ class _Analyser:
             return False
         return not any(isinstance(d, Ref) and d.name.endswith("staticmethod") for d in fn.decorators) and fn.params[0].name in ("self", "cls")
 
-    def warn(self, flavor: str, path: str, line: int | None, message: str) -> None:
-        self.a.issues.append((flavor, issue(path, line, message)))
+    def warn(self, flavor: str, path: str, line: int | None, message: str, site: tuple[str, ...] = ()) -> None:
+        self.a.issues.append((flavor, issue(path, line, message, site=site)))
 
     # -- registrations
 
@@ -475,7 +477,7 @@ class _Analyser:
             if server and not isinstance(self.p.evaluate(call.args[1]), str):
                 self.warn(self.a.servers[server].flavor, path, call.line, f"{describe(call)} on MCP server "
                           f"'{self.a.servers[server].name}': the attribute name is computed at run time, so what it "
-                          "registers cannot be followed")
+                          "registers cannot be followed", site=("computed attribute", self.a.servers[server].name, shape(call)))
             return
         if func in ("functools.partial",):
             return
@@ -487,7 +489,7 @@ class _Analyser:
             if server:
                 self.warn(self.a.servers[server].flavor, path, call.line, f"{describe(value)} of MCP server "
                           f"'{self.a.servers[server].name}' is passed to {describe(call.func)}(): what is registered "
-                          "through it cannot be followed")
+                          "through it cannot be followed", site=("server passed", self.a.servers[server].name, shape(value), shape(call.func)))
 
     def apply_removals(self) -> None:
         """`mcp.remove_tool("x")`: gone for callers (or only sometimes, when removed under a condition)."""
@@ -510,7 +512,7 @@ class _Analyser:
                 self.lowlevel_handler(server, fn, kind, False)
             else:
                 self.warn(server.flavor, server.path, server.call.line,
-                          f"{kw} handler of MCP server '{server.name}' is not statically known: {describe(expr)}")
+                          f"{kw} handler of MCP server '{server.name}' is not statically known: {describe(expr)}", site=("handler", kw, server.name, shape(expr)))
 
     def decorator(self, fn: FunctionFact, dec: Expr) -> None:
         dec = self.p.see_through(dec)
@@ -539,7 +541,7 @@ class _Analyser:
             if call is not None and call.star:
                 self.warn(server.flavor, path, call.line or fn.line,
                           f"@{method}(...) on {fn.name}: arguments not statically known (*args/**kwargs); "
-                          "its hints are recorded as dynamic")
+                          "its hints are recorded as dynamic", site=("hints arguments", method))
             name_expr = kwargs.get("name", args[0] if args and not isinstance(args[0], Splat) else None)
             self.register(server, method, fn, name_expr, kwargs, conditional, path, fn.line,
                           dynamic_all=describe(call) if call is not None and call.star else None)
@@ -570,7 +572,7 @@ class _Analyser:
                     self.removed.append((symbol, "tool" if method == "remove_tool" else "prompt", name, conditional))
                 else:
                     self.warn(server.flavor, path, call.line, f"{method} on MCP server '{server.name}' with a name that is not "
-                              f"statically known: {describe(call)}")
+                              f"statically known: {describe(call)}", site=("computed name", method, server.name, shape(call)))
             elif method in ("mount", "import_server"):
                 self.mount(server, call, conditional, path)
             elif not server.lowlevel:
@@ -589,7 +591,7 @@ class _Analyser:
         over = self.p.iterated(target.name, line) if isinstance(target, Ref) else None
         if isinstance(over, Dynamic):
             self.warn(server.flavor, path, line, f"{kind}s registered on MCP server '{server.name}' in a loop over items that are "
-                      f"not statically known: {over.dynamic}")
+                      f"not statically known: {over.dynamic}", site=("loop", kind, server.name, shape(over.dynamic)))
             return
         if over is not None:
             for item in over:
@@ -606,7 +608,7 @@ class _Analyser:
         name_expr = kwargs.get("name", args[0] if args else None)
         dynamic_all = describe(call) if call is not None and call.star else None
         if dynamic_all:
-            self.warn(server.flavor, path, line, f"{dynamic_all}: arguments not statically known; hints recorded as dynamic")
+            self.warn(server.flavor, path, line, f"{dynamic_all}: arguments not statically known; hints recorded as dynamic", site=("hints", shape(dynamic_all)))
         if isinstance(fn, FunctionFact):
             self.register(server, kind, fn, name_expr, kwargs, cond, self.p.path_of(fn.symbol), fn.line,
                           dynamic_all=dynamic_all, extra_symbols={self.p.canonical(target.name)} if isinstance(target, Ref) else set())
@@ -618,7 +620,7 @@ class _Analyser:
             self.add(server, entry, set(), kwargs)
             return
         self.warn(server.flavor, path, line, f"{kind} registered on MCP server '{server.name}' with a callable that cannot be "
-                  f"resolved statically: {describe(target) if target is not None else '?'}")
+                  f"resolved statically: {describe(target) if target is not None else '?'}", site=("callable", kind, server.name, shape(target)))
 
     def register(self, server: Server, kind: str, fn: FunctionFact, name_expr: Expr | None, kwargs: dict[str, Expr],
                  cond: bool, path: str, line: int, dynamic_all: str | None = None,
@@ -630,10 +632,10 @@ class _Analyser:
             if not isinstance(name, str):
                 fallback = describe(name_expr)
                 self.warn(server.flavor, path, line, f"{kind} name of {fn.name} is not statically known "
-                          f"({fallback}); using the function name")
+                          f"({fallback}); using the function name", site=("name", kind, server.name, shape(name_expr)))
                 name = fn.name
         entry = self.entry(server, kind, name, fn, fn.doc, kwargs, cond, path, line, dynamic_all)
-        entry.name_expr = fallback
+        entry.name_expr = name_expression(self.p, name_expr) if fallback is not None else None
         self.add(server, entry, {fn.symbol} | (extra_symbols or set()), kwargs)
 
     def entry(self, server: Server, kind: str, name: str, fn: FunctionFact | None, doc: str | None,
@@ -656,7 +658,7 @@ class _Analyser:
             if isinstance(tags, list) and all(isinstance(t, str) for t in tags):
                 entry.tags = sorted(set(tags))
             elif tags is not None:
-                self.warn(server.flavor, path, line, f"tags of {kind} '{name}' are not statically known: {describe(kwargs['tags'])}")
+                self.warn(server.flavor, path, line, f"tags of {kind} '{name}' are not statically known: {describe(kwargs['tags'])}", site=("tags", kind, shape(kwargs["tags"])))
         return entry
 
     def add(self, server: Server, entry: Entry, symbols: set[str], kwargs: dict[str, Expr]) -> None:
@@ -676,7 +678,7 @@ class _Analyser:
             return
         items = self.p.items(expr)
         if isinstance(items, Dynamic):
-            self.warn(server.flavor, server.path, server.call.line, f"tools of MCP server '{server.name}' are not statically known: {items.dynamic}")
+            self.warn(server.flavor, server.path, server.call.line, f"tools of MCP server '{server.name}' are not statically known: {items.dynamic}", site=("server tools", server.name, shape(items.dynamic)))
             return
         for item in items:
             self.register_expr(server, "tool", item.expr, (), {}, item.conditional, server.path, server.call.line, None)
@@ -693,13 +695,13 @@ class _Analyser:
         child = self.server_of(child_expr)
         if child is None:
             self.warn(parent.flavor, path, call.line, f"server mounted into '{parent.name}' is not statically known: "
-                      f"{describe(child_expr) if child_expr is not None else '?'}; its tools are not in the surface")
+                      f"{describe(child_expr) if child_expr is not None else '?'}; its tools are not in the surface", site=("mount", parent.name, shape(child_expr)))
             return
         prefix: Any = self.p.evaluate(prefix_expr) if prefix_expr is not None else None
         if prefix is not None and not isinstance(prefix, (str, Dynamic)):
             prefix = Dynamic(dynamic=describe(prefix_expr))  # type: ignore[arg-type]
         if isinstance(prefix, Dynamic):
-            self.warn(parent.flavor, path, call.line, f"mount prefix in '{parent.name}' is not statically known: {prefix.dynamic}")
+            self.warn(parent.flavor, path, call.line, f"mount prefix in '{parent.name}' is not statically known: {prefix.dynamic}", site=("mount prefix", parent.name, shape(prefix.dynamic)))
         self.a.mounts.append(Mount(parent.symbol, child, prefix or None, cond))
 
     # -- hints
@@ -762,11 +764,11 @@ class _Analyser:
             items = self._listed(ret, kind)
             if isinstance(items, Dynamic):
                 self.warn(server.flavor, path, fn.line, f"{kind}s listed by {fn.name}() on MCP server '{server.name}' are not "
-                          f"statically known: {items.dynamic}")
+                          f"statically known: {items.dynamic}", site=("listed", kind, server.name, shape(items.dynamic)))
                 continue
             found.extend(items)
         if not fn.returns_exprs:
-            self.warn(server.flavor, path, fn.line, f"{fn.name}() lists the {kind}s of MCP server '{server.name}' but returns nothing we can read")
+            self.warn(server.flavor, path, fn.line, f"{fn.name}() lists the {kind}s of MCP server '{server.name}' but returns nothing we can read", site=("listed nothing", kind, server.name))
         for item in found:
             self.lowlevel_item(server, item, kind, cond or item.conditional, path, fn)
 
@@ -804,12 +806,12 @@ class _Analyser:
             fields = {k.value: v for k, v in expr.items if isinstance(k, Const) and isinstance(k.value, str)}
         if fields is None:
             self.warn(server.flavor, path, line, f"a {kind} listed by {handler.name}() on MCP server '{server.name}' is not "
-                      f"statically known: {describe(item.expr)}")
+                      f"statically known: {describe(item.expr)}", site=("listed item", kind, server.name, shape(item.expr)))
             return
         name = self.p.evaluate(fields.get("name"))
         if not isinstance(name, str):
             self.warn(server.flavor, path, line, f"a {kind} name listed by {handler.name}() on MCP server '{server.name}' is not "
-                      f"statically known: {describe(fields['name']) if 'name' in fields else 'missing'}")
+                      f"statically known: {describe(fields['name']) if 'name' in fields else 'missing'}", site=("listed name", kind, server.name, shape(fields.get("name"))))
             return
         item_path = self.path_of_call(expr) or path
         if kind == "tool":
@@ -819,7 +821,7 @@ class _Analyser:
                 signature = schema_signature(self.p.evaluate(schema)) or input_schema_signature(self.p, schema)
                 if signature is None:  # fail closed: an unknown schema is said, never an empty one
                     self.warn(server.flavor, item_path, line, f"the input schema of tool '{name}' on MCP server "
-                              f"'{server.name}' is not statically known: {describe(schema)}")
+                              f"'{server.name}' is not statically known: {describe(schema)}", site=("input schema", server.name, shape(schema)))
         else:
             signature = prompt_signature(self.p, fields.get("arguments"))
         entry = Entry(kind=kind, name=name, scope=server.name, path=item_path, line=line, dialect=server.flavor,  # type: ignore[arg-type]

@@ -52,6 +52,8 @@ from receipt.dialects.base import (
     decorator_call,
     digest,
     issue,
+    name_expression,
+    shape,
     origin_matches,
     signature_of,
     split_method,
@@ -243,8 +245,8 @@ class _Extractor:
             return value
         return Dynamic(dynamic=self.p.render(expr))
 
-    def _note(self, path: str, line: int | None, message: str) -> None:
-        self.result.issues.append(issue(path, line, message))
+    def _note(self, path: str, line: int | None, message: str, site: tuple[str, ...] = ()) -> None:
+        self.result.issues.append(issue(path, line, message, site=site))
 
     def _synthetic(self, path: str, line: int) -> str:
         n = self._inline_n.get((path, line), 0)
@@ -296,7 +298,7 @@ class _Extractor:
         var = self._var_name(symbol, kwargs.get("name"))
         root = builds_root(self.p, symbol)
         if call.star:
-            self._note(path, line, f"agent {var}: **kwargs passed to Agent(...) cannot be resolved statically")
+            self._note(path, line, f"agent {var}: **kwargs passed to Agent(...) cannot be resolved statically", site=("agent kwargs",))
         return _AgentSpec(symbol, call, path, line, conditional, kwargs, owners, var, root=root)
 
     def _var_name(self, symbol: str, name: Expr | None) -> str:
@@ -429,7 +431,7 @@ class _Extractor:
         if isinstance(override, str):
             name = override
         elif isinstance(override, Dynamic):
-            self._note(path, line, f"tool {fn.name}: name_override is dynamic ({override.dynamic}); keyed by the function name")
+            self._note(path, line, f"tool {fn.name}: name_override is dynamic ({override.dynamic}); keyed by the function name", site=("name_override", shape(override.dynamic)))
         description: Any = fn.doc
         if "description_override" in kw:
             d = self._text(kw["description_override"])
@@ -438,6 +440,7 @@ class _Extractor:
             description = ""
         approval = self._approval(kw.get("needs_approval"))
         entry = self._tool_entry(name, path, line, conditional, approval, signature=signature_of(fn), description_sha256=digest(description))
+        entry.name_expr = name_expression(self.p, kw.get("name_override"))
         cand = self._register_tool(entry, symbols, conditional)
         self._apply_enabled(kw.get("is_enabled"), symbols)
         return cand
@@ -507,7 +510,7 @@ class _Extractor:
             fn = self.p.lookup(wrapped.name) if isinstance(wrapped, Ref) else None
             if not isinstance(fn, FunctionFact):
                 if wrapped is not None:
-                    self._note(path, line, f"function_tool({describe(wrapped)}): the wrapped function cannot be resolved statically")
+                    self._note(path, line, f"function_tool({describe(wrapped)}): the wrapped function cannot be resolved statically", site=("wrapped function", shape(wrapped)))
                 return None
             if symbol is not None:
                 return self._function_tool(fn, options, {symbol}, path, line, conditional)
@@ -530,7 +533,7 @@ class _Extractor:
     def _function_tool_class(self, call: Call, symbol: str | None, path: str, line: int, conditional: bool) -> Candidate | None:
         name = self._str(call.arg(0, "name"))
         if not isinstance(name, str):
-            self._note(path, line, f"FunctionTool({describe(call.arg(0, 'name') or Dyn('?'))}): the tool name cannot be resolved statically")
+            self._note(path, line, f"FunctionTool({describe(call.arg(0, 'name') or Dyn('?'))}): the tool name cannot be resolved statically", site=("FunctionTool name", shape(call.arg(0, "name"))))
             return None
         schema = self.p.evaluate(call.arg(2, "params_json_schema"))
         signature = None
@@ -574,11 +577,11 @@ class _Extractor:
             else:
                 approval = config if isinstance(config, Dynamic) else Dynamic(dynamic=describe(call))
             if not scope:
-                self._note(path, line, "HostedMCPTool: server_label cannot be resolved statically")
+                self._note(path, line, "HostedMCPTool: server_label cannot be resolved statically", site=("HostedMCPTool server_label",))
             if approval == "always" and self._given(call.arg(1, "on_approval_request")):
                 approval = "conditional"
         if not isinstance(name, str):
-            self._note(path, line, f"{leaf}: the tool name cannot be resolved statically")
+            self._note(path, line, f"{leaf}: the tool name cannot be resolved statically", site=("hosted tool name", leaf))
             return None
         if leaf == "HostedMCPTool":
             fixed = {**fixed, "dangerous": _mcp_tools_danger(scope or "hosted_mcp")}
@@ -604,7 +607,7 @@ class _Extractor:
             name = tool_name
         else:
             if isinstance(tool_name, Dynamic):
-                self._note(path, line, f"{agent.entry.name}.as_tool: tool_name is dynamic ({tool_name.dynamic}); named after the agent")
+                self._note(path, line, f"{agent.entry.name}.as_tool: tool_name is dynamic ({tool_name.dynamic}); named after the agent", site=("as_tool tool_name", shape(tool_name.dynamic)))
             name = _function_style(agent.entry.name)
         description = self._text(call.arg(1, "tool_description"))
         parameters = call.kw("parameters")
@@ -617,6 +620,7 @@ class _Extractor:
             name, path, line, conditional, approval,
             signature=signature, description_sha256=digest(description if description is not None else ""), tags=["agent-as-tool"],
         )
+        entry.name_expr = name_expression(self.p, call.arg(0, "tool_name"))
         if symbol is not None:
             cand = self._register_tool(entry, {symbol}, conditional)
         else:
@@ -638,7 +642,7 @@ class _Extractor:
             name = name_value
         else:
             name = spec.var_name if not spec.symbol.startswith(_SYNTH) else "agent"
-            self._note(spec.path, spec.line, f"agent {spec.var_name}: name is not a literal ({describe(spec.kwargs['name']) if 'name' in spec.kwargs else 'missing'}); using {name!r}")
+            self._note(spec.path, spec.line, f"agent {spec.var_name}: name is not a literal ({describe(spec.kwargs['name']) if 'name' in spec.kwargs else 'missing'}); using {name!r}", site=("agent name", shape(spec.kwargs.get("name"))))
         entry = Entry(
             kind="agent",
             name=name,
@@ -651,6 +655,7 @@ class _Extractor:
             instructions_sha256=self._instructions(spec.kwargs.get("instructions"), spec.kwargs.get("prompt")),
             # what other agents read to decide whether to hand off to this one
             description_sha256=digest(self._text(spec.kwargs.get("handoff_description"))),
+            name_expr=name_expression(self.p, spec.kwargs.get("name")),
         )
         if spec.is_clone and not spec.name_overridden and not spec.symbol.startswith(_SYNTH):
             # A clone keeps its base's name; key it by its variable so it never shadows the base.
@@ -698,7 +703,7 @@ class _Extractor:
         if expr is not None:
             got = self._items_of(expr)
             if isinstance(got, Dynamic):
-                self._note(spec.path, spec.line, f"agent {spec.var_name}: {field_name}={got.dynamic} cannot be resolved statically")
+                self._note(spec.path, spec.line, f"agent {spec.var_name}: {field_name}={got.dynamic} cannot be resolved statically", site=("agent " + field_name, shape(got.dynamic)))
             else:
                 out.extend(got)
         for owner in spec.owners[field_name]:
@@ -708,7 +713,7 @@ class _Extractor:
                     continue
                 got = self._items_of(value)
                 if isinstance(got, Dynamic):
-                    self._note(spec.path, spec.line, f"agent {spec.var_name}: {field_name} changed to {got.dynamic}, which cannot be resolved statically")
+                    self._note(spec.path, spec.line, f"agent {spec.var_name}: {field_name} changed to {got.dynamic}, which cannot be resolved statically", site=("agent " + field_name + " changed", shape(got.dynamic)))
                     continue
                 out.extend(Item(i.expr, i.conditional or cond) for i in got)
         return out
@@ -746,7 +751,7 @@ class _Extractor:
                     out.extend(_ToolRef(r.symbol, True) for r in self._tool_refs(ret, spec, True))
                 if out:
                     return out
-        self._note(spec.path, getattr(expr, "line", 0) or spec.line, f"agent {spec.var_name}: tool {describe(expr)} cannot be resolved statically")
+        self._note(spec.path, getattr(expr, "line", 0) or spec.line, f"agent {spec.var_name}: tool {describe(expr)} cannot be resolved statically", site=("agent tool", shape(expr)))
         return []
 
     def _attach_tool(self, symbol: str, conditional: bool) -> None:
@@ -796,7 +801,7 @@ class _Extractor:
             elif isinstance(target, Ref):
                 reach.add(self.p.canonical(target.name))  # maybe an agent another dialect knows
             else:
-                self._note(spec.path, spec.line, f"agent {spec.var_name}: handoff {describe(target) if target is not None else '?'} cannot be resolved statically")
+                self._note(spec.path, spec.line, f"agent {spec.var_name}: handoff {describe(target) if target is not None else '?'} cannot be resolved statically", site=("handoff", shape(target)))
         reach |= self._sandbox_tools(spec)
         for item in self._items(spec, "mcp_servers"):
             cond = item.conditional or spec.conditional
@@ -823,7 +828,7 @@ class _Extractor:
         else:
             got = self._items_of(expr)
             if isinstance(got, Dynamic):
-                self._note(spec.path, spec.line, f"agent {spec.var_name}: capabilities={got.dynamic} cannot be resolved statically; their tools are not analysed")
+                self._note(spec.path, spec.line, f"agent {spec.var_name}: capabilities={got.dynamic} cannot be resolved statically; their tools are not analysed", site=("agent capabilities", shape(got.dynamic)))
                 return set()
             items = []
             for item in got:
@@ -831,7 +836,7 @@ class _Extractor:
                 origin = self._origin(value.func) if isinstance(value, Call) else None
                 capability = origin.rsplit(".", 1)[-1] if origin and origin.startswith(_PKG + ".") else None
                 if capability not in _SANDBOX_TOOLS:
-                    self._note(spec.path, spec.line, f"agent {spec.var_name}: sandbox capability {describe(item.expr)} adds tools that are not analysed")
+                    self._note(spec.path, spec.line, f"agent {spec.var_name}: sandbox capability {describe(item.expr)} adds tools that are not analysed", site=("sandbox capability", shape(item.expr)))
                     continue
                 items.append((capability, item.conditional or spec.conditional, getattr(value, "line", 0) or spec.line))
         reach: set[str] = set()
@@ -850,7 +855,7 @@ class _Extractor:
             return symbol
         value = self.p.value_of(expr)
         if not (isinstance(value, Call) and self._is(value.func, *_MCP_SERVERS) and not isinstance(value.func, Call)):
-            self._note(spec.path, spec.line, f"agent {spec.var_name}: MCP server {describe(expr)} cannot be resolved statically")
+            self._note(spec.path, spec.line, f"agent {spec.var_name}: MCP server {describe(expr)} cannot be resolved statically", site=("agent MCP server", shape(expr)))
             return None
         d = self.p.lookup(symbol) if symbol else None
         path = self.p.path_of(symbol) if symbol else spec.path

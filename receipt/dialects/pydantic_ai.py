@@ -45,6 +45,8 @@ from receipt.dialects.base import (
     decorator_call,
     digest,
     issue,
+    name_expression,
+    shape,
     leaf,
     origin_matches,
     signature_of,
@@ -176,6 +178,7 @@ class _Extractor:
         entry = Entry(
             kind="agent",
             name=name if isinstance(name, str) and name else name_hint,
+            name_expr=name_expression(self.p, call.kw("name")),
             path=path if path is not None else self.p.path_of(symbol),
             line=line,
             dialect=NAME,
@@ -194,11 +197,12 @@ class _Extractor:
         kw = (lambda k: call.kw(k)) if call is not None else (lambda k: None)
         name = self.p.evaluate(kw("name"))
         if name is not None and not isinstance(name, str):
-            self.result.issues.append(issue(self.p.path_of(fn.symbol), fn.line, f"tool name of '{fn.name}' is not a literal; using the function name"))
-        description = self.p.evaluate(kw("description"))
+            self.result.issues.append(issue(self.p.path_of(fn.symbol), fn.line, f"tool name of '{fn.name}' is not a literal; using the function name", site=("tool name", shape(kw("name")))))
+        description = self.p.text(kw("description"))
         entry = Entry(
             kind="tool",
             name=name if isinstance(name, str) and name else fn.name,
+            name_expr=name_expression(self.p, kw("name")),
             path=self.p.path_of(fn.symbol),
             line=fn.line,
             dialect=NAME,
@@ -227,13 +231,14 @@ class _Extractor:
         name = self.p.evaluate(call.kw("name"))
         if not isinstance(name, str) or not name:
             if name is not None:
-                self.result.issues.append(issue(path, call.line, "tool name is not a literal; using the function name"))
+                self.result.issues.append(issue(path, call.line, "tool name is not a literal; using the function name", site=("tool name", shape(call.kw("name")))))
             name = fn.name if fn else describe(func) if func is not None else "tool"
         takes_ctx = self.p.evaluate(call.kw("takes_ctx"))
-        description = self.p.evaluate(call.kw("description"))
+        description = self.p.text(call.kw("description"))
         entry = Entry(
             kind="tool",
             name=name,
+            name_expr=name_expression(self.p, call.kw("name")),
             path=path,
             line=call.line,
             dialect=NAME,
@@ -263,7 +268,7 @@ class _Extractor:
                 return "foreign:" + symbol  # another dialect's tool object; the linker resolves it
         if isinstance(expr, Call) and self.is_call_of(expr, _TOOL):
             return self.tool_object(expr, f"{path}:{expr.line}:{describe(expr)}", path, False)
-        self.result.issues.append(issue(path, line, f"{where}: tool '{describe(expr)}' could not be resolved statically"))
+        self.result.issues.append(issue(path, line, f"{where}: tool '{describe(expr)}' could not be resolved statically", site=("tool", shape(expr))))
         return None
 
     # -- toolsets -------------------------------------------------------------------------------
@@ -279,7 +284,7 @@ class _Extractor:
             ts.default_approval = approval_from(self.p.evaluate(default), self.p, default)
         items = self.p.items(ts.call.arg(0, "tools"))
         if isinstance(items, Dynamic):
-            self.result.issues.append(issue(path, ts.call.line, f"toolset tools '{items.dynamic}' could not be resolved statically"))
+            self.result.issues.append(issue(path, ts.call.line, f"toolset tools '{items.dynamic}' could not be resolved statically", site=("toolset tools", shape(items.dynamic))))
             items = []
         for it in items:
             tid = self.item_tool(it.expr, path, "toolset", ts.call.line)
@@ -326,9 +331,9 @@ class _Extractor:
                 return [(t, c, stricter(g, gate)) for t, c, g in self.toolset_item(receiver, path, line)]
             if receiver is not None and method in _PASSTHROUGH:
                 if not _PASSTHROUGH[method]:
-                    self.result.issues.append(issue(path, line, f"toolset '{describe(expr)}': tool names are shown without the {method} change"))
+                    self.result.issues.append(issue(path, line, f"toolset '{describe(expr)}': tool names are shown without the {method} change", site=("toolset rename", method, shape(expr))))
                 return [(t, c or _PASSTHROUGH[method], g) for t, c, g in self.toolset_item(receiver, path, line)]
-        self.result.issues.append(issue(path, line, f"toolset '{describe(expr)}' could not be resolved statically"))
+        self.result.issues.append(issue(path, line, f"toolset '{describe(expr)}' could not be resolved statically", site=("toolset", shape(expr))))
         return []
 
     def toolset_gate(self, ts: _Toolset, tool_id: str) -> Any:
@@ -357,7 +362,7 @@ class _Extractor:
         path, line = agent.entry.path, agent.entry.line
         items = self.p.items(agent.call.kw("tools"))
         if isinstance(items, Dynamic):
-            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': tools '{items.dynamic}' could not be resolved statically"))
+            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': tools '{items.dynamic}' could not be resolved statically", site=("agent tools", shape(items.dynamic))))
             items = []
         for it in items:
             tid = self.item_tool(it.expr, path, f"agent '{agent.entry.name}'", line)
@@ -365,7 +370,7 @@ class _Extractor:
                 self.register(agent, tid, it.conditional)
         toolsets = self.p.items(agent.call.kw("toolsets"))
         if isinstance(toolsets, Dynamic):
-            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': toolsets '{toolsets.dynamic}' could not be resolved statically"))
+            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': toolsets '{toolsets.dynamic}' could not be resolved statically", site=("agent toolsets", shape(toolsets.dynamic))))
             toolsets = []
         for it in toolsets:
             for tid, conditional, gate in self.toolset_item(it.expr, path, line):
@@ -385,7 +390,7 @@ class _Extractor:
         for kw, table in (("capabilities", _CAPABILITY_TOOLS), ("builtin_tools", _NATIVE_TOOLS)):
             items = self.p.items(agent.call.kw(kw))
             if isinstance(items, Dynamic):
-                self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': {kw} '{items.dynamic}' could not be resolved statically"))
+                self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': {kw} '{items.dynamic}' could not be resolved statically", site=("agent " + kw, shape(items.dynamic))))
                 continue
             for it in items:
                 value = self.p.value_of(it.expr)
@@ -404,7 +409,7 @@ class _Extractor:
                 if cls in _TOOLLESS_CAPABILITIES:
                     continue
                 if cls not in table_here:
-                    self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': {kw} item '{describe(it.expr)}' may add tools that are not analysed"))
+                    self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': {kw} item '{describe(it.expr)}' may add tools that are not analysed", site=("agent " + kw + " item", shape(it.expr))))
                     continue
                 name, fixed = table_here[cls]
                 tid = f"pydantic_ai.{cls}#{name}"

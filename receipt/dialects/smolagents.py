@@ -29,7 +29,7 @@ from typing import Any
 
 from receipt.canonical import canonical_json
 from receipt.dialects._agentkit import Kit, Site, from_package, model_value, text_digest
-from receipt.dialects.base import DialectResult, digest, leaf, signature_of
+from receipt.dialects.base import DialectResult, digest, leaf, name_expression, shape, signature_of
 from receipt.extract.facts import Call, ClassFact, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Param, Signature
@@ -139,6 +139,7 @@ class _Smol:
             "tool",
             name if isinstance(name, str) and name else cls.name,
             site,
+            name_expr=name_expression(p, cls.attrs.get("name")),
             signature=signature,
             description_sha256=digest(text),
         )
@@ -186,6 +187,7 @@ class _Smol:
             "agent",
             name if isinstance(name, str) and name else fallback,
             site,
+            name_expr=name_expression(p, call.kw("name")),
             model=model_value(p, call.kw("model") or (call.args[1] if len(call.args) > 1 else None)),
             instructions_sha256=text_digest(parts),
             description_sha256=digest(p.text(call.kw("description"))) if call.kw("description") is not None else None,
@@ -209,7 +211,7 @@ class _Smol:
         if isinstance(value, Call):
             origin = p.origin(value.func) or ""
             if leaf(origin) in _RUNTIME_LOADERS or (from_package(origin, _PKG) and leaf(origin)[:1].islower()):
-                self.kit.warn(owner.path, value.line, f"tool {describe(value)} is loaded at runtime and is not analysed")
+                self.kit.warn(owner.path, value.line, f"tool {describe(value)} is loaded at runtime and is not analysed", ("runtime tool", shape(value)))
                 return []
             if origin in p.classes:
                 return self.kit.attached(origin, conditional)
@@ -218,7 +220,7 @@ class _Smol:
             if origin in p.functions:
                 return [origin]
             if origin:
-                self.kit.warn(owner.path, value.line, f"tool {describe(value)} from outside the repository is not analysed")
+                self.kit.warn(owner.path, value.line, f"tool {describe(value)} from outside the repository is not analysed", ("external tool", shape(value)))
                 return [origin]
         return self.kit.named_tool(value, expr, owner)
 

@@ -11,7 +11,7 @@ a computed target (`globals()[...]()`) are reported by the linker, which knows w
 
 from __future__ import annotations
 
-from receipt.dialects.base import Candidate, DialectResult, issue
+from receipt.dialects.base import Candidate, DialectResult, issue, shape
 from receipt.extract.program import Program
 from receipt.models import ExtractionIssue
 
@@ -46,5 +46,5 @@ def unfollowable_reach(program: Program, candidates: list[Candidate]) -> list[Ex
                 continue
             for line, src in fn.indirect:
                 out.append(issue(program.path_of(symbol), line, f"agent '{c.entry.name}' calls {src}(...): the target is computed "
-                                 "at run time, so what it reaches is not in the surface"))
+                                 "at run time, so what it reaches is not in the surface", site=("computed call", shape(src))))
     return out

@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+from crewai import Agent, Crew, Task
+
+from research.tools import lookup_paper
+
+researcher = Agent(role="Researcher", goal="Find papers", backstory="A careful librarian.", tools=[lookup_paper])
+task = Task(description="Find the paper", expected_output="A citation", agent=researcher)
+crew = Crew(agents=[researcher], tasks=[task])

@@ -1,0 +1,3 @@
+import os
+
+RESTART_TOOL = os.environ["RESTART_TOOL_NAME"]

@@ -1,0 +1,15 @@
+import os
+
+from receipt.markers import agent, tool
+
+
+@tool(name=os.environ.get("TRANSFER_TOOL", "transfer"), dangerous=True, approval="always")
+def transfer(amount: int, to: str) -> str:
+    """Move money to another account."""
+    return "ok"
+
+
+@agent
+def teller(request: str) -> str:
+    """Handle a customer's banking request."""
+    return transfer(1, request)
