@@ -104,23 +104,38 @@ class Run:
 CLOCK = "wall"  # or "cpu": user + system time of the process and the children it waited for (git)
 
 
+LAUNCHER = """
+import os, subprocess, sys, time
+t0 = time.perf_counter()
+proc = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(proc.pid, 0)
+proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+wall = time.perf_counter() - t0
+with open(sys.argv[1], "w") as f:
+    f.write(f"{proc.returncode} {wall} {usage.ru_utime} {usage.ru_stime} {usage.ru_maxrss}")
+"""
+
+
 def spawn(cmd: list[str], cache: Path | None, out_file: Path | None = None, cwd: Path | None = None) -> Run:
     env = {**os.environ, "PYTHONPATH": str(PROJECT), "RECEIPT_CACHE_DIR": str(cache) if cache else ""}
     env.pop("GITHUB_ACTIONS", None)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=cwd)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
-        wall = time.perf_counter() - t0
-        code = os.waitstatus_to_exitcode(status)
+        with tempfile.NamedTemporaryFile("r") as figures:
+            # Measured from a small launcher, not from here: Linux keeps the high-water RSS of the
+            # memory a process had before exec, and a child spawned from this process (which holds
+            # generated repositories) would report this process's peak as its own.
+            launcher = subprocess.run([sys.executable, "-c", LAUNCHER, figures.name, *cmd], stdout=out, stderr=err, env=env, cwd=cwd)
+            if launcher.returncode != 0 or not (line := figures.read().split()):
+                err.seek(0)
+                raise SystemExit(f"{' '.join(cmd)}: launcher failed:\n{err.read().decode(errors='replace')}")
+        code, wall, utime, stime, maxrss = int(line[0]), float(line[1]), float(line[2]), float(line[3]), int(line[4])
         if code not in (0, 1):  # 1 = findings at or above --fail-on
             err.seek(0)
             raise SystemExit(f"{' '.join(cmd)} exited {code}:\n{err.read().decode(errors='replace')}")
         out.seek(0)
         text = out_file.read_bytes() if out_file else out.read()
-    seconds = wall if CLOCK == "wall" else usage.ru_utime + usage.ru_stime
-    return Run(seconds, usage.ru_maxrss / 1024, text)
+    seconds = wall if CLOCK == "wall" else utime + stime
+    return Run(seconds, maxrss / 1024, text)
 
 
 def cli(name: str) -> list[str]:
