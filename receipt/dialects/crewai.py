@@ -31,7 +31,7 @@ Recognised (by import origin, aliases and re-export paths included):
 - Roots: public module-level agents, agents of module-level crews, agents returned by public
   module-level factories (conditional).
 - Library tools (`FileReadTool()`): one entry per class, named as the library names it
-  (`crewai_tool_names.py`: "Read a file's content"), whichever module path imports it.
+  (`_crewai_tool_names.py`: "Read a file's content"), whichever module path imports it.
 
 Not recognised: agents/tasks defined only in YAML (their text is dynamic), an `args_schema`
 model outside the tree, library tools newer than the name table (named after their class), LLM hooks.
@@ -53,7 +53,7 @@ from receipt.dialects._agentkit import (
     self_method,
     text_digest,
 )
-from receipt.dialects.crewai_tool_names import TOOL_NAMES
+from receipt.dialects._crewai_tool_names import TOOL_NAMES
 from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, leaf, module_level_public, name_expression, shape, signature_of, trust_from
 from receipt.extract.facts import Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
