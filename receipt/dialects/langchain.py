@@ -37,8 +37,13 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
 - Instructions digest: `system_prompt=` / `prompt=` text (a `SystemMessage(content=...)` counts as
   its content; a function prompt counts as its docstring and return expressions).
 
-Not recognised: hand-built `StateGraph`s with `ToolNode`s (only the prebuilt agent factories are),
-`model.bind_tools(...)`, legacy `AgentExecutor`/`initialize_agent`, tool classes from libraries
+- Hand-built graphs (`StateGraph` ... `.compile()`): an agent reaching what its nodes reach: the
+  tools of `ToolNode`s, and what node functions (and the repository helpers they call) build or
+  invoke: chat models (the graph's `model`), agents and compiled graphs, tools (gated only when
+  `interrupt_before` names their node), tools bound to a model (`bind_tools`).
+
+Not recognised: `model.bind_tools(...)` outside a graph node, LCEL pipes (`prompt | llm`: the
+facts keep the pipe as source text), legacy `AgentExecutor`/`initialize_agent`, tool classes from libraries
 (`TavilySearch()`: reported as unresolved, their names live in the library), `args_schema` given
 as a JSON-schema dict or a model outside the tree (the signature stays the function's),
 `interrupt()` reached only through a helper function. An `args_schema` model of the tree joins
@@ -65,7 +70,7 @@ from receipt.dialects.base import (
     split_method,
     stricter,
 )
-from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Expr, FunctionFact, Map, Ref
+from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Map, Ref, Seq
 from receipt.extract.program import Item, Program, describe
 from receipt.models import Dynamic, Entry, Signature
 from receipt.schemas import with_args_schema
@@ -96,6 +101,15 @@ _MIDDLEWARE_TOOLS: dict[str, tuple[tuple[str, str | None, dict[str, Any]], ...]]
 _RUNNABLE_WRAPPERS = frozenset({"with_config", "with_retry", "with_fallbacks", "with_listeners", "with_alisteners", "with_types", "bind"})
 _STATE_GRAPH = ("langgraph.graph.StateGraph", "langgraph.graph.state.StateGraph")
 _TOOL_NODE = ("langgraph.prebuilt.ToolNode", "langgraph.prebuilt.tool_node.ToolNode")
+_PARTIAL = ("functools.partial",)
+_INIT_CHAT_MODEL = ("langchain.chat_models.init_chat_model", "langchain.chat_models.base.init_chat_model")
+# Chat model integrations: `Chat*` / `AzureChat*` classes of a provider package (`langchain_openai`,
+# `langchain_anthropic`, ...) or of `langchain_community.chat_models`. langchain_core's `Chat*` names
+# are prompts, messages and histories, never models.
+_NOT_MODEL_PACKAGES = ("langchain_core", "langchain_text_splitters", "langchain")
+# Methods of a chat model that return the same model configured differently (what a node invokes).
+_MODEL_WRAPPERS = _RUNNABLE_WRAPPERS | {"bind_tools", "with_structured_output"}
+_NODE_DEPTH = 4  # repository helpers a node function calls, followed this deep
 
 
 def _from_function(origin: str | None) -> bool:
@@ -122,6 +136,10 @@ class _Agent:
     reach: list[str] = field(default_factory=list)
     aliases: set[str] = field(default_factory=set)  # `x.with_config(...)` and the like denote the same agent
     tool_items: list[Item] | None = None  # a hand-built graph: the tools of its ToolNodes
+    nodes: list[tuple[str | None, Item]] | None = None  # a hand-built graph: (node name, what `add_node` / `add_sequence` were given)
+    # Tools a graph's node functions run (node name, tool, False) or offer to a model through
+    # `bind_tools` (None, tool, True: whichever node executes the model's calls runs them).
+    direct_tools: list[tuple[str | None, Item, bool]] = field(default_factory=list)
 
 
 class _Extractor:
@@ -311,7 +329,7 @@ class _Extractor:
             return True
         return None
 
-    def add_agent(self, symbol: str, call: Call, react: bool, conditional: bool, hint: str, path: str) -> None:
+    def add_agent(self, symbol: str, call: Call, react: bool, conditional: bool, hint: str, path: str, graph: bool = False) -> None:
         if not replaces(self.agents.get(symbol), conditional, self.result, path, call.line):
             return
         name = self.p.evaluate(call.kw("name"))
@@ -324,7 +342,8 @@ class _Extractor:
             dialect=NAME,
             conditional=conditional,
             root=builds_root(self.p, symbol),
-            model=qualified_model(self.p, call.arg(0, "model")),
+            # A compiled graph's first argument is its checkpointer: its models are its nodes' (graph_reach).
+            model=None if graph else qualified_model(self.p, call.arg(0, "model")),
         )
         self.agents[symbol] = _Agent(symbol, entry, call, react)
 
@@ -353,27 +372,38 @@ class _Extractor:
                     self.agents[self.p.canonical(inner.name)].entry.root = True
 
     def find_graphs(self) -> None:
-        """A hand-built LangGraph: `b = StateGraph(...)`, `b.add_node(..., ToolNode([tools]))`,
-        `graph = b.compile(...)`. The compiled graph is an agent reaching its ToolNodes' tools;
-        `compile(interrupt_before=["tools"])` gates them as for the prebuilt agents."""
+        """A hand-built LangGraph: `b = StateGraph(...)`, `b.add_node(...)` / `b.add_sequence([...])`,
+        `graph = b.compile(...)`. The compiled graph is an agent; its nodes are what it reaches:
+        a `ToolNode`'s tools directly, a node function through what it calls (`graph_reach`), a
+        node that is an agent or another compiled graph as that agent. `compile(interrupt_before=
+        ["tools"])` gates the tools as for the prebuilt agents."""
         p = self.p
         builders = {a.target for a in p.iter_assigns() if a.op == "=" and isinstance(a.value, Call) and origin_matches(p.origin(a.value.func), *_STATE_GRAPH)}
         if not builders:
             return
-        nodes: dict[str, list[Item]] = {b: [] for b in builders}
+        tools: dict[str, list[Item]] = {b: [] for b in builders}
+        nodes: dict[str, list[tuple[str | None, Item]]] = {b: [] for b in builders}
         for m in p.modules.values():
             for e in m.effects:
                 receiver, method = split_method(e.call.func)
-                if method != "add_node" or not isinstance(receiver, Ref) or p.canonical(receiver.name) not in builders:
+                if method not in ("add_node", "add_sequence") or not isinstance(receiver, Ref) or p.canonical(receiver.name) not in builders:
                     continue
-                for arg in e.call.args[:2] or ():
-                    node = p.value_of(arg)
-                    if isinstance(node, Call) and origin_matches(p.origin(node.func), *_TOOL_NODE):
-                        got = p.items(node.arg(0, "tools"))
-                        if isinstance(got, Dynamic):
-                            self.result.issues.append(issue(m.path, e.call.line, f"ToolNode tools '{got.dynamic}' could not be resolved statically", site=("ToolNode tools", shape(got.dynamic))))
-                            continue
-                        nodes[p.canonical(receiver.name)].extend(Item(i.expr, i.conditional or e.conditional) for i in got)
+                builder = p.canonical(receiver.name)
+                if method == "add_node":  # add_node(action) or add_node(name, action)
+                    action = e.call.arg(1, "action")
+                    given = [[a for a in (e.call.arg(0, "node"), action, e.call.kw("error_handler")) if a is not None]]
+                    if action is not None:
+                        given[0][0] = Const(p.evaluate(given[0][0]) if isinstance(p.evaluate(given[0][0]), str) else None)
+                else:  # add_sequence([f, ("name", g), ...])
+                    listed = p.items(e.call.arg(0, "nodes"))
+                    if isinstance(listed, Dynamic):
+                        self.result.issues.append(issue(m.path, e.call.line, f"graph nodes '{listed.dynamic}' could not be resolved statically", site=("graph nodes", shape(listed.dynamic))))
+                        continue
+                    given = [list(v.items) if isinstance(v := p.value_of(i.expr), Seq) else [i.expr] for i in listed]
+                for node_args in given:
+                    named = p.evaluate(node_args[0]) if node_args else None
+                    fallback = leaf(node_args[0].name) if node_args and isinstance(node_args[0], Ref) else None
+                    self.graph_node(builder, named if isinstance(named, str) else fallback, node_args, e.conditional, m.path, e.call.line, tools, nodes)
 
         def compiled(expr: Expr | None) -> tuple[Call, str] | None:
             if not isinstance(expr, Call):
@@ -386,16 +416,162 @@ class _Extractor:
         for a in p.iter_assigns():
             found = compiled(self.unwrap(a.value)) if a.op == "=" else None
             if found is not None:
-                self.add_agent(a.target, found[0], True, a.conditional, a.target.rsplit(".", 1)[-1], p.path_of(a.target))
-                self.agents[a.target].tool_items = nodes[found[1]]
+                self.add_agent(a.target, found[0], True, a.conditional, a.target.rsplit(".", 1)[-1], p.path_of(a.target), graph=True)
+                self.agents[a.target].tool_items = tools[found[1]]
+                self.agents[a.target].nodes = nodes[found[1]]
         for fn in p.iter_functions():
             for ret in fn.returns_exprs:
                 found = compiled(self.unwrap(ret))
                 if found is not None:
                     sym = f"{fn.symbol}.<return>"
-                    self.add_agent(sym, found[0], True, True, fn.name, p.path_of(fn.symbol))
+                    self.add_agent(sym, found[0], True, True, fn.name, p.path_of(fn.symbol), graph=True)
                     self.agents[sym].entry.root = builds_root(p, fn.symbol)
-                    self.agents[sym].tool_items = nodes[found[1]]
+                    self.agents[sym].tool_items = tools[found[1]]
+                    self.agents[sym].nodes = nodes[found[1]]
+
+    def graph_node(self, builder: str, name: str | None, args: list[Expr], conditional: bool, path: str, line: int,
+                   tools: dict[str, list[Item]], nodes: dict[str, list[tuple[str | None, Item]]]) -> None:
+        """One `add_node(name, action)` (or `add_node(action)`, a sequence element): a `ToolNode`'s
+        tools join the graph's tools, anything else is read later by `graph_reach`."""
+        expanded: list[Expr] = []
+        for arg in args:
+            looped = self.p.iterated(arg.name, line) if isinstance(arg, Ref) else None
+            if isinstance(looped, Dynamic):
+                self.result.issues.append(issue(path, line, f"graph node '{leaf(arg.name)}' taken from '{looped.dynamic}' could not be resolved statically", site=("graph node", shape(looped.dynamic))))  # type: ignore[union-attr]
+            elif looped is not None:  # `for name, node in NODES: add_node(name, node)`: every node it takes
+                expanded.extend(i.expr for i in looped)
+            else:
+                expanded.append(arg)
+        for arg in expanded:
+            node = self.p.value_of(arg)
+            if isinstance(node, Const):
+                continue  # the node's name
+            if isinstance(node, Call) and origin_matches(self.p.origin(node.func), *_TOOL_NODE):
+                got = self.p.items(node.arg(0, "tools"))
+                if isinstance(got, Dynamic):
+                    self.result.issues.append(issue(path, line, f"ToolNode tools '{got.dynamic}' could not be resolved statically", site=("ToolNode tools", shape(got.dynamic))))
+                    continue
+                tools[builder].extend(Item(i.expr, i.conditional or conditional) for i in got)
+            else:
+                nodes[builder].append((name, Item(arg, conditional)))
+
+    # -- what a graph's nodes reach -------------------------------------------------------------
+
+    def chat_model(self, call: Call) -> bool:
+        """A chat model built here: `ChatOpenAI(...)`, `init_chat_model(...)` (see _NOT_MODEL_PACKAGES)."""
+        origin = self.p.origin(call.func)
+        if origin_matches(origin, *_INIT_CHAT_MODEL):
+            return True
+        if not origin or not self.p.is_external(origin) or "." not in origin:
+            return False
+        package, name = origin.split(".", 1)[0], leaf(origin)
+        if not package.startswith("langchain_") or package in _NOT_MODEL_PACKAGES:
+            return False
+        if package == "langchain_community" and ".chat_models" not in origin:
+            return False
+        return name.startswith(("Chat", "AzureChat")) and name[name.index("Chat") + 4 : name.index("Chat") + 5].isupper()
+
+    def node_value(self, expr: Expr | None) -> tuple[str, Any] | None:
+        """What a name used by a node holds: ("model", id), ("agent", symbol), ("tool", id) or None.
+        Configuring a model (`llm.bind_tools(...)`, `.with_structured_output(...)`) keeps it the model;
+        `bind_tools` also hands it tools (returned by `bound_tools`)."""
+        for _ in range(_NODE_DEPTH * 2):
+            if isinstance(expr, Ref):
+                symbol = self.p.canonical(expr.name)
+                if symbol in self.agents:
+                    return "agent", symbol
+                if symbol in self.tools:
+                    return "tool", symbol
+                value = self.p.value_of(expr)
+                if value is expr or value is None:
+                    return None
+                expr = value
+                continue
+            if not isinstance(expr, Call):
+                return None
+            built = f"{self.p.origin(expr.func)}.<return>"  # an agent factory of the repository, called
+            if built in self.agents:
+                return "agent", built
+            if self.chat_model(expr):
+                return "model", qualified_model(self.p, expr)
+            receiver, method = split_method(expr.func)
+            if method not in _MODEL_WRAPPERS or receiver is None:
+                return None
+            expr = receiver
+        return None
+
+    def bound_tools(self, call: Call) -> list[Item]:
+        """`llm.bind_tools([a, b])` anywhere in a receiver chain: the tools the model is offered."""
+        out: list[Item] = []
+        expr: Expr | None = call
+        for _ in range(_NODE_DEPTH * 2):
+            if not isinstance(expr, Call):
+                break
+            receiver, method = split_method(expr.func)
+            if method == "bind_tools":
+                got = self.p.items(expr.arg(0, "tools"))
+                if isinstance(got, Dynamic):
+                    return [Item(Dyn(got.dynamic, "expression"))]
+                out.extend(got)
+            expr = receiver
+            if isinstance(expr, Ref) and self.p.canonical(expr.name) not in self.agents:
+                expr = self.p.value_of(expr)
+        return out
+
+    def graph_reach(self, agent: _Agent) -> None:
+        """Models, agents and tools a hand-built graph reaches through its nodes: a node function and
+        the repository functions it calls (to _NODE_DEPTH) are read for chat models they build or
+        invoke, agents or compiled graphs they invoke, tools they invoke or bind to a model. A node
+        that is an agent is reached as that agent. A node that cannot be read is reported."""
+        p, path, line = self.p, agent.entry.path, agent.entry.line
+        models: list[str | Dynamic] = []
+
+        def use(found: tuple[str, Any] | None, node: str | None, conditional: bool, ref: Expr) -> bool:
+            if found is None:
+                return False
+            kind, value = found
+            if kind == "model":
+                models.append(value)
+            elif kind == "agent":
+                if value != agent.symbol:
+                    agent.reach.append(value)
+            else:
+                agent.direct_tools.append((node, Item(ref, conditional), False))
+            return True
+
+        def read(fn: FunctionFact, node: str | None, conditional: bool, depth: int, seen: set[str]) -> None:
+            if fn.symbol in seen or depth > _NODE_DEPTH:
+                return
+            seen.add(fn.symbol)
+            for call in fn.calls:
+                if self.chat_model(call):
+                    models.append(qualified_model(p, call))
+                    continue
+                agent.direct_tools.extend((None, Item(i.expr, conditional), True) for i in self.bound_tools(call))
+                origin = p.origin(call.func)
+                if origin in p.functions:
+                    read(p.functions[origin], node, conditional, depth + 1, seen)
+                    continue
+                receiver, method = split_method(call.func)
+                if receiver is not None and method is not None:
+                    use(self.node_value(receiver), node, conditional, receiver)
+
+        for name, node in agent.nodes or ():
+            target = p.value_of(node.expr)
+            if isinstance(target, Call) and origin_matches(p.origin(target.func), *_PARTIAL):  # partial(fn, agent=x)
+                parts = [*target.args, *(v for _, v in target.kwargs)]
+            else:
+                parts = [node.expr]
+            for i, part in enumerate(parts):
+                fn = p.lookup(part.name) if isinstance(part, Ref) else None
+                if isinstance(fn, FunctionFact):
+                    read(fn, name, node.conditional, 0, set())
+                elif not use(self.node_value(part), name, node.conditional, part) and i == 0:
+                    self.result.issues.append(issue(path, line, f"graph '{agent.entry.name}': node '{describe(part)}' could not be resolved statically; what it reaches is not in the surface", site=("graph node", shape(part))))
+        if models:
+            texts = sorted({m.dynamic if isinstance(m, Dynamic) else m for m in models})
+            joined = ", ".join(texts)
+            agent.entry.model = Dynamic(dynamic=joined) if any(isinstance(m, Dynamic) for m in models) else joined
 
     def prompt(self, agent: _Agent) -> str | None:
         keys = ("prompt", "state_modifier", "messages_modifier") if agent.react else ("system_prompt",)
@@ -453,8 +629,10 @@ class _Extractor:
             return "conditional" if "when" in value else "always"
         return Dynamic(dynamic=repr(value)[:120])
 
-    def agent_gates(self, agent: _Agent) -> tuple[list[dict[str, Any] | Dynamic], Any]:
-        """The HITL maps of the agent, and the gate every one of its tools goes through."""
+    def agent_gates(self, agent: _Agent, node: str | None = "tools") -> tuple[list[dict[str, Any] | Dynamic], Any]:
+        """The HITL maps of the agent, and the gate every one of its tools run by graph node `node`
+        goes through (the prebuilt agents run their tools in the node "tools"; None: a node whose
+        name is not known)."""
         maps: list[dict[str, Any] | Dynamic] = []
         everyone: Any = "never"
         path, line = agent.entry.path, agent.entry.line
@@ -479,8 +657,10 @@ class _Extractor:
             nodes = self.p.evaluate(before)
             if isinstance(nodes, Dynamic):
                 everyone = stricter(everyone, nodes)
-            elif isinstance(nodes, list) and "tools" in nodes:
+            elif nodes == "*" or (isinstance(nodes, list) and node in nodes):
                 everyone = "always"
+            elif isinstance(nodes, list) and node is None and nodes:
+                everyone = stricter(everyone, Dynamic(dynamic=describe(before)))  # is the unnamed node among them?
         return maps, everyone
 
     def middleware_tools(self, agent: _Agent) -> list[tuple[str, bool]]:
@@ -550,6 +730,23 @@ class _Extractor:
             for m in maps:
                 gate = stricter(gate, m if isinstance(m, Dynamic) else self.gate_value(m.get(self.tools[tid].entry.name)))
             self.tools[tid].registrations.append((it.conditional or agent.entry.conditional, gate))
+        def same(expr: Expr) -> Expr | str:
+            return self.p.canonical(expr.name) if isinstance(expr, Ref) else expr
+
+        in_tool_nodes = {same(i.expr) for i in agent.tool_items or ()}
+        for node, it, bound in agent.direct_tools:  # run by a node function: gated only when that node is interrupted before
+            if bound and same(it.expr) in in_tool_nodes:
+                continue  # offered to the model, run by a ToolNode: gated as the ToolNode's
+            tid = self.item_tool(it.expr, path, agent.entry.name, line)
+            if tid is None or tid.startswith("foreign:"):
+                if tid:
+                    agent.reach.append(tid[len("foreign:"):])
+                continue
+            agent.tools.append(tid)
+            gate = self.agent_gates(agent, node)[1]
+            for m in maps:
+                gate = stricter(gate, m if isinstance(m, Dynamic) else self.gate_value(m.get(self.tools[tid].entry.name)))
+            self.tools[tid].registrations.append((it.conditional or agent.entry.conditional, gate))
         if resolved:  # a misspelt key gates nothing: say so while every tool name is known
             names = {self.tools[t].entry.name for t in agent.tools}
             for m in maps:
@@ -566,6 +763,8 @@ class _Extractor:
         self.class_tools()
         self.find_agents()
         for agent in sorted(self.agents.values(), key=lambda a: a.symbol):
+            if agent.nodes is not None:
+                self.graph_reach(agent)
             self.agent_tools(agent)
             agent.entry.instructions_sha256 = self.prompt(agent)
             self.result.candidates.append(Candidate(agent.entry, {agent.symbol, *agent.aliases}, sorted({*agent.tools, *agent.reach})))

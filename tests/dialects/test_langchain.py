@@ -531,3 +531,80 @@ def test_pre_1_0_tool_configs_spelling_of_the_map() -> None:
         }
     )
     assert s["tool:refund"].approval == "always"
+
+
+# -- hand-built graphs: what the nodes reach ----------------------------------------------------
+
+GRAPH = "from langgraph.graph import StateGraph, MessagesState\nfrom langchain_openai import ChatOpenAI\n"
+
+
+def test_graph_model_is_what_its_nodes_build_not_the_compile_argument() -> None:
+    src = GRAPH + (
+        "from langgraph.checkpoint.memory import InMemorySaver\n"
+        "fast = ChatOpenAI(model='gpt-4o-mini')\n"
+        "def plan(state):\n    return {'messages': [fast.with_structured_output(dict).invoke(state['messages'])]}\n"
+        "def write(state):\n    llm = ChatOpenAI(model='gpt-4o')\n    return {'messages': [llm.invoke(state['messages'])]}\n"
+        "g = StateGraph(MessagesState)\ng.add_node('plan', plan)\ng.add_node(write)\napp = g.compile(InMemorySaver())\n"
+    )
+    assert exported({"app.py": src})["agent:app"].model == "ChatOpenAI:gpt-4o, ChatOpenAI:gpt-4o-mini"
+
+
+def test_graph_reaches_agents_given_as_nodes_and_through_partial() -> None:
+    src = GRAPH + (
+        "import functools\nfrom langgraph.prebuilt import create_react_agent\n"
+        "from langchain_core.tools import tool\n"
+        "@tool\ndef search(q: str) -> str:\n    '''Search.'''\n    return q\n"
+        "def _researcher():\n    return create_react_agent(ChatOpenAI(model='gpt-4o'), [search], name='researcher')\n"
+        "def agent_node(state, agent, name):\n    return agent.invoke(state)\n"
+        "researcher = _researcher()\n"
+        "g = StateGraph(MessagesState)\ng.add_node('research', functools.partial(agent_node, agent=researcher, name='R'))\n"
+        "team = g.compile()\n"
+    )
+    entries = exported({"app.py": src})
+    assert entries["agent:team"].reaches == ["agent:researcher"]
+    assert "tool:search" in entries  # reached through the graph, though the factory is private
+
+
+def test_graph_node_that_cannot_be_read_is_reported() -> None:
+    src = GRAPH + (
+        "def a(state):\n    return state\n"
+        "def b(state):\n    return state\n"
+        "NODES = [('a', a), ('b', b)]\n"
+        "g = StateGraph(MessagesState)\nfor name, node in NODES:\n    g.add_node(name, node)\napp = g.compile()\n"
+    )
+    assert not issues_of({"app.py": src})  # a loop over a literal list of nodes is read
+    looped = src.replace("for name, node in NODES:", "for name, node in load_nodes():")
+    assert any("graph node 'node' taken from 'app.load_nodes()' could not be resolved statically" in m for m in issues_of({"app.py": looped}))
+
+
+def test_graph_tools_a_node_runs_are_gated_only_when_that_node_is() -> None:
+    src = GRAPH + (
+        "from langchain_core.tools import tool\n"
+        "@tool\ndef refund(order: str) -> str:\n    '''Refund an order.'''\n    return order\n"
+        "@tool\ndef lookup(order: str) -> str:\n    '''Look an order up.'''\n    return order\n"
+        "def act(state):\n    return {'messages': [refund.invoke(state['order'])]}\n"
+        "def read(state):\n    return {'messages': [lookup.invoke(state['order'])]}\n"
+        "g = StateGraph(MessagesState)\ng.add_node('act', act)\ng.add_node('read', read)\n"
+        "app = g.compile(interrupt_before=['act'])\n"
+    )
+    entries = exported({"app.py": src})
+    assert entries["tool:refund"].approval == "always"
+    assert entries["tool:lookup"].approval == "never"
+
+
+def test_graph_tools_bound_to_the_model_without_a_tool_node_follow_the_unnamed_executor() -> None:
+    src = GRAPH + (
+        "from langchain_core.tools import tool\n"
+        "@tool\ndef refund(order: str) -> str:\n    '''Refund an order.'''\n    return order\n"
+        "TOOLS = [refund]\nBY_NAME = {t.name: t for t in TOOLS}\n"
+        "def model(state):\n    return {'messages': [ChatOpenAI(model='gpt-4o').bind_tools(TOOLS).invoke(state['messages'])]}\n"
+        "def tools(state):\n    call = state['messages'][-1].tool_calls[0]\n    return {'messages': [BY_NAME[call['name']].invoke(call)]}\n"
+        "g = StateGraph(MessagesState)\ng.add_node('model', model)\ng.add_node('tools', tools)\n"
+        "app = g.compile(interrupt_before=['tools'])\nplain = g.compile()\n"
+    )
+    entries = exported({"app.py": src})
+    # `plain` runs the same tool without the interrupt: the lowest gate is what a reviewer must see.
+    assert entries["tool:refund"].approval == "never"
+    assert sorted(entries["agent:app"].reaches) == sorted(entries["agent:plain"].reaches) == ["tool:refund"]
+    gated = src.replace("plain = g.compile()\n", "")
+    assert isinstance(exported({"app.py": gated})["tool:refund"].approval, Dynamic)

@@ -1,0 +1,7 @@
+from typing import TypedDict
+
+
+class TicketState(TypedDict):
+    ticket: str
+    category: str
+    reply: str
