@@ -114,3 +114,63 @@ def test_a_cached_surface_of_one_pair_never_answers_for_another(
         for pair in pairs:
             assert _text(shop.path, *pair) == cold[pair], pair
     assert "tool.approval_lowered" in cold[("HEAD~3", "HEAD~2")]
+
+
+# Cross-module edits where a reused base could hide what the head changed: the module that decides
+# what another module's registration is changes, appears, or goes away, while the registering
+# module itself is untouched.
+SERVER = "from fastmcp import FastMCP\n\nmcp = FastMCP('ops')\n"
+NOT_A_SERVER = "class Plain:\n    def tool(self):\n        return lambda f: f\n\nmcp = Plain()\n"
+OPS_TOOLS = """
+from ops.server import mcp
+
+@mcp.tool()
+def wipe(path: str) -> str:
+    '''Delete everything under a path.'''
+    return path
+"""
+OPS_GATED = """
+from receipt.markers import tool
+from ops.gates import GATE
+
+@tool(dangerous=True, approval=GATE)
+def wipe(path: str) -> str:
+    '''Delete everything under a path.'''
+    return path
+"""
+
+
+def test_a_module_that_stops_being_a_server_removes_the_tools_registered_on_it_with_a_cached_base(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/tools.py": OPS_TOOLS})
+    git_repo.commit({"ops/server.py": NOT_A_SERVER})  # ops/tools.py is untouched
+    cold, incremental, rerun = _three_ways(git_repo.path, "HEAD~1", "HEAD", tmp_path / "caches", monkeypatch)
+    assert "tool.removed" in cold and "wipe" in cold
+    assert incremental == cold
+    assert rerun == cold
+
+
+def test_a_module_added_where_an_import_failed_is_read_with_a_cached_base(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The base's registration goes through an import nothing in the tree answers; the head adds the module.
+    git_repo.commit({"ops/__init__.py": "", "ops/tools.py": OPS_TOOLS})
+    git_repo.commit({"ops/server.py": SERVER})
+    cold, incremental, rerun = _three_ways(git_repo.path, "HEAD~1", "HEAD", tmp_path / "caches", monkeypatch)
+    assert "tool.added" in cold and "wipe" in cold
+    assert incremental == cold
+    assert rerun == cold
+
+
+def test_a_deleted_module_leaves_the_value_it_gave_unknown_with_a_cached_base(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent = "from receipt.markers import agent\nfrom ops.tools import wipe\n\n@agent(model='gpt-5')\ndef janitor(q):\n    return wipe(q)\n"
+    git_repo.commit({"ops/__init__.py": "", "ops/gates.py": 'GATE = "always"\n', "ops/tools.py": OPS_GATED, "ops/agent.py": agent})
+    git_repo.commit({"ops/gates.py": None})
+    cold, incremental, rerun = _three_ways(git_repo.path, "HEAD~1", "HEAD", tmp_path / "caches", monkeypatch)
+    assert "wipe" in cold and "approval" in cold
+    assert cold != _text(git_repo.path, "HEAD", "HEAD")  # it is a change, not a no-op
+    assert incremental == cold
+    assert rerun == cold
