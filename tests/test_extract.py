@@ -61,7 +61,7 @@ def test_parameters_and_unknowables_are_dynamic_with_source() -> None:
     )
     values = {a.target: a.value for a in f.assigns}
     assert values["m.make.<locals>.a"] == Dyn("flag", "parameter")
-    assert values["m.make.<locals>.b"] == Dyn("os.environ['APPROVAL']", "subscript")
+    assert values["m.make.<locals>.b"] == Dyn("os.environ['APPROVAL']", "subscript", (Ref("os.environ"), Const("APPROVAL")))
     assert isinstance(values["m.make.<locals>.c"], Dyn)
     assert all(a.conditional for a in f.assigns)  # inside a factory
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import textwrap
 
 from receipt.dialects.base import digest
+from receipt.extract.facts import Const, Ref
 from receipt.extract.python import extract_python
 from receipt.extract.program import Program
 from receipt.models import Dynamic
@@ -180,3 +181,48 @@ def test_cached_facts_keep_fstring_pieces_and_body_digests() -> None:
     assert fn.body and fn.returns_exprs[0].parts  # type: ignore[union-attr]
     renamed = extract_python("lib/other.py", 'X = "a"\ndef g(ctx):\n    return f"{X} {ctx.y!r:>3}"\n').functions[0]
     assert renamed.body == fn.body
+
+
+TABLE = '''
+PROMPTS = {{{items}}}
+STEPS = ["Greet.", "Answer.", "Say goodbye."]
+'''
+
+
+def _subscript(table: str, expr: str) -> object:
+    files = {"app/texts.py": table, "app/agent.py": f"import os\nfrom app import texts\nfrom app.texts import *\nX = {expr}\n"}
+    return _value(files, "app.agent.X")
+
+
+def test_item_of_a_constant_table_is_its_value() -> None:
+    """A prompt picked from a dict or list of constants by a known key is that text, wherever the table lives."""
+    table = TABLE.format(items='"en": "Be kind.", "fr": "Sois gentil."')
+    assert _subscript(table, 'PROMPTS["fr"]') == "Sois gentil."
+    assert _subscript(table, 'texts.PROMPTS["en"]') == "Be kind."
+    assert _subscript(table, "STEPS[-1]") == "Say goodbye."
+    assert isinstance(_subscript(table, 'PROMPTS["de"]'), Dynamic)  # a KeyError at run time is no text
+
+
+def test_item_chosen_at_run_time_is_one_of_the_table_values() -> None:
+    """`PROMPTS[lang]` may be any of the table's texts: renaming the table or reordering its keys
+    changes nothing, editing one text changes the digest."""
+    def dyn(items: str, expr: str = 'PROMPTS[os.environ["LANG"]]') -> str | None:
+        value = _subscript(TABLE.format(items=items), expr)
+        assert isinstance(value, Dynamic)
+        return digest(value)
+
+    base = dyn('"en": "Be kind.", "fr": "Sois gentil."')
+    assert dyn('"fr": "Sois gentil.", "en": "Be kind."') == base
+    assert dyn('"en": "Be kind.", "fr": "Sois gentil."', 'texts.PROMPTS[os.environ["LOCALE"]]') == base
+    assert dyn('"en": "Be kind.", "fr": "Sois poli."') != base
+
+
+def test_cached_facts_keep_subscript_pieces() -> None:
+    import json
+
+    from receipt.extract.facts import facts_from_json, facts_to_json
+
+    m = extract_python("app/m.py", 'from app.texts import PROMPTS\nX = PROMPTS[lang]\nY = PROMPTS["en"]\n')
+    again = facts_from_json(json.loads(json.dumps(facts_to_json(m))))
+    assert again == m
+    assert [a.value.parts for a in again.assigns] == [(Ref("app.texts.PROMPTS"), Ref("app.m.lang")), (Ref("app.texts.PROMPTS"), Const("en"))]  # type: ignore[union-attr]

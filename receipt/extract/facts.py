@@ -117,7 +117,10 @@ class Dyn:
 
     `parts` are an f-string's pieces in order (literal text as `Const`, each replacement field as
     its value, wrapped in `builtins.repr`/`str`/`ascii`/`format` calls for `!r`/`!s`/`!a`/`:spec`),
-    so that an f-string of constants evaluates to its text; empty for anything else.
+    so that an f-string of constants evaluates to its text. A subscript of a name by a name or a
+    constant (`PROMPTS[lang]`) has two: the container and the index, so that its value is read from
+    the container's items (a prompt chosen from a dict is digested by the texts it may be). Empty for
+    anything else.
     """
 
     __slots__ = ("_src", "_span", "why", "parts")

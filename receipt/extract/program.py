@@ -59,6 +59,9 @@ def _requalify(obj: Any, fix: Callable[[str], str]) -> Any:
     if isinstance(obj, Ref):
         name = fix(obj.name)
         return obj if name == obj.name else Ref(name)
+    if isinstance(obj, Dyn):  # f-string pieces and subscripts hold names
+        parts = _requalify(obj.parts, fix)
+        return obj if parts is obj.parts else Dyn(obj.src, obj.why, parts)
     if isinstance(obj, (list, tuple)):
         items = [_requalify(x, fix) for x in obj]
         if all(a is b for a, b in zip(items, obj)):
@@ -337,6 +340,8 @@ class Program:
         if isinstance(expr, Const):
             return expr.value
         if isinstance(expr, Dyn):
+            if expr.why == "subscript":
+                return self._evaluate_subscript(expr, _depth)
             if expr.parts:  # an f-string: its text when every piece is known
                 pieces = [self.evaluate(p, _depth + 1) for p in expr.parts]
                 if all(isinstance(p, (str, int, float, bool)) or p is None for p in pieces):
@@ -426,6 +431,8 @@ class Program:
             return repr(value)
         deeper = _depth + 1
         if isinstance(expr, Dyn):
+            if expr.why == "subscript":
+                return self._render_subscript(expr, deeper, _seen)
             if expr.parts:
                 return "f(" + ", ".join(self.render(p, deeper, _seen) for p in expr.parts) + ")"
             return expr.src
@@ -457,6 +464,29 @@ class Program:
         if isinstance(expr, Concat):
             return f"{self.render(expr.left, deeper, _seen)} + {self.render(expr.right, deeper, _seen)}"
         return describe(expr)
+
+    def _evaluate_subscript(self, expr: Dyn, depth: int) -> Any:
+        """`PROMPTS["en"]` -> the item when the container and the index are known; else Dynamic (as written)."""
+        if len(expr.parts) == 2:
+            container = self.evaluate(expr.parts[0], depth + 1)
+            index = self.evaluate(expr.parts[1], depth + 1)
+            if isinstance(container, dict) and isinstance(index, (str, int, float, bool)) and str(index) in container:
+                return container[index if isinstance(index, str) else str(index)]
+            if isinstance(container, list) and type(index) is int and -len(container) <= index < len(container):
+                return container[index]
+        return Dynamic(dynamic=expr.src)
+
+    def _render_subscript(self, expr: Dyn, depth: int, seen: frozenset[str]) -> str:
+        """An item chosen at run time from a container the code defines (`PROMPTS[lang]`) means one of
+        the container's values: rendered as that set, so renaming the container or the index, or
+        reordering its keys, is no change, and editing one of the texts is one."""
+        if len(expr.parts) != 2:
+            return expr.src
+        container = self.evaluate(expr.parts[0], depth)
+        values = container.values() if isinstance(container, dict) else container if isinstance(container, list) else None
+        if not values:
+            return f"{self.render(expr.parts[0], depth, seen)}[{self.render(expr.parts[1], depth, seen)}]"
+        return "one of {" + ", ".join(sorted({v.dynamic if isinstance(v, Dynamic) else repr(v) for v in values})) + "}"
 
     def _render_function(self, fn: FunctionFact, depth: int, seen: frozenset[str]) -> str:
         if fn.symbol in seen or depth > _MAX_DEPTH:

@@ -314,7 +314,23 @@ class _Extractor:
             parts = self._fstring_parts(node, scope)  # type: ignore[arg-type]
             self.in_fstring -= 1
             return self._dyn(node, "f-string", parts)
+        if t is ast.Subscript:
+            return self._dyn(node, "subscript", self._subscript_parts(node, scope))  # type: ignore[arg-type]
         return self._dyn(node, _WHY.get(t, "expression"))
+
+    def _subscript_parts(self, node: ast.Subscript, scope: _Scope) -> tuple[Expr, ...]:
+        """`PROMPTS[lang]` as (container, index) when both are names or constants (see `Dyn.parts`), so
+        that its value can be read from the container's items wherever the container is defined;
+        () for anything else (a slice, a computed container or index)."""
+        index = node.slice
+        if _dotted(node.value) is None or type(index) is ast.Slice:
+            return ()
+        container = self.expr(node.value, scope)
+        if type(container) is not Ref:  # a parameter's item: nothing to read statically
+            return ()
+        if type(index) is ast.Constant or type(index) is ast.UnaryOp or _dotted(index) is not None:
+            return (container, self.expr(index, scope))
+        return (container, self._dyn(index, _WHY.get(type(index), "expression")))  # its source: not converted twice
 
     def _dyn(self, node: ast.AST, why: str, parts: tuple[Expr, ...] = ()) -> Dyn:
         """A `Dyn` whose text is rendered from the node's exact source span when it is read."""

@@ -1,0 +1,1 @@
+"""Multilingual support desk on the OpenAI Agents SDK."""

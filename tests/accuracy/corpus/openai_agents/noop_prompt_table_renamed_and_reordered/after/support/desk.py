@@ -1,0 +1,15 @@
+import os
+
+from agents import Agent
+
+from support.prompts import BILLING_PROMPTS
+from support.tools import invoice_total
+
+LANGUAGE = os.environ.get("SUPPORT_LANGUAGE", "en")
+
+billing_agent = Agent(
+    name="Billing",
+    instructions=BILLING_PROMPTS[LANGUAGE],
+    tools=[invoice_total],
+    model="gpt-4.1",
+)
