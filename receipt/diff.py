@@ -26,7 +26,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from receipt.canonical import canonical_json, fingerprint
 from receipt.catalogue import CATALOGUE
-from receipt.identity import pair_entries
+from receipt.identity import Doubt, pair_with_doubts
 from receipt.schemas import schema_differences
 from receipt.models import (
     SEVERITY_ORDER,
@@ -628,8 +628,16 @@ def sort_changes(changes: Iterable[Change]) -> list[Change]:
 def diff_surfaces(base: Surface, head: Surface, rules: Sequence[EntryRule] | None = None) -> list[Change]:
     """Every change to the exported surface from base to head, sorted (see `sort_changes`)."""
     old, new = exported(base), exported(head)
-    pairs = pair_entries(base.entries(), head.entries())
+    pairing = pair_with_doubts(base.entries(), head.entries())
+    pairs = dict(pairing.pairs)
     ctx = DiffContext(base=_index(base.entries()), head=_index(head.entries()), base_key_of=pairs)
+    notes: dict[str, str] = {}
+    for doubt in pairing.doubts:
+        chosen = _resolve(doubt, old, new, ctx, ENTRY_RULES if rules is None else rules)
+        pairs.update(chosen)
+        if chosen:
+            note = _doubt_note(doubt, ctx)
+            notes.update((k, note) for k in (*doubt.base, *doubt.head))
     changes: list[Change] = []
     matched: set[str] = set()
     for key in sorted(new):
@@ -643,7 +651,59 @@ def diff_surfaces(base: Surface, head: Surface, rules: Sequence[EntryRule] | Non
     for key in sorted(old.keys() - matched):
         changes.append(_removed(old[key]))
     changes.extend(collision_changes(base, head, pairs))
+    if notes:
+        changes = [
+            c.model_copy(update={"message": f"{c.message} {notes[c.subject.key]}"}) if c.subject.key in notes else c
+            for c in changes
+        ]
     return sort_changes(changes)
+
+
+def _pair_score(base: Entry | None, head: Entry | None, ctx: DiffContext, rules: Sequence[EntryRule]) -> tuple[int, int, int]:
+    """How severe reading `head` as `base` changed is: (worst severity, regressions, warnings)."""
+    if base is None or head is None:
+        return (-1, 0, 0)
+    sev = [SEVERITY_ORDER[c.severity] for rule in rules for c in rule(base, head, ctx)]
+    return (max(sev, default=-1), sev.count(SEVERITY_ORDER["regression"]), sev.count(SEVERITY_ORDER["warning"]))
+
+
+def _resolve(doubt: Doubt, old: Mapping[str, Entry], new: Mapping[str, Entry], ctx: DiffContext,
+             rules: Sequence[EntryRule]) -> dict[str, str]:
+    """head key -> base key for a group identity could not pair: the most severe readings first (a
+    look-alike added next to an entry cannot hide what happened to the entry), identity's own
+    preference on ties. See `receipt.identity.Doubt`."""
+    preferred = {pair: i for i, pair in enumerate(doubt.default)}
+    order = {k: i for i, k in enumerate((*doubt.base, *doubt.head))}
+    candidates = sorted(
+        ((h, b) for b in doubt.base for h in doubt.head),
+        key=lambda hb: (
+            tuple(-x for x in _pair_score(old.get(hb[1]), new.get(hb[0]), ctx, rules)),
+            preferred.get(hb, len(preferred)),
+            order[hb[1]],
+            order[hb[0]],
+        ),
+    )
+    out: dict[str, str] = {}
+    limit = min(len(doubt.base), len(doubt.head))
+    for h, b in candidates:
+        if len(out) == limit:
+            break
+        if h in out or b in out.values():
+            continue
+        if not doubt.pair_all and _pair_score(old.get(b), new.get(h), ctx, rules)[0] < SEVERITY_ORDER["regression"]:
+            break  # sorted: no reading as a move reveals a regression, so removed and added stay that
+        out[h] = b
+    return out
+
+
+def _doubt_note(doubt: Doubt, ctx: DiffContext) -> str:
+    """Said on every change of a doubtful group: which entries could be which, and how it was read."""
+    entries = [e for e in (*(ctx.base.get(k) for k in doubt.base), *(ctx.head.get(k) for k in doubt.head)) if e is not None]
+    first = entries[0] if entries else None
+    what = f"{first.kind}s named '{first.name}'" if first is not None else "entries"
+    where = lambda es: ", ".join(sorted({f"{e.path}:{e.line}" for e in es}))  # noqa: E731
+    return (f"(ambiguous pairing: {what} at {where(entries[:len(doubt.base)])} (base) and {where(entries[len(doubt.base):])} (head) "
+            "could be the same ones; read as the most severe pairing)")
 
 
 def _collisions(surface: Surface) -> dict[tuple[str, ...], list[Entry]]:

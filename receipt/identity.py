@@ -9,7 +9,10 @@ A line number is never part of an identity, so moving code inside a file is no c
 
 Pairing across revisions, in stages, never guessing:
 
-1. exact identity;
+1. exact identity; entries of one home and name told apart only by their rank (several agents
+   bound to one variable, or to none) are aligned like lines of a diff instead, by their content
+   in source order, so an entry inserted among them is one addition rather than a shift of every
+   later one; where the alignment cannot tell which is which, a `Doubt` the diff resolves;
 2. entries left over in one home under one name, paired in source order when both sides have as
    many (a renamed variable or function); then likewise in one file (a layout change gave the file
    another import name);
@@ -26,8 +29,11 @@ Pairing across revisions, in stages, never guessing:
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any, Iterable, Sequence
 
+from receipt.canonical import canonical_json
 from receipt.models import Entry, entry_key
 
 Ident = tuple[str, str, str, str, str]  # kind, scope, name, home, slot
@@ -87,27 +93,141 @@ def unique_keys(entries: Iterable[Entry]) -> None:
             e.key = f"{key}@{e.home}" + (f"#{e.slot}" if homes[e.home] > 1 else "")
 
 
+@dataclass(frozen=True)
+class Doubt:
+    """Entries that are some of the same things across revisions, without telling which is which.
+
+    The diff decides (`receipt.diff`): it pairs each base entry with the head candidate whose changes
+    are the most severe, and says the pairing was ambiguous, so adding a look-alike next to an entry
+    can never turn a lowered approval into a quiet "added". `default` is identity's own preference
+    (head key, base key), used on ties. With `pair_all`, as many pairs as the shorter side has are
+    made (entries told apart by order only: some of them are the same); without, a pair is made only
+    where it shows a regression (entries elsewhere under one client name: a removal plus an unrelated
+    addition stays that, unless reading it as a move would reveal something worse).
+    """
+
+    base: tuple[str, ...]
+    head: tuple[str, ...]
+    default: tuple[tuple[str, str], ...]
+    pair_all: bool
+
+
+@dataclass(frozen=True)
+class Pairing:
+    pairs: dict[str, str]  # head key -> base key, certain
+    doubts: tuple[Doubt, ...] = ()
+
+
+def _label(slot: str) -> str:
+    """The bound name of a slot without its rank (`agent` for `agent.3`, "" for `2`)."""
+    label, dot, rank = slot.rpartition(".")
+    if dot and rank.isdigit():
+        return label
+    return "" if slot.isdigit() else slot
+
+
+# What tells entries of one place and name apart when only their rank did: everything compared or
+# shown about them except where they sit (a rank-bearing key, the line) and display-only texts.
+_NOT_CONTENT = frozenset({"key", "slot", "path", "line", "home", "defaults", "instructions_text", "description_text"})
+_MAX_ALIGN = 200  # entries per side of one changed run aligned by similarity; beyond, by order
+
+
+def _content(e: Entry) -> dict[str, Any]:
+    return e.model_dump(mode="json", exclude=set(_NOT_CONTENT))
+
+
+def _align(olds: list[Entry], news: list[Entry]) -> tuple[list[tuple[Entry, Entry]], list[Doubt]]:
+    """Entries told apart only by order, aligned as a sequence diff aligns lines: runs of equal
+    content pair, and so do the entries of a changed run with as many on each side (edited in
+    place). A changed run with more on one side (an insertion next to an edit) is a `Doubt`: which
+    one is the edited entry is not known; its default is the order-keeping choice with most
+    attributes equal."""
+    old_c, new_c = [_content(e) for e in olds], [_content(e) for e in news]
+    old_j, new_j = [canonical_json(c) for c in old_c], [canonical_json(c) for c in new_c]
+    sure: list[tuple[Entry, Entry]] = []
+    doubts: list[Doubt] = []
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, old_j, new_j, autojunk=False).get_opcodes():
+        if op == "equal" or (op == "replace" and i2 - i1 == j2 - j1):
+            sure.extend(zip(olds[i1:i2], news[j1:j2]))
+        elif op == "replace":
+            default = tuple((news[j1 + b].key, olds[i1 + a].key) for a, b in _best_run(old_c[i1:i2], new_c[j1:j2]))
+            doubts.append(Doubt(tuple(e.key for e in olds[i1:i2]), tuple(e.key for e in news[j1:j2]), default, True))
+    return sure, doubts
+
+
+def _best_run(olds: list[dict[str, Any]], news: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    """min(len) order-preserving pairs of indexes with the most equal attributes in total."""
+    n, m = len(olds), len(news)
+    if n > _MAX_ALIGN or m > _MAX_ALIGN:
+        return [(i, i) for i in range(min(n, m))]
+
+    def sim(a: dict[str, Any], b: dict[str, Any]) -> int:
+        return sum(1 for k, v in a.items() if b.get(k) == v)
+
+    # best[i][j]: (pairs, equal attributes) over olds[i:], news[j:]; more pairs first.
+    best = [[(0, 0)] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            p, s = best[i + 1][j + 1]
+            best[i][j] = max((p + 1, s + sim(olds[i], news[j])), best[i + 1][j], best[i][j + 1])
+    out, i, j = [], 0, 0
+    while i < n and j < m:
+        p, s = best[i + 1][j + 1]
+        if best[i][j] == (p + 1, s + sim(olds[i], news[j])):
+            out.append((i, j))
+            i, j = i + 1, j + 1
+        elif best[i][j] == best[i + 1][j]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
 def pair_entries(base: Iterable[Entry], head: Iterable[Entry]) -> dict[str, str]:
-    """head key -> base key for every head entry that is the same thing as a base entry."""
+    """head key -> base key for every head entry that is the same thing as a base entry; doubtful
+    pairs as identity would choose them (the diff resolves doubts by severity: `pair_with_doubts`)."""
+    pairing = pair_with_doubts(base, head)
+    pairs = dict(pairing.pairs)
+    for d in pairing.doubts:
+        if d.pair_all:
+            pairs.update(d.default)
+    return pairs
+
+
+def pair_with_doubts(base: Iterable[Entry], head: Iterable[Entry]) -> Pairing:
+    """The certain pairs (head key -> base key) and the groups whose pairing is ambiguous."""
     old = sorted(base, key=_order)
     new = sorted(head, key=_order)
     pairs: dict[str, str] = {}
-    by_ident = {ident(e): e for e in old}
-    left_old = {e.key: e for e in old}
-    left_new: list[Entry] = []
-    for e in new:
-        match = by_ident.get(ident(e))
-        if match is not None and match.key in left_old:
-            pairs[e.key] = match.key
-            del left_old[match.key]
-        else:
-            left_new.append(e)
+    doubts: list[Doubt] = []
 
     def group(entries: Iterable[Entry], key) -> dict[tuple[str, ...], list[Entry]]:  # type: ignore[no-untyped-def]
         out: dict[tuple[str, ...], list[Entry]] = {}
         for e in entries:
             out.setdefault(key(e), []).append(e)
         return out
+
+    # Stage 1: the same place and name. Where each is bound to a name of its own on both sides, the
+    # same bound name is the same entry. Where some are told apart only by rank (several bound to one
+    # variable, to none, or one variable naming only the first of them), an insertion would shift
+    # every later rank: the whole group is aligned by content instead.
+    place = lambda e: (e.kind, e.scope, e.name, e.home)  # noqa: E731
+    old_at = group(old, place)
+    for k, news in group(new, place).items():
+        olds = old_at.get(k, [])
+        if not olds:
+            continue
+        if all(e.slot and _label(e.slot) == e.slot for e in (*olds, *news)):
+            by_slot = {e.slot: e for e in olds}
+            pairs.update((e.key, by_slot[e.slot].key) for e in news if e.slot in by_slot)
+        else:
+            sure, unsure = _align(olds, news)
+            pairs.update((h.key, b.key) for b, h in sure)
+            doubts.extend(unsure)
+    doubtful = {k for d in doubts for k in (*d.base, *d.head)}
+    taken = set(pairs.values()) | doubtful
+    left_old = {e.key: e for e in old if e.key not in taken}
+    left_new = [e for e in new if e.key not in pairs and e.key not in doubtful]
 
     # Stage 2: same home and name, as many on each side: source order decides. Then the same for the
     # same file and name: its home (import name) changed only because the layout around the file did
@@ -149,7 +269,7 @@ def pair_entries(base: Iterable[Entry], head: Iterable[Entry]) -> dict[str, str]
         left_new = [e for e in left_new if e.key not in pairs]
         taken = set(pairs.values())
         remaining_old = [e for e in remaining_old if e.key not in taken]
-    return pairs
+    return Pairing(pairs, tuple(doubts))
 
 
-__all__ = ["Ident", "assign_slots", "ident", "pair_entries", "unique_keys"]
+__all__ = ["Doubt", "Ident", "Pairing", "assign_slots", "ident", "pair_entries", "pair_with_doubts", "unique_keys"]

@@ -170,3 +170,51 @@ def test_renaming_the_function_behind_a_dynamic_tool_name_is_no_change(git_repo:
     code, receipt = receipt_of(git_repo)
     assert ("tool.read_only_lost", "wipe_all", "warning") in seen(receipt)
     assert not any(i in ("tool.added", "tool.removed") for i, _, _ in seen(receipt))
+
+
+SANDBOXES = """
+from smolagents import CodeAgent, InferenceClientModel, VisitWebpageTool, WebSearchTool
+
+model = InferenceClientModel(model_id="Qwen/Qwen2.5-Coder-32B-Instruct")
+
+with CodeAgent(tools=[WebSearchTool()], model=model, executor_type="docker") as agent:
+    agent.run("q")
+
+with CodeAgent(tools=[], model=model, executor_type="wasm") as agent:
+    agent.run("q")
+"""
+MODAL = """
+with CodeAgent(tools=[WebSearchTool(), VisitWebpageTool()], model=model, executor_type="modal") as agent:
+    agent.run("q")
+"""
+
+
+def test_an_agent_inserted_among_agents_told_apart_by_order_is_one_addition(git_repo: GitRepoBuilder) -> None:
+    # Three agents bound to one variable are told apart by rank only: inserting one before the last
+    # must not make the last one read as the new one (it gained no tool).
+    git_repo.commit({"run.py": SANDBOXES})
+    git_repo.commit({"run.py": SANDBOXES.replace('\nwith CodeAgent(tools=[], ', MODAL + '\nwith CodeAgent(tools=[], ')})
+    code, receipt = receipt_of(git_repo)
+    assert (code, seen(receipt)) == (0, [("agent.added", "agent", "info"), ("tool.added", "visit_webpage", "info")])
+    assert [c["subject"]["line"] for c in receipt["changes"] if c["id"] == "agent.added"] == [9]  # the modal agent
+
+
+def test_an_insertion_does_not_hide_an_edit_of_the_agent_after_it(git_repo: GitRepoBuilder) -> None:
+    # The same insertion, and the agent after it may now import subprocess: the edit stays on that agent.
+    git_repo.commit({"run.py": SANDBOXES})
+    edited = SANDBOXES.replace('\nwith CodeAgent(tools=[], model=model, executor_type="wasm")',
+                               MODAL + '\nwith CodeAgent(tools=[], model=model, executor_type="wasm", additional_authorized_imports=["subprocess"])')
+    git_repo.commit({"run.py": edited})
+    code, receipt = receipt_of(git_repo)
+    assert code == 1
+    got = [(c["id"], c["subject"]["line"]) for c in receipt["changes"]]
+    assert sorted(got) == [("agent.added", 9), ("agent.dangerous_gained", 12), ("tool.added", 9)]
+
+
+def test_an_agent_removed_from_among_agents_told_apart_by_order_is_one_removal(git_repo: GitRepoBuilder) -> None:
+    three = SANDBOXES.replace('\nwith CodeAgent(tools=[], ', MODAL + '\nwith CodeAgent(tools=[], ')
+    git_repo.commit({"run.py": three})
+    git_repo.commit({"run.py": three.replace('with CodeAgent(tools=[WebSearchTool()], model=model, executor_type="docker") as agent:\n    agent.run("q")\n', "")})
+    code, receipt = receipt_of(git_repo)
+    assert seen(receipt) == [("agent.removed", "agent", "warning")]
+    assert receipt["changes"][0]["subject"]["line"] == 6
