@@ -447,8 +447,17 @@ class Program:
             member = self._enum_member(symbol)
             if member is not None:
                 return self.render(member, deeper, _seen)
+            # An attribute of a value the code defines (`prompt.TEMPLATE.format`) is read on that value:
+            # the template's text is part of what `.format(...)` of run-time arguments gives.
+            owner, _, attr = symbol.rpartition(".")
+            while owner:
+                if owner in self.assigns:
+                    return f"{self.render(Ref(owner), deeper, _seen)}.{symbol[len(owner) + 1:]}"
+                owner, _, attr = owner.rpartition(".")
             split = self._module_for(symbol)
-            return split[1] if split is not None and split[1] else symbol
+            name = split[1] if split is not None and split[1] else symbol
+            # A function's local by its own name: renaming the function does not change what it holds.
+            return name.rpartition("<locals>.")[2]
         if isinstance(expr, Call):
             args = [self.render(a, deeper, _seen) for a in expr.args]
             args += [f"{k}={self.render(v, deeper, _seen)}" for k, v in expr.kwargs]

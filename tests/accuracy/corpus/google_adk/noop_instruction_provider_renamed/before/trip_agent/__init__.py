@@ -1,0 +1,1 @@
+"""Day-of-travel assistant on Google ADK."""
