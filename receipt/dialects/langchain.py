@@ -40,10 +40,10 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
 - Hand-built graphs (`StateGraph` ... `.compile()`): an agent reaching what its nodes reach: the
   tools of `ToolNode`s, and what node functions (and the repository helpers they call) build or
   invoke: chat models (the graph's `model`), agents and compiled graphs, tools (gated only when
-  `interrupt_before` names their node), tools bound to a model (`bind_tools`).
+  `interrupt_before` names their node), tools bound to a model (`bind_tools`); an LCEL pipe
+  (`prompt | llm | parser`) reaches what each of its parts does.
 
-Not recognised: `model.bind_tools(...)` outside a graph node, LCEL pipes (`prompt | llm`: the
-facts keep the pipe as source text), legacy `AgentExecutor`/`initialize_agent`, tool classes from libraries
+Not recognised: `model.bind_tools(...)` outside a graph node, legacy `AgentExecutor`/`initialize_agent`, tool classes from libraries
 (`TavilySearch()`: reported as unresolved, their names live in the library), `args_schema` given
 as a JSON-schema dict or a model outside the tree (the signature stays the function's),
 `interrupt()` reached only through a helper function. An `args_schema` model of the tree joins
@@ -70,7 +70,7 @@ from receipt.dialects.base import (
     split_method,
     stricter,
 )
-from receipt.extract.facts import AssignFact, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Map, Ref, Seq
+from receipt.extract.facts import PIPE, AssignFact, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Map, Ref, Seq
 from receipt.extract.program import Item, Program, describe
 from receipt.models import Dynamic, Entry, Signature
 from receipt.schemas import with_args_schema
@@ -471,34 +471,39 @@ class _Extractor:
             return False
         return name.startswith(("Chat", "AzureChat")) and name[name.index("Chat") + 4 : name.index("Chat") + 5].isupper()
 
-    def node_value(self, expr: Expr | None) -> tuple[str, Any] | None:
-        """What a name used by a node holds: ("model", id), ("agent", symbol), ("tool", id) or None.
-        Configuring a model (`llm.bind_tools(...)`, `.with_structured_output(...)`) keeps it the model;
-        `bind_tools` also hands it tools (returned by `bound_tools`)."""
+    def node_values(self, expr: Expr | None, _depth: int = 0) -> list[tuple[str, Any]]:
+        """What a name used by a node holds: ("model", id), ("agent", symbol), ("tool", id); a pipe
+        (`prompt | llm | parser`) holds what each of its parts holds. Configuring a model
+        (`llm.bind_tools(...)`, `.with_structured_output(...)`) keeps it the model; `bind_tools` also
+        hands it tools (returned by `bound_tools`)."""
         for _ in range(_NODE_DEPTH * 2):
             if isinstance(expr, Ref):
                 symbol = self.p.canonical(expr.name)
                 if symbol in self.agents:
-                    return "agent", symbol
+                    return [("agent", symbol)]
                 if symbol in self.tools:
-                    return "tool", symbol
+                    return [("tool", symbol)]
                 value = self.p.value_of(expr)
                 if value is expr or value is None:
-                    return None
+                    return []
                 expr = value
                 continue
             if not isinstance(expr, Call):
-                return None
+                return []
+            if isinstance(expr.func, Ref) and expr.func.name == PIPE:
+                if _depth > _NODE_DEPTH * 4:
+                    return []
+                return [found for part in expr.args for found in self.node_values(part, _depth + 1)]
             built = f"{self.p.origin(expr.func)}.<return>"  # an agent factory of the repository, called
             if built in self.agents:
-                return "agent", built
+                return [("agent", built)]
             if self.chat_model(expr):
-                return "model", qualified_model(self.p, expr)
+                return [("model", qualified_model(self.p, expr))]
             receiver, method = split_method(expr.func)
             if method not in _MODEL_WRAPPERS or receiver is None:
-                return None
+                return []
             expr = receiver
-        return None
+        return []
 
     def bound_tools(self, call: Call) -> list[Item]:
         """`llm.bind_tools([a, b])` anywhere in a receiver chain: the tools the model is offered."""
@@ -526,18 +531,16 @@ class _Extractor:
         p, path, line = self.p, agent.entry.path, agent.entry.line
         models: list[str | Dynamic] = []
 
-        def use(found: tuple[str, Any] | None, node: str | None, conditional: bool, ref: Expr) -> bool:
-            if found is None:
-                return False
-            kind, value = found
-            if kind == "model":
-                models.append(value)
-            elif kind == "agent":
-                if value != agent.symbol:
-                    agent.reach.append(value)
-            else:
-                agent.direct_tools.append((node, Item(ref, conditional), False))
-            return True
+        def use(found: list[tuple[str, Any]], node: str | None, conditional: bool) -> bool:
+            for kind, value in found:
+                if kind == "model":
+                    models.append(value)
+                elif kind == "agent":
+                    if value != agent.symbol:
+                        agent.reach.append(value)
+                else:
+                    agent.direct_tools.append((node, Item(Ref(value), conditional), False))
+            return bool(found)
 
         def read(fn: FunctionFact, node: str | None, conditional: bool, depth: int, seen: set[str]) -> None:
             if fn.symbol in seen or depth > _NODE_DEPTH:
@@ -554,7 +557,7 @@ class _Extractor:
                     continue
                 receiver, method = split_method(call.func)
                 if receiver is not None and method is not None:
-                    use(self.node_value(receiver), node, conditional, receiver)
+                    use(self.node_values(receiver), node, conditional)
 
         for name, node in agent.nodes or ():
             target = p.value_of(node.expr)
@@ -566,7 +569,7 @@ class _Extractor:
                 fn = p.lookup(part.name) if isinstance(part, Ref) else None
                 if isinstance(fn, FunctionFact):
                     read(fn, name, node.conditional, 0, set())
-                elif not use(self.node_value(part), name, node.conditional, part) and i == 0:
+                elif not use(self.node_values(part), name, node.conditional) and i == 0:
                     self.result.issues.append(issue(path, line, f"graph '{agent.entry.name}': node '{describe(part)}' could not be resolved statically; what it reaches is not in the surface", site=("graph node", shape(part))))
         if models:
             texts = sorted({m.dynamic if isinstance(m, Dynamic) else m for m in models})

@@ -197,6 +197,9 @@ def source_text(span: str) -> str:
 
 Expr = Union[Const, Ref, Call, Seq, Map, Attr, Splat, Concat, Dyn]
 
+# The callee extraction gives `a | b` outside annotations: `Call(Ref(PIPE), (a, b))`.
+PIPE = "operator.or_"
+
 
 def walk(expr: Expr) -> Iterator[Expr]:
     """`expr` and every expression inside it, each parent before its children, in source order."""

@@ -28,6 +28,7 @@ from receipt.extract.facts import (
     FunctionFact,
     Map,
     ModuleFacts,
+    PIPE,
     Ref,
     Seq,
     Splat,
@@ -918,6 +919,9 @@ def describe(expr: Expr) -> str:
     if isinstance(expr, Dyn):
         return expr.src
     if isinstance(expr, Call):
+        if isinstance(expr.func, Ref) and expr.func.name == PIPE and len(expr.args) == 2:
+            text = f"{describe(expr.args[0])} | {describe(expr.args[1])}"
+            return text if len(text) <= 160 else text[:157] + "..."
         args = [describe(a) for a in expr.args] + [f"{k}={describe(v)}" for k, v in expr.kwargs]
         text = f"{describe(expr.func)}({', '.join(args)})"
         return text if len(text) <= 160 else text[:157] + "..."

@@ -28,6 +28,7 @@ from receipt.extract.facts import (
     Map,
     ModuleFacts,
     ParamFact,
+    PIPE,
     Ref,
     Seq,
     Splat,
@@ -299,6 +300,11 @@ class _Extractor:
         if t is ast.BinOp and type(node.op) is ast.Add:  # type: ignore[attr-defined]
             left = self.expr(node.left, scope, ev)  # type: ignore[attr-defined]
             return Concat(left, self.expr(node.right, scope, ev))  # type: ignore[attr-defined]
+        if t is ast.BinOp and type(node.op) is ast.BitOr:  # type: ignore[attr-defined]
+            # `a | b` kept as the call it is (`operator.or_(a, b)`): a LangChain pipe (`prompt | llm`)
+            # names the models and tools a chain runs; unknown values still evaluate as dynamic.
+            left = self.expr(node.left, scope, ev)  # type: ignore[attr-defined]
+            return Call(Ref(PIPE), (left, self.expr(node.right, scope, ev)), line=node.lineno)  # type: ignore[attr-defined]
         if t is ast.UnaryOp and type(node.op) is ast.USub and type(node.operand) is ast.Constant:  # type: ignore[attr-defined]
             value = node.operand.value  # type: ignore[attr-defined]
             if isinstance(value, (int, float)) and not isinstance(value, bool):
