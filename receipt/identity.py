@@ -18,7 +18,10 @@ Pairing across revisions, in stages, never guessing:
    another import name);
 3. entries whose name is not statically known (named by a fallback such as the function name),
    by the same name expression in the same home, exactly one on each side;
-4. entries left over under one client-visible (kind, namespace, name), paired only when exactly one
+4. a moved folder (a monorepo's project moved under `crews/`): the same client-visible and bound
+   name in files whose paths end alike (at least file and folder), longest shared end first, one
+   candidate each way;
+5. entries left over under one client-visible (kind, namespace, name), paired only when exactly one
    remains on each side: first among the exported ones, then among all. A file move or split is
    thus no change, and a same-named decoy elsewhere makes the match ambiguous instead of stealing
    it (the moved entry is then reported as removed and added, never silently re-paired).
@@ -183,6 +186,38 @@ def _best_run(olds: list[dict[str, Any]], news: list[dict[str, Any]]) -> list[tu
     return out
 
 
+def _shared_tail(a: str, b: str) -> int:
+    """How many trailing path components two paths share."""
+    n = 0
+    for x, y in zip(reversed(a.split("/")), reversed(b.split("/"))):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _folder_moves(olds: list[Entry], news: list[Entry]) -> list[tuple[Entry, Entry]]:
+    by_name: dict[tuple[str, str, str, str], tuple[list[Entry], list[Entry]]] = {}
+    for side, entries in ((0, olds), (1, news)):
+        for e in entries:
+            by_name.setdefault((e.kind, e.scope, e.name, e.slot), ([], []))[side].append(e)
+    out: list[tuple[Entry, Entry]] = []
+    for bs, hs in by_name.values():
+        if not bs or not hs:
+            continue
+        tails = {(i, j): _shared_tail(b.path, h.path) for i, b in enumerate(bs) for j, h in enumerate(hs)}
+        used_b: set[int] = set()
+        used_h: set[int] = set()
+        for length in sorted({t for t in tails.values() if t >= 2}, reverse=True):
+            at = [(i, j) for (i, j), t in tails.items() if t == length and i not in used_b and j not in used_h]
+            for i, j in at:
+                if sum(1 for x, _ in at if x == i) == 1 and sum(1 for _, y in at if y == j) == 1:
+                    out.append((bs[i], hs[j]))
+                    used_b.add(i)
+                    used_h.add(j)
+    return out
+
+
 def pair_entries(base: Iterable[Entry], head: Iterable[Entry]) -> dict[str, str]:
     """head key -> base key for every head entry that is the same thing as a base entry; doubtful
     pairs as identity would choose them (the diff resolves doubts by severity: `pair_with_doubts`)."""
@@ -249,6 +284,17 @@ def pair_with_doubts(base: Iterable[Entry], head: Iterable[Entry]) -> Pairing:
     for k, news in group((e for e in left_new if e.name_expr), lambda e: (e.kind, e.scope, e.home, e.name_expr or "")).items():
         if len(news) == 1 and len(olds.get(k, ())) == 1:
             pairs[news[0].key] = olds[k][0].key
+    left_new = [e for e in left_new if e.key not in pairs]
+    taken = set(pairs.values())
+    remaining_old = [e for e in remaining_old if e.key not in taken]
+
+    # Stage 3b: a moved folder (a project moved into `crews/`, a package renamed): its files keep
+    # their path below the folder, so the same client name and bound name in files whose paths end
+    # alike is the same entry. The longest shared path end decides first (so `a/x/t.py` pairs with
+    # `new/a/x/t.py` before `b/x/t.py` could), and only one candidate each way at that length pairs:
+    # at least the file and its folder must match, and a tie is left to stage 4.
+    for b, h in _folder_moves(remaining_old, left_new):
+        pairs[h.key] = b.key
     left_new = [e for e in left_new if e.key not in pairs]
     taken = set(pairs.values())
     remaining_old = [e for e in remaining_old if e.key not in taken]
