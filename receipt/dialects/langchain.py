@@ -471,7 +471,7 @@ class _Extractor:
             return False
         return name.startswith(("Chat", "AzureChat")) and name[name.index("Chat") + 4 : name.index("Chat") + 5].isupper()
 
-    def node_values(self, expr: Expr | None, _depth: int = 0) -> list[tuple[str, Any]]:
+    def node_values(self, expr: Expr | None, _depth: int = 0, _seen: frozenset[str] = frozenset()) -> list[tuple[str, Any]]:
         """What a name used by a node holds: ("model", id), ("agent", symbol), ("tool", id); a pipe
         (`prompt | llm | parser`) holds what each of its parts holds. Configuring a model
         (`llm.bind_tools(...)`, `.with_structured_output(...)`) keeps it the model; `bind_tools` also
@@ -483,6 +483,11 @@ class _Extractor:
                     return [("agent", symbol)]
                 if symbol in self.tools:
                     return [("tool", symbol)]
+                bound = [d.value for d in self.p.assigns.get(symbol, ()) if d.op == "="]
+                if len(bound) > 1:  # `if ...: model = a else: model = b`, `llm = llm.bind_tools(...)`: any of them
+                    if symbol in _seen or _depth > _NODE_DEPTH * 4:
+                        return []
+                    return [found for v in bound for found in self.node_values(v, _depth + 1, _seen | {symbol})]
                 value = self.p.value_of(expr)
                 if value is expr or value is None:
                     return []
@@ -493,7 +498,7 @@ class _Extractor:
             if isinstance(expr.func, Ref) and expr.func.name == PIPE:
                 if _depth > _NODE_DEPTH * 4:
                     return []
-                return [found for part in expr.args for found in self.node_values(part, _depth + 1)]
+                return [found for part in expr.args for found in self.node_values(part, _depth + 1, _seen)]
             built = f"{self.p.origin(expr.func)}.<return>"  # an agent factory of the repository, called
             if built in self.agents:
                 return [("agent", built)]

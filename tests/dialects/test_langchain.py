@@ -608,3 +608,16 @@ def test_graph_tools_bound_to_the_model_without_a_tool_node_follow_the_unnamed_e
     assert sorted(entries["agent:app"].reaches) == sorted(entries["agent:plain"].reaches) == ["tool:refund"]
     gated = src.replace("plain = g.compile()\n", "")
     assert isinstance(exported({"app.py": gated})["tool:refund"].approval, Dynamic)
+
+
+def test_graph_model_chosen_by_branch_is_every_model_it_may_be() -> None:
+    src = GRAPH + (
+        "from langchain_anthropic import ChatAnthropic\n"
+        "anth = ChatAnthropic(model_name='claude-3-5-haiku-latest')\nanth = anth.bind_tools([])\n"
+        "oai = ChatOpenAI(model='gpt-4o')\n"
+        "def call_model(state, runtime):\n"
+        "    if runtime.context.get('model') == 'anthropic':\n        model = anth\n    else:\n        model = oai\n"
+        "    return {'messages': [model.invoke(state['messages'])]}\n"
+        "g = StateGraph(MessagesState)\ng.add_node('agent', call_model)\napp = g.compile()\n"
+    )
+    assert exported({"app.py": src})["agent:app"].model == "ChatAnthropic:claude-3-5-haiku-latest, ChatOpenAI:gpt-4o"
