@@ -174,13 +174,23 @@ class _Scope:
     # class attribute `pkg.mod.Class.x` (a method, or what `self.x = ...` stores).
     self_name: str | None = None
     self_class: str | None = None
+    # What names and dotted names resolve to here (see _Extractor._resolved); made on first use,
+    # once the fields above are final.
+    memo: dict[str, Expr] | None = None
 
     def derive(self, **changes: object) -> "_Scope":
         """The same resolution with some fields changed (a conditional block, a class body)."""
         out = object.__new__(_Scope)
         out.__dict__.update(self.__dict__)
         out.__dict__.update(changes)
+        # The memo stays valid while names resolve the same: `prefix` only matters in a function.
+        if not _SAME_RESOLUTION.issuperset(changes) or ("prefix" in changes and self.is_function):
+            out.memo = None
         return out
+
+
+# _Scope fields whose change leaves every name resolving as before (except prefix, in a function).
+_SAME_RESOLUTION = frozenset({"conditional", "class_symbol", "prefix"})
 
 
 class _Extractor:
@@ -232,22 +242,25 @@ class _Extractor:
 
     def _collect_names(self, body: list[ast.stmt], names: set[str], imports: dict[str, str], *, top: bool) -> None:
         for stmt in body:
-            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-                for local, origin in self._import_bindings(stmt) if top else _no_star(self, stmt):
+            t = type(stmt)  # the parser makes exactly these classes, never subclasses
+            if t is ast.Assign:
+                for target in stmt.targets:  # type: ignore[attr-defined]
+                    if type(target) is ast.Name:
+                        names.add(target.id)
+                    else:
+                        _add_target_names(target, names)
+            elif t is ast.Import or t is ast.ImportFrom:
+                for local, origin in self._import_bindings(stmt) if top else _no_star(self, stmt):  # type: ignore[arg-type]
                     imports.setdefault(local, origin)
-            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names.add(stmt.name)
-            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                for t in targets:
-                    names.update(_target_names(t))
-            elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-                names.update(_target_names(stmt.target))
-            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-                for item in stmt.items:
+            elif t is ast.FunctionDef or t is ast.AsyncFunctionDef or t is ast.ClassDef:
+                names.add(stmt.name)  # type: ignore[attr-defined]
+            elif t is ast.AnnAssign or t is ast.AugAssign or t is ast.For or t is ast.AsyncFor:
+                _add_target_names(stmt.target, names)  # type: ignore[attr-defined]
+            elif t is ast.With or t is ast.AsyncWith:
+                for item in stmt.items:  # type: ignore[attr-defined]
                     if item.optional_vars is not None:
-                        names.update(_target_names(item.optional_vars))
-            if type(stmt) in _COMPOUND:
+                        _add_target_names(item.optional_vars, names)
+            if t in _COMPOUND:
                 for sub in _child_bodies(stmt):
                     self._collect_names(sub, names, imports, top=top)
 
@@ -275,22 +288,57 @@ class _Extractor:
             return Ref(f"builtins.{name}")
         return Ref(f"{self.module}.{name}")  # maybe from a star import; the linker tries those
 
+    def _resolved(self, dotted: str, scope: _Scope) -> Expr:
+        """What the name or dotted name `dotted` (`a`, `a.b.c`) is in `scope`: what `_expr` makes
+        of that chain of attributes over a name, level by level. Kept per scope (`_Scope.memo`):
+        the same few names are written over and over, and the result is immutable."""
+        memo = scope.memo
+        if memo is None:
+            memo = scope.memo = {}
+        out = memo.get(dotted)
+        if out is None:
+            first, dot, rest = dotted.partition(".")
+            if not dot:
+                out = self._name(first, scope)
+            elif first == scope.self_name:  # `self.x.y`: the class attribute x, then its y
+                out = Ref(f"{scope.self_class}.{rest}")
+            else:
+                base = self._name(first, scope)
+                out = Ref(f"{base.name}.{rest}") if type(base) is Ref else Dyn(shorten(dotted), base.why)  # type: ignore[union-attr]
+            memo[dotted] = out
+        return out
+
     def expr(self, node: ast.AST | None, scope: _Scope, ev: list | None = None) -> Expr:
         if node is None:
             return Const(None)
-        if self.depth >= _MAX_EXPR_DEPTH:
+        depth = self.depth
+        if depth >= _MAX_EXPR_DEPTH:
             self.capped += 1
             if ev is not None:
                 self._scan(node, scope, ev)
             return Dyn(_src(node), "too-deep")
+        t = type(node)
+        if t is ast.Name:
+            return self._resolved(node.id, scope)  # type: ignore[attr-defined]
+        if t is ast.Attribute:
+            # A dotted name `a.b.c` (no call or subscript in the chain), shallow enough that no
+            # level reaches the depth cap, resolves as a whole (same result, one dict look-up).
+            parts = [node.attr]  # type: ignore[attr-defined]
+            inner = node.value  # type: ignore[attr-defined]
+            while type(inner) is ast.Attribute:
+                parts.append(inner.attr)  # type: ignore[attr-defined]
+                inner = inner.value  # type: ignore[attr-defined]
+            if type(inner) is ast.Name and depth + len(parts) < _MAX_EXPR_DEPTH:
+                parts.append(inner.id)  # type: ignore[attr-defined]
+                parts.reverse()
+                return self._resolved(".".join(parts), scope)
         # No try/finally: an exception here abandons the whole file (see extract_python).
-        self.depth += 1
-        out = self._expr(node, scope, ev)
-        self.depth -= 1
+        self.depth = depth + 1
+        out = self._expr(node, t, scope, ev)
+        self.depth = depth
         return out
 
-    def _expr(self, node: ast.AST, scope: _Scope, ev: list | None) -> Expr:
-        t = type(node)
+    def _expr(self, node: ast.AST, t: type, scope: _Scope, ev: list | None) -> Expr:
         if t is ast.Name:
             return self._name(node.id, scope)  # type: ignore[attr-defined]
         if t is ast.Constant:
@@ -724,7 +772,7 @@ class _Extractor:
 
         def resolve(dotted: str) -> str | None:
             first, _, rest = dotted.partition(".")
-            ref = self._name(first, scope)
+            ref = self._resolved(first, scope)
             if not isinstance(ref, Ref):
                 return None
             return f"{ref.name}.{rest}" if rest else ref.name
@@ -745,25 +793,52 @@ class _Extractor:
             out.append(self._param(args.kwarg, None, "varkw", scope, required=False))
         return out
 
-    def _param(self, a: ast.arg, default: ast.expr | None, kind: str, scope: _Scope, required: bool | None = None) -> ParamFact:
+    def _annotated(self, node: ast.expr, scope: _Scope) -> tuple[str | None, str | None, tuple[str, ...]]:
+        """A parameter annotation's (canonical text, reference of its outer name, names it mentions).
+
+        Pure in the annotation's tree and the scope's names, so kept in the scope's memo by its
+        source text on one line (the same text parses to the same tree): a file writes the same
+        few annotations (`str`, `dict[str, Any]`, `RunContext[Deps]`) again and again."""
+        key: str | None = None
+        if type(node) is ast.Name:
+            key = "\0" + node.id  # type: ignore[attr-defined]
+        elif node.lineno == node.end_lineno and not self.in_fstring:
+            lines = self.lines
+            if lines is None:
+                lines = self.lines = _lines(self.source)
+            line, start, end = lines[node.lineno - 1], node.col_offset, node.end_col_offset
+            key = "\0" + (line[start:end] if line.isascii() else line.encode()[start:end].decode())
+        memo = scope.memo
+        if memo is None:
+            memo = scope.memo = {}
+        if key is not None:
+            got = memo.get(key)
+            if got is not None:
+                return got  # type: ignore[return-value]
         ann_ref = None
-        if a.annotation is not None:
-            head = a.annotation
-            while type(head) is ast.Subscript:
-                # Annotated[X, ...] keeps X; Optional[X]/RunContext[D] keep the outer name
-                head = head.value
-            e = self.expr(head, scope)
-            if type(e) is Ref:
-                ann_ref = e.name
+        head = node
+        while type(head) is ast.Subscript:
+            # Annotated[X, ...] keeps X; Optional[X]/RunContext[D] keep the outer name
+            head = head.value  # type: ignore[attr-defined]
+        e = self.expr(head, scope)
+        if type(e) is Ref:
+            ann_ref = e.name
+        out = (self.annotation(node, scope), ann_ref, param_refs(self, node, scope))
+        if key is not None:
+            memo[key] = out  # type: ignore[assignment]
+        return out
+
+    def _param(self, a: ast.arg, default: ast.expr | None, kind: str, scope: _Scope, required: bool | None = None) -> ParamFact:
+        annotation, ann_ref, refs = (None, None, ()) if a.annotation is None else self._annotated(a.annotation, scope)
         return ParamFact(
             name=a.arg,
-            annotation=self.annotation(a.annotation, scope),
+            annotation=annotation,
             annotation_ref=ann_ref,
             default=_src(default) if default is not None else None,
             default_expr=self.expr(default, scope) if default is not None else None,
             required=(default is None) if required is None else required,
             kind=kind,
-            refs=param_refs(self, a.annotation, scope),
+            refs=refs,
         )
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
@@ -986,14 +1061,16 @@ def _class_like(name: str) -> bool:
     return name[:1].isupper() and (len(name) == 1 or not name.isupper())
 
 
-def _target_names(t: ast.AST) -> Iterable[str]:
-    if isinstance(t, ast.Name):
-        yield t.id
-    elif isinstance(t, (ast.Tuple, ast.List)):
-        for e in t.elts:
-            yield from _target_names(e)
-    elif isinstance(t, ast.Starred):
-        yield from _target_names(t.value)
+def _add_target_names(t: ast.AST, out: set[str]) -> None:
+    """The names an assignment to `t` binds (`a`, `a, (b, *c)`), added to `out`."""
+    k = type(t)
+    if k is ast.Name:
+        out.add(t.id)  # type: ignore[attr-defined]
+    elif k is ast.Tuple or k is ast.List:
+        for e in t.elts:  # type: ignore[attr-defined]
+            _add_target_names(e, out)
+    elif k is ast.Starred:
+        _add_target_names(t.value, out)  # type: ignore[attr-defined]
 
 
 def _child_bodies(stmt: ast.stmt) -> list[list[ast.stmt]]:
