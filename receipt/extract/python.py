@@ -185,7 +185,7 @@ class _Scope:
         out.__dict__.update(changes)
         # The memo stays valid while names resolve the same: `prefix` only matters in a function.
         if not _SAME_RESOLUTION.issuperset(changes) or ("prefix" in changes and self.is_function):
-            out.memo = None
+            out.memo = {}
         return out
 
 
@@ -208,6 +208,7 @@ class _Extractor:
         self.source = source
         self.lines: list[str] | None = None  # of the source, split when a span is first needed
         self.in_fstring = 0  # inside an f-string, where Python < 3.12 misplaces nodes
+        self.top: _Scope | None = None  # the module's scope (see run)
 
     # -- imports --------------------------------------------------------------------------
 
@@ -298,10 +299,12 @@ class _Extractor:
         out = memo.get(dotted)
         if out is None:
             first, dot, rest = dotted.partition(".")
-            if not dot:
-                out = self._name(first, scope)
-            elif first == scope.self_name:  # `self.x.y`: the class attribute x, then its y
+            if dot and first == scope.self_name:  # `self.x.y`: the class attribute x, then its y
                 out = Ref(f"{scope.self_class}.{rest}")
+            elif scope.is_function and first not in scope.params and first not in scope.local_imports and first not in scope.locals:
+                out = self._resolved(dotted, self.top)  # not a name of the function: what it is at module level
+            elif not dot:
+                out = self._name(first, scope)
             else:
                 base = self._name(first, scope)
                 out = Ref(f"{base.name}.{rest}") if type(base) is Ref else Dyn(shorten(dotted), base.why)  # type: ignore[union-attr]
@@ -560,7 +563,11 @@ class _Extractor:
             self._scan_fields(node, scope, ev)
 
     def _scan_fields(self, node: ast.AST, scope: _Scope, ev: list) -> None:
-        for name in node._fields:
+        t = type(node)
+        fields = _NODE_FIELDS.get(t)
+        if fields is None:
+            fields = _NODE_FIELDS[t] = tuple(f for f in t._fields if f not in _NO_NODES)
+        for name in fields:
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:  # nodes, None (a `**x` key), or names (str)
@@ -867,6 +874,7 @@ class _Extractor:
         declared_global = _declared_global(node.body) if self.scope_statements else set()
         inner.locals |= local_names - declared_global - inner.params
         inner.local_imports.update(local_imports)
+        inner.memo = {}  # its names are final: blocks derived from it share what they resolve
 
         fn = FunctionFact(
             symbol=symbol,
@@ -942,7 +950,7 @@ class _Extractor:
         names: set[str] = set()
         imports: dict[str, str] = {}
         self._collect_names(self.tree.body, names, imports, top=True)
-        scope = _Scope(module=self.module, module_names=names, imports=imports, prefix=self.module)
+        scope = self.top = _Scope(module=self.module, module_names=names, imports=imports, prefix=self.module, memo={})
         self.body(self.tree.body, scope)
         self.facts.star_imports = sorted(set(self.facts.star_imports))
         if self.scan_dynamic_code:
@@ -988,6 +996,10 @@ _LEAVES = frozenset(
      ast.Import, ast.ImportFrom, ast.alias,
      *(c for base in (ast.operator, ast.unaryop, ast.cmpop, ast.boolop) for c in base.__subclasses__())}
 )
+# Fields that never hold a node worth scanning (contexts, operators, names, flags), and each node
+# type's other fields, in order (filled on first use).
+_NO_NODES = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "conversion", "is_async", "level", "type_comment", "kind"})
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
 # Expressions whose source span, parsed again on its own, is the same tree (see Dyn.of_source).
 _SPANNABLE = frozenset(
     {ast.Subscript, ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.JoinedStr, ast.IfExp, ast.Lambda, ast.ListComp,
