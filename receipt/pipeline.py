@@ -224,7 +224,11 @@ def _extract_in_workers(repo: GitRepo, files: list[SourceFile], cache: FactsCach
     could not do (a missing object, a crash, no processes to be had) is left to the caller, which
     extracts it in this process, as without workers."""
     try:
-        for i, (f, made) in enumerate(zip(files, extract_entries(repo.git_dir, [(f.blob, f.path) for f in files], cache.root, workers))):
+        def local(i: int) -> None:  # what this process extracts while it waits: kept in `cache`
+            _extracted(repo, files[i], cache, None)
+
+        jobs = [(f.blob, f.path) for f in files]
+        for i, (f, made) in enumerate(zip(files, extract_entries(repo.git_dir, jobs, cache.root, workers, local))):
             if (done + i) % 50 == 0:
                 progress(f"{done + i}/{total} files")
             if made is not None:

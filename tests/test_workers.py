@@ -101,3 +101,30 @@ def test_a_missing_object_fails_as_without_workers(git_repo: GitRepoBuilder) -> 
     one = _trace_diff(git_repo, 1)
     assert one[0] not in (0, 1) and oid[:12] in one[2] and "Traceback" not in one[2]
     assert _trace_diff(git_repo, 2) == one
+
+
+def test_parent_does_files_while_it_waits_each_file_once_in_order(git_repo: GitRepoBuilder) -> None:
+    from receipt.extract.cache import decode_entry
+    from receipt.extract.pool import extract_entries
+
+    git_repo.commit(_tree("always"))
+    listed = git_repo.git("ls-tree", "-r", "HEAD", "shop/lib").splitlines()
+    jobs = [(line.split()[2], line.split("\t")[1]) for line in listed]
+    assert len(jobs) > MIN_FILES
+    by_parent: list[int] = []
+
+    def local(i: int) -> None:
+        by_parent.append(i)
+        if i % 2:
+            raise OSError("this one is left to the caller")  # as if the parent could not read it
+
+    made = list(extract_entries(git_repo.path / ".git", jobs, None, 2, local))
+    assert len(made) == len(jobs)
+    assert len(set(by_parent)) == len(by_parent)  # no file twice
+    for i, ((blob, path), got) in enumerate(zip(jobs, made)):
+        if i in by_parent:
+            assert got is None  # the caller finds it in its memory (or does it, when local failed)
+        else:
+            assert got is not None and decode_entry(got[0], blob, path).path == path
+    # The parent's share is the end of the list: the workers' entries come first, in order.
+    assert by_parent == [] or min(by_parent) > max(i for i, got in enumerate(made) if got is not None)

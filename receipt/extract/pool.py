@@ -6,7 +6,8 @@ listing's order. Decoding is what a warm run does with the same bytes, so the fa
 their digests are the ones one process makes: the receipt does not depend on how many workers ran
 or in which order they finished. Workers are forked (Linux), so they start in milliseconds with the
 parent's modules loaded; elsewhere, on one usable core, or for a few files, extraction stays in the
-parent. `RECEIPT_WORKERS=N` sets the number of workers (1: none).
+parent. `RECEIPT_WORKERS=N` sets the number of workers (1: none). While it waits for a worker, the
+parent extracts files itself (from the end of the list): those need no decoding.
 
 Only data this run computed crosses between processes (JSON text and file names: no pickled
 objects from the analysed code), and a file a worker could not do (a missing object, a crash) is
@@ -19,9 +20,8 @@ import multiprocessing
 import os
 import sys
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from itertools import islice
 from pathlib import Path
 
 from receipt.extract import extract_file
@@ -78,10 +78,17 @@ def _extract_chunk(jobs: Sequence[tuple[str, str]]) -> list[tuple[bytes, str | N
 
 
 def extract_entries(
-    git_dir: Path, jobs: Sequence[tuple[str, str]], cache_root: Path | None, workers: int
+    git_dir: Path, jobs: Sequence[tuple[str, str]], cache_root: Path | None, workers: int,
+    local: Callable[[int], object] | None = None,
 ) -> Iterator[tuple[bytes, str | None] | None]:
     """For each (blob, path) of `jobs`, in order: (its encoded entry, what `store_entry` did with it
-    in `cache_root`), or None when a worker could not do it."""
+    in `cache_root`), or None when a worker could not do it.
+
+    With `local`, the parent does files itself while the workers it waits for are busy: it calls
+    `local(i)` for job `i` (taken from the end of the list, so the workers' share stays in order)
+    and yields None for it; `local` leaves the facts where the caller finds them (its memory
+    cache). Facts made in the parent need no decoding, which is what the parent otherwise spends
+    its time on while workers extract. An exception from `local` leaves that file to the caller."""
     # concurrent.futures, not multiprocessing.Pool: a worker that dies makes the result raise
     # (BrokenProcessPool) instead of waiting forever for its files.
     with ProcessPoolExecutor(
@@ -91,11 +98,25 @@ def extract_entries(
         # A few chunks in flight per worker, not all of them (what `map` submits): entries the
         # parent has not decoded yet wait in its memory, and on a busy machine the workers run
         # ahead (all of a 1,500-file tree's entries waiting cost 48 MB of peak RSS).
-        chunks = iter([jobs[i : i + _CHUNK] for i in range(0, len(jobs), _CHUNK)])
-        pending = deque(pool.submit(_extract_chunk, c) for c in islice(chunks, workers * _IN_FLIGHT))
+        starts = range(0, len(jobs), _CHUNK)
+        front, back = 0, len(starts)  # chunks [front, back) are nobody's yet
+        pending: deque = deque()
+        while front < back and len(pending) < workers * _IN_FLIGHT:
+            pending.append(pool.submit(_extract_chunk, jobs[starts[front] : starts[front] + _CHUNK]))
+            front += 1
         while pending:
+            if local is not None and front < back and not pending[0].done():
+                back -= 1  # the last chunk nobody has: the parent's
+                for i in range(starts[back], min(starts[back] + _CHUNK, len(jobs))):
+                    try:
+                        local(i)
+                    except Exception:  # noqa: BLE001 - redone (and reported or raised) by the caller
+                        pass
+                continue
             done = pending.popleft().result()
-            following = next(chunks, None)
-            if following is not None:
-                pending.append(pool.submit(_extract_chunk, following))
+            if front < back:
+                pending.append(pool.submit(_extract_chunk, jobs[starts[front] : starts[front] + _CHUNK]))
+                front += 1
             yield from done
+        for _ in range(min(back * _CHUNK, len(jobs)), len(jobs)):  # what the parent did itself
+            yield None
