@@ -633,9 +633,9 @@ def diff_surfaces(base: Surface, head: Surface, rules: Sequence[EntryRule] | Non
     ctx = DiffContext(base=_index(base.entries()), head=_index(head.entries()), base_key_of=pairs)
     notes: dict[str, str] = {}
     for doubt in pairing.doubts:
-        chosen = _resolve(doubt, old, new, ctx, ENTRY_RULES if rules is None else rules)
+        chosen, revealing = _resolve(doubt, old, new, ctx, ENTRY_RULES if rules is None else rules)
         pairs.update(chosen)
-        if chosen:
+        if revealing:
             note = _doubt_note(doubt, ctx)
             notes.update((k, note) for k in (*doubt.base, *doubt.head))
     changes: list[Change] = []
@@ -659,25 +659,28 @@ def diff_surfaces(base: Surface, head: Surface, rules: Sequence[EntryRule] | Non
     return sort_changes(changes)
 
 
-def _pair_score(base: Entry | None, head: Entry | None, ctx: DiffContext, rules: Sequence[EntryRule]) -> tuple[int, int, int]:
-    """How severe reading `head` as `base` changed is: (worst severity, regressions, warnings)."""
+def _pair_score(base: Entry | None, head: Entry | None, ctx: DiffContext, rules: Sequence[EntryRule]) -> tuple[int, int]:
+    """What reading `head` as `base` changed reveals: (regressions, warnings); (-1, 0) when one is not exported."""
     if base is None or head is None:
-        return (-1, 0, 0)
-    sev = [SEVERITY_ORDER[c.severity] for rule in rules for c in rule(base, head, ctx)]
-    return (max(sev, default=-1), sev.count(SEVERITY_ORDER["regression"]), sev.count(SEVERITY_ORDER["warning"]))
+        return (-1, 0)
+    sev = [c.severity for rule in rules for c in rule(base, head, ctx)]
+    return (sev.count("regression"), sev.count("warning"))
 
 
 def _resolve(doubt: Doubt, old: Mapping[str, Entry], new: Mapping[str, Entry], ctx: DiffContext,
-             rules: Sequence[EntryRule]) -> dict[str, str]:
-    """head key -> base key for a group identity could not pair: the most severe readings first (a
-    look-alike added next to an entry cannot hide what happened to the entry), identity's own
-    preference on ties. See `receipt.identity.Doubt`."""
+             rules: Sequence[EntryRule]) -> tuple[dict[str, str], bool]:
+    """head key -> base key for a group identity could not pair, and whether a regression reading was
+    taken (the changes then say the pairing was ambiguous) (`receipt.identity.Doubt`). A reading
+    that reveals a regression is taken first, the most regressions first: a look-alike added next to
+    an entry cannot hide what happened to the entry. Otherwise identity's own preference decides, so
+    an ambiguity that hides nothing changes nothing."""
     preferred = {pair: i for i, pair in enumerate(doubt.default)}
     order = {k: i for i, k in enumerate((*doubt.base, *doubt.head))}
+    scores = {(h, b): _pair_score(old.get(b), new.get(h), ctx, rules) for b in doubt.base for h in doubt.head}
     candidates = sorted(
-        ((h, b) for b in doubt.base for h in doubt.head),
+        scores,
         key=lambda hb: (
-            tuple(-x for x in _pair_score(old.get(hb[1]), new.get(hb[0]), ctx, rules)),
+            (-scores[hb][0], -scores[hb][1]) if scores[hb][0] > 0 else (1, 0),
             preferred.get(hb, len(preferred)),
             order[hb[1]],
             order[hb[0]],
@@ -686,14 +689,12 @@ def _resolve(doubt: Doubt, old: Mapping[str, Entry], new: Mapping[str, Entry], c
     out: dict[str, str] = {}
     limit = min(len(doubt.base), len(doubt.head))
     for h, b in candidates:
-        if len(out) == limit:
-            break
+        if len(out) == limit or (not doubt.pair_all and scores[(h, b)][0] <= 0):
+            break  # sorted: without pair_all, only readings that reveal a regression pair
         if h in out or b in out.values():
             continue
-        if not doubt.pair_all and _pair_score(old.get(b), new.get(h), ctx, rules)[0] < SEVERITY_ORDER["regression"]:
-            break  # sorted: no reading as a move reveals a regression, so removed and added stay that
         out[h] = b
-    return out
+    return out, any(scores[(h, b)][0] > 0 for h, b in out.items())
 
 
 def _doubt_note(doubt: Doubt, ctx: DiffContext) -> str:

@@ -24,7 +24,9 @@ Pairing across revisions, in stages, never guessing:
 5. entries left over under one client-visible (kind, namespace, name), paired only when exactly one
    remains on each side: first among the exported ones, then among all. A file move or split is
    thus no change, and a same-named decoy elsewhere makes the match ambiguous instead of stealing
-   it (the moved entry is then reported as removed and added, never silently re-paired).
+   it: several candidates under one name are a `Doubt`, which the diff reads by its most severe
+   pairing when that reveals a regression (a look-alike cannot turn a lowered approval into a quiet
+   removed + added) and says so; otherwise they stay removed and added.
 
 `unique_keys` keeps `Entry.key` (reaches, fingerprints) unique in one surface: the short
 `kind:scope/name` when it is unique, qualified by home, then slot, only when it is not.
@@ -293,7 +295,8 @@ def pair_with_doubts(base: Iterable[Entry], head: Iterable[Entry]) -> Pairing:
     # alike is the same entry. The longest shared path end decides first (so `a/x/t.py` pairs with
     # `new/a/x/t.py` before `b/x/t.py` could), and only one candidate each way at that length pairs:
     # at least the file and its folder must match, and a tie is left to stage 4.
-    for b, h in _folder_moves(remaining_old, left_new):
+    moved = _folder_moves(remaining_old, left_new)
+    for b, h in moved:
         pairs[h.key] = b.key
     left_new = [e for e in left_new if e.key not in pairs]
     taken = set(pairs.values())
@@ -315,6 +318,29 @@ def pair_with_doubts(base: Iterable[Entry], head: Iterable[Entry]) -> Pairing:
         left_new = [e for e in left_new if e.key not in pairs]
         taken = set(pairs.values())
         remaining_old = [e for e in remaining_old if e.key not in taken]
+
+    # Stage 5: several candidates left under one client-visible name. Which is the moved one is not
+    # known, and a PR must not be able to hide what happened to an entry by adding a look-alike: the
+    # group is a Doubt the diff reads by its most severe pairing when that reveals a regression (and
+    # says so); otherwise removed and added stay the honest reading. A folder move (stage 4) with a
+    # same-named entry left over beside it is doubtful too, its pairs kept unless a regression reading
+    # exists (a decoy placed where the moved folder's file would be cannot take the entry's place).
+    olds = group(remaining_old, _client_name)
+    news = group(left_new, _client_name)
+    by_move = group(moved, lambda bh: _client_name(bh[0]))
+    for k in sorted(set(olds) | set(news)):
+        bs, hs = olds.get(k, []), news.get(k, [])
+        kept = by_move.get(k, [])
+        if kept and (bs or hs):
+            for _, h in kept:
+                del pairs[h.key]
+            bs = [b for b, _ in kept] + bs
+            hs = [h for _, h in kept] + hs
+        elif not bs or not hs or (len(bs) == 1 and len(hs) == 1):
+            continue
+        ranked = sorted(((h, b) for b in bs for h in hs), key=lambda hb: -_shared_tail(hb[1].path, hb[0].path))
+        default = tuple((h.key, b.key) for b, h in kept) + tuple((h.key, b.key) for h, b in ranked)
+        doubts.append(Doubt(tuple(e.key for e in bs), tuple(e.key for e in hs), default, bool(kept)))
     return Pairing(pairs, tuple(doubts))
 
 

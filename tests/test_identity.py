@@ -97,9 +97,10 @@ def test_a_pure_file_move_is_no_change(git_repo: GitRepoBuilder) -> None:
     assert (code, seen(receipt)) == (0, [])
 
 
-def test_a_move_next_to_a_same_named_decoy_is_never_paired_ambiguously(git_repo: GitRepoBuilder) -> None:
-    # The real tool moves out of agent.py without its approval; a decoy with approval appears too.
-    # Two head candidates for one base entry: no guess, the old one is removed and the new one added.
+def test_a_move_next_to_an_exported_decoy_is_read_as_its_most_severe_pairing(git_repo: GitRepoBuilder) -> None:
+    # The real tool moves out of agent.py without its approval; a decoy with approval appears too,
+    # reachable from a new agent. Two head candidates for one base entry: which is the moved one is
+    # not known, so the reading that shows the lowered approval is taken, and the change says so.
     tools = "from agents import function_tool\n" + DECOY_PY.split("\n", 2)[2].replace("needs_approval=True", "")
     agent = 'from agents import Agent\nfrom app.tools import delete_repo\n\nbot = Agent(name="bot", instructions="Manage repositories.", tools=[delete_repo])\n'
     decoy = DECOY_PY.replace("from agents import function_tool", "from agents import Agent, function_tool") + (
@@ -108,10 +109,59 @@ def test_a_move_next_to_a_same_named_decoy_is_never_paired_ambiguously(git_repo:
     git_repo.commit({"app/__init__.py": "", "app/agent.py": AGENT_PY})
     git_repo.commit({"app/agent.py": agent, "app/tools.py": tools, "app/decoy.py": decoy})
     code, receipt = receipt_of(git_repo)
+    assert code == 1
+    assert seen(receipt) == [("agent.added", "helper", "info"), ("tool.added", "delete_repo", "info"),
+                             ("tool.approval_lowered", "delete_repo", "regression")]
+    lowered = next(c for c in receipt["changes"] if c["id"] == "tool.approval_lowered")
+    assert lowered["subject"]["path"] == "app/tools.py"
+    assert "ambiguous pairing" in lowered["message"] and "app/decoy.py" in lowered["message"]
+    added = next(c for c in receipt["changes"] if c["id"] == "tool.added")
+    assert added["subject"]["path"] == "app/decoy.py"
+
+
+def test_two_removed_look_alikes_and_one_left_without_approval_show_the_lowering(git_repo: GitRepoBuilder) -> None:
+    # The other way round: two same-named tools with approval at base, one at head without it.
+    other = DECOY_PY.replace("from agents import function_tool", "from agents import Agent, function_tool") + (
+        '\nhelper = Agent(name="helper", tools=[delete_repo])\n'
+    )
+    git_repo.commit({"app/__init__.py": "", "app/agent.py": AGENT_PY, "app/other.py": other})
+    tools = "from agents import function_tool\n" + DECOY_PY.split("\n", 2)[2].replace("needs_approval=True", "")
+    agent = 'from agents import Agent\nfrom app.tools import delete_repo\n\nbot = Agent(name="bot", instructions="Manage repositories.", tools=[delete_repo])\n'
+    git_repo.commit({"app/agent.py": agent, "app/tools.py": tools, "app/other.py": other.replace("delete_repo", "drop_repo")})
+    code, receipt = receipt_of(git_repo)
+    assert code == 1
     got = seen(receipt)
+    assert ("tool.approval_lowered", "delete_repo", "regression") in got
     assert ("tool.removed", "delete_repo", "warning") in got
-    assert [c for c in got if c[0] == "tool.added" and c[1] == "delete_repo"] == [("tool.added", "delete_repo", "info")] * 2
-    assert ("agent.added", "helper", "info") in got
+
+
+def test_an_ambiguity_that_hides_nothing_stays_removed_and_added(git_repo: GitRepoBuilder) -> None:
+    # One example removed, two unrelated same-named ones added: no reading as a move reveals a
+    # regression, so none is guessed (no invented changes between unrelated agents).
+    bot = 'from agents import Agent\n\nbot = Agent(name="bot", instructions="{}", model="gpt-5")\n'
+    git_repo.commit({"one/run.py": bot.format("Answer billing questions.")})
+    git_repo.commit({"one/run.py": None, "two/run.py": bot.format("Plan trips."), "three/run.py": bot.format("Write poems.")})
+    code, receipt = receipt_of(git_repo)
+    assert (code, seen(receipt)) == (0, [("agent.added", "bot", "info"), ("agent.added", "bot", "info"), ("agent.removed", "bot", "warning")])
+    assert not any("ambiguous" in c["message"] for c in receipt["changes"])
+
+
+def test_a_decoy_where_the_moved_folder_would_be_cannot_take_the_entry_s_place(git_repo: GitRepoBuilder) -> None:
+    # pkg/ is "moved" to new/pkg/ but the file there holds an approval-keeping look-alike; the real
+    # tool went elsewhere without approval. The folder-move reading hides nothing only if it is right.
+    tools = "from agents import function_tool\n" + DECOY_PY.split("\n", 2)[2]
+    agent = 'from agents import Agent\nfrom pkg.tools import delete_repo\n\nbot = Agent(name="bot", instructions="Manage repositories.", tools=[delete_repo])\n'
+    git_repo.commit({"pkg/__init__.py": "", "pkg/tools.py": tools, "app/__init__.py": "", "app/agent.py": agent})
+    decoy = tools.replace("from agents import function_tool", "from agents import Agent, function_tool") + '\nhelper = Agent(name="helper", tools=[delete_repo])\n'
+    git_repo.commit({
+        "pkg/__init__.py": None, "pkg/tools.py": None,
+        "new/__init__.py": "", "new/pkg/__init__.py": "", "new/pkg/tools.py": decoy,
+        "app/admin.py": tools.replace("needs_approval=True", ""),
+        "app/agent.py": agent.replace("pkg.tools", "app.admin"),
+    })
+    code, receipt = receipt_of(git_repo)
+    assert code == 1
+    assert ("tool.approval_lowered", "delete_repo", "regression") in seen(receipt)
 
 
 MCP_TWO = """

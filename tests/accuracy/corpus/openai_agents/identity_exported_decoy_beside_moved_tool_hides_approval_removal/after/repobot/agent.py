@@ -1,0 +1,10 @@
+from agents import Agent
+
+from repobot.admin_tools import delete_repo
+from repobot.tools import list_repos
+
+repo_admin = Agent(
+    name="repo_admin",
+    instructions="Help the user manage repositories. Confirm before deleting anything.",
+    tools=[list_repos, delete_repo],
+)
