@@ -237,3 +237,78 @@ def test_cache_shares_facts_between_revisions_in_one_run_even_without_a_director
     cache.put("abc", "m.py", f)
     assert cache.get("abc", "m.py") is f  # the second revision reuses the first one's facts
     assert cache.get("abc", "n.py") is None
+
+
+SHARED_CALLS = """
+from agents import Agent, function_tool
+import acme
+
+@function_tool(needs_approval=acme.policy(acme.level("high")))
+def refund(order: str) -> str:
+    return acme.pay(acme.lookup(order), reason=acme.reason("refund"))
+
+def build(name):
+    tools = [refund, acme.wrap(acme.make(name))]
+    tools.append(acme.make("audit"))
+    return Agent(name=acme.label("support"), tools=tools, model=acme.model(name))
+
+triage = Agent(name="triage", handoffs=[build("x")])
+"""
+
+
+def _distinct_calls(m) -> int:  # type: ignore[no-untyped-def]
+    from receipt.extract.facts import nodes_in
+
+    exprs = [*(a.value for a in m.assigns), *(e.call for e in m.effects)]
+    for fn in m.functions:
+        exprs += [*fn.decorators, *fn.calls, *fn.raises, *fn.returns_exprs, *(p.default_expr for p in fn.params if p.default_expr)]
+    return len({id(c) for e in exprs for c in nodes_in(e, (Call,))})
+
+
+def test_cached_facts_hold_each_call_once_and_link_to_the_same_surface(tmp_path: Path) -> None:
+    """A call inside an expression is also in its function's `calls`: the cache keeps one object
+    for both (as extraction does), so decoded facts cost no more memory and mean the same."""
+    from receipt.pipeline import surface_from_facts
+
+    fresh = facts("app/bots.py", SHARED_CALLS)
+    FactsCache(tmp_path).put("b1", "app/bots.py", fresh)
+    decoded = FactsCache(tmp_path).get("b1", "app/bots.py")  # a later run reads the disk
+    assert decoded is not None and decoded is not fresh
+    assert decoded == fresh
+    assert _distinct_calls(decoded) == _distinct_calls(fresh)
+    build = next(f for f in decoded.functions if f.name == "build")
+    returned = build.returns_exprs[0]
+    assert any(c is returned for c in build.calls)  # the returned Agent(...) call is one object
+    assert sum(1 for c in build.calls if c.func == Ref("acme.make")) == 2  # equal-looking calls stay two
+    s_fresh, _ = surface_from_facts([fresh], rev="r", sha="0" * 40)
+    s_decoded, _ = surface_from_facts([decoded], rev="r", sha="0" * 40)
+    assert s_fresh.tools and s_fresh.agents
+    assert s_decoded.model_dump(mode="json") == s_fresh.model_dump(mode="json")
+
+
+def test_cache_entries_of_an_older_facts_format_are_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from receipt.extract import cache as cache_mod
+
+    f = facts("app/bots.py", SHARED_CALLS)
+    monkeypatch.setattr(cache_mod, "FORMAT", "facts-v4")  # written by the version before shared calls
+    FactsCache(tmp_path).put("b1", "app/bots.py", f)
+    [old] = list((tmp_path / "facts").rglob("*.zjson"))
+    monkeypatch.undo()
+    assert FactsCache(tmp_path).get("b1", "app/bots.py") is None
+    FactsCache(tmp_path).put("b1", "app/bots.py", f)
+    [new] = [p for p in (tmp_path / "facts").rglob("*.zjson") if p != old]
+    new.write_bytes(old.read_bytes())  # the old entry under the new name: checked on read too
+    assert FactsCache(tmp_path).get("b1", "app/bots.py") is None
+
+
+def test_cache_entry_with_a_call_reference_out_of_its_table_is_extracted_again(tmp_path: Path) -> None:
+    import zlib
+
+    f = facts("app/bots.py", SHARED_CALLS)
+    FactsCache(tmp_path).put("b1", "app/bots.py", f)
+    [entry] = list((tmp_path / "facts").rglob("*.zjson"))
+    data = json.loads(zlib.decompress(entry.read_bytes()))
+    for bad in (len(data["facts"]["calls"]), -1):
+        data["facts"]["effects"][0][0] = bad  # the append call, pointing outside the table
+        entry.write_bytes(zlib.compress(json.dumps(data).encode()))
+        assert FactsCache(tmp_path).get("b1", "app/bots.py") is None

@@ -32,7 +32,7 @@ from receipt.extract.facts import ModuleFacts, facts_from_json, facts_to_json
 
 # The exact interpreter: CPython 3.11.7 and 3.12.1 are different keys.
 INTERPRETER = f"{sys.implementation.name}-{platform.python_version()}"
-FORMAT = "facts-v4"  # layout of an entry; bump when it changes
+FORMAT = "facts-v5"  # layout of an entry; bump when it changes (v5: each Call once, see facts.py)
 DEFAULT_MAX_MB = 256
 
 

@@ -388,98 +388,128 @@ class ModuleFacts:
 
 
 # --- JSON round trip for the cache ----------------------------------------------------------------
+#
+# A `Call` is often in two places: its function's `calls` and the expression it occurs in (an
+# assignment's value, an effect, a return, the argument of another call). Extraction makes one
+# object for both; the entry keeps that sharing, so that decoding makes one object too (decoded
+# facts held every such call twice: a third of a 5,000-file run's peak). Every `Call` of a module
+# is written once, in the table "calls", after the calls inside it (post-order), and an expression
+# that is a call is written as its index in that table (a bare int: no other expression is one).
+# Sharing follows object identity, never equality: equal calls extracted separately stay separate
+# (equality would hash a `Dyn`, which renders its source text).
 
-_EXPR_TYPES = {"c": Const, "r": Ref, "call": Call, "seq": Seq, "map": Map, "attr": Attr, "splat": Splat, "cat": Concat, "dyn": Dyn}
+_EXPR_TYPES = {"c": Const, "r": Ref, "seq": Seq, "map": Map, "attr": Attr, "splat": Splat, "cat": Concat, "dyn": Dyn}
 _EXPR_TAGS = {v: k for k, v in _EXPR_TYPES.items()}
 
 
-def expr_to_json(e: Expr | None) -> Any:
-    if e is None:
-        return None
-    t = _EXPR_TAGS[type(e)]
-    if t == "c":
-        return [t, e.value]
-    if t == "r":
-        return [t, e.name]
-    if t == "call":
-        return [t, expr_to_json(e.func), [expr_to_json(a) for a in e.args], [[k, expr_to_json(v)] for k, v in e.kwargs], e.line, e.star]
-    if t == "seq":
-        return [t, [expr_to_json(a) for a in e.items]]
-    if t == "map":
-        return [t, [[expr_to_json(k), expr_to_json(v)] for k, v in e.items]]
-    if t == "attr":
-        return [t, expr_to_json(e.value), e.attr]
-    if t in ("splat",):
-        return [t, expr_to_json(e.value)]
-    if t == "cat":
-        return [t, expr_to_json(e.left), expr_to_json(e.right)]
-    tail = [[expr_to_json(p) for p in e.parts]] if e.parts else []
-    if e._span is not None:  # the source span, rendered when read
-        return ["dys", e._span, e.why, *tail]
-    return [t, e.src, e.why, *tail]
+class _Encoder:
+    """Expressions of one module to JSON, each `Call` object once in `self.calls`."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[Any]] = []
+        self._index: dict[int, int] = {}  # id(call) -> its index; the facts keep the calls alive
+
+    def expr(self, e: Expr | None) -> Any:
+        if e is None:
+            return None
+        cls = e.__class__
+        if cls is Call:
+            i = self._index.get(id(e))
+            if i is None:
+                ex = self.expr
+                row = [ex(e.func), [ex(a) for a in e.args], [[k, ex(v)] for k, v in e.kwargs], e.line, e.star]  # type: ignore[union-attr]
+                i = self._index[id(e)] = len(self.calls)
+                self.calls.append(row)
+            return i
+        t = _EXPR_TAGS[cls]
+        if t == "c":
+            return [t, e.value]  # type: ignore[union-attr]
+        if t == "r":
+            return [t, e.name]  # type: ignore[union-attr]
+        ex = self.expr
+        if t == "seq":
+            return [t, [ex(a) for a in e.items]]  # type: ignore[union-attr]
+        if t == "map":
+            return [t, [[ex(k), ex(v)] for k, v in e.items]]  # type: ignore[union-attr]
+        if t == "attr":
+            return [t, ex(e.value), e.attr]  # type: ignore[union-attr]
+        if t == "splat":
+            return [t, ex(e.value)]  # type: ignore[union-attr]
+        if t == "cat":
+            return [t, ex(e.left), ex(e.right)]  # type: ignore[union-attr]
+        tail = [[ex(p) for p in e.parts]] if e.parts else []  # type: ignore[union-attr]
+        if e._span is not None:  # type: ignore[union-attr] # the source span, rendered when read
+            return ["dys", e._span, e.why, *tail]  # type: ignore[union-attr]
+        return [t, e.src, e.why, *tail]  # type: ignore[union-attr]
 
 
-def expr_from_json(j: Any) -> Any:
-    if j is None:
-        return None
-    t = j[0]
-    if t == "c":
-        return Const(j[1])
-    if t == "r":
-        return Ref(j[1])
-    if t == "call":
-        return Call(
-            expr_from_json(j[1]),
-            tuple(expr_from_json(a) for a in j[2]),
-            tuple((_shared(k), expr_from_json(v)) for k, v in j[3]),
-            j[4],
-            j[5],
-        )
-    if t == "seq":
-        return Seq(tuple(expr_from_json(a) for a in j[1]))
-    if t == "map":
-        return Map(tuple((expr_from_json(k), expr_from_json(v)) for k, v in j[1]))
-    if t == "attr":
-        return Attr(expr_from_json(j[1]), _shared(j[2]))
-    if t == "splat":
-        return Splat(expr_from_json(j[1]))
-    if t == "cat":
-        return Concat(expr_from_json(j[1]), expr_from_json(j[2]))
-    if t == "dyn":
-        return Dyn(_shared(j[1]), _shared(j[2]), tuple(expr_from_json(p) for p in j[3]) if len(j) > 3 else ())
-    if t == "dys":
-        return Dyn.of_source(j[1], _shared(j[2]), tuple(expr_from_json(p) for p in j[3]) if len(j) > 3 else ())
-    raise ValueError(f"unknown expression tag {t!r}")
+class _Decoder:
+    """JSON of one module to expressions: the table of calls first, each call built once."""
+
+    def __init__(self, calls: list[Any]) -> None:
+        self.calls: list[Call] = []
+        ex = self.expr
+        for row in calls:  # each row refers only to rows before it
+            self.calls.append(Call(ex(row[0]), tuple(ex(a) for a in row[1]), tuple((_shared(k), ex(v)) for k, v in row[2]), row[3], row[4]))
+
+    def expr(self, j: Any) -> Any:
+        if j is None:
+            return None
+        if j.__class__ is int:
+            if j < 0:
+                raise ValueError("negative call index")
+            return self.calls[j]
+        t = j[0]
+        if t == "c":
+            return Const(j[1])
+        if t == "r":
+            return Ref(j[1])
+        ex = self.expr
+        if t == "seq":
+            return Seq(tuple(ex(a) for a in j[1]))
+        if t == "map":
+            return Map(tuple((ex(k), ex(v)) for k, v in j[1]))
+        if t == "attr":
+            return Attr(ex(j[1]), _shared(j[2]))
+        if t == "splat":
+            return Splat(ex(j[1]))
+        if t == "cat":
+            return Concat(ex(j[1]), ex(j[2]))
+        if t == "dyn":
+            return Dyn(_shared(j[1]), _shared(j[2]), tuple(ex(p) for p in j[3]) if len(j) > 3 else ())
+        if t == "dys":
+            return Dyn.of_source(j[1], _shared(j[2]), tuple(ex(p) for p in j[3]) if len(j) > 3 else ())
+        raise ValueError(f"unknown expression tag {t!r}")
 
 
-def _param_to_json(p: ParamFact) -> list[Any]:
-    return [p.name, p.annotation, p.annotation_ref, p.default, expr_to_json(p.default_expr), p.required, p.kind, list(p.refs)]
+def _param_to_json(p: ParamFact, ex: Any) -> list[Any]:
+    return [p.name, p.annotation, p.annotation_ref, p.default, ex(p.default_expr), p.required, p.kind, list(p.refs)]
 
 
-def _param_from_json(j: list[Any]) -> ParamFact:
-    return ParamFact(_shared(j[0]), j[1], j[2], j[3], expr_from_json(j[4]), j[5], _shared(j[6]), tuple(j[7]))
+def _param_from_json(j: list[Any], ex: Any) -> ParamFact:
+    return ParamFact(_shared(j[0]), j[1], j[2], j[3], ex(j[4]), j[5], _shared(j[6]), tuple(j[7]))
 
 
-def _field_to_json(f: FieldFact) -> list[Any]:
-    return [f.name, f.annotation, list(f.refs), expr_to_json(f.value), [expr_to_json(m) for m in f.meta], list(f.qualifiers), f.line]
+def _field_to_json(f: FieldFact, ex: Any) -> list[Any]:
+    return [f.name, f.annotation, list(f.refs), ex(f.value), [ex(m) for m in f.meta], list(f.qualifiers), f.line]
 
 
-def _field_from_json(j: list[Any]) -> FieldFact:
-    return FieldFact(j[0], j[1], tuple(j[2]), expr_from_json(j[3]), tuple(expr_from_json(m) for m in j[4]), tuple(j[5]), j[6])
+def _field_from_json(j: list[Any], ex: Any) -> FieldFact:
+    return FieldFact(j[0], j[1], tuple(j[2]), ex(j[3]), tuple(ex(m) for m in j[4]), tuple(j[5]), j[6])
 
 
-def _fn_to_json(f: FunctionFact) -> dict[str, Any]:
+def _fn_to_json(f: FunctionFact, ex: Any) -> dict[str, Any]:
     return {
         "symbol": f.symbol,
         "name": f.name,
         "line": f.line,
-        "params": [_param_to_json(p) for p in f.params],
+        "params": [_param_to_json(p, ex) for p in f.params],
         "returns": f.returns,
         "doc": f.doc,
-        "decorators": [expr_to_json(d) for d in f.decorators],
-        "calls": [expr_to_json(c) for c in f.calls],
-        "raises": [expr_to_json(r) for r in f.raises],
-        "returns_exprs": [expr_to_json(r) for r in f.returns_exprs],
+        "decorators": [ex(d) for d in f.decorators],
+        "calls": [ex(c) for c in f.calls],
+        "raises": [ex(r) for r in f.raises],
+        "returns_exprs": [ex(r) for r in f.returns_exprs],
         "conditional": f.conditional,
         "is_async": f.is_async,
         "owner_class": f.owner_class,
@@ -488,18 +518,18 @@ def _fn_to_json(f: FunctionFact) -> dict[str, Any]:
     }
 
 
-def _fn_from_json(j: dict[str, Any]) -> FunctionFact:
+def _fn_from_json(j: dict[str, Any], ex: Any) -> FunctionFact:
     return FunctionFact(
         symbol=j["symbol"],
         name=j["name"],
         line=j["line"],
-        params=[_param_from_json(p) for p in j["params"]],
+        params=[_param_from_json(p, ex) for p in j["params"]],
         returns=j["returns"],
         doc=j["doc"],
-        decorators=[expr_from_json(d) for d in j["decorators"]],
-        calls=[expr_from_json(c) for c in j["calls"]],
-        raises=[expr_from_json(r) for r in j["raises"]],
-        returns_exprs=[expr_from_json(r) for r in j["returns_exprs"]],
+        decorators=[ex(d) for d in j["decorators"]],
+        calls=[ex(c) for c in j["calls"]],
+        raises=[ex(r) for r in j["raises"]],
+        returns_exprs=[ex(r) for r in j["returns_exprs"]],
         conditional=j["conditional"],
         is_async=j["is_async"],
         owner_class=j["owner_class"],
@@ -509,66 +539,71 @@ def _fn_from_json(j: dict[str, Any]) -> FunctionFact:
 
 
 def facts_to_json(m: ModuleFacts) -> dict[str, Any]:
-    return {
+    enc = _Encoder()
+    ex = enc.expr
+    out = {
         "path": m.path,
         "module": m.module,
         "is_package": m.is_package,
         "imports": m.imports,
         "star_imports": m.star_imports,
-        "assigns": [[a.target, expr_to_json(a.value), a.line, a.conditional, a.op] for a in m.assigns],
-        "functions": [_fn_to_json(f) for f in m.functions],
+        "assigns": [[a.target, ex(a.value), a.line, a.conditional, a.op] for a in m.assigns],
+        "functions": [_fn_to_json(f, ex) for f in m.functions],
         "classes": [
             {
                 "symbol": c.symbol,
                 "name": c.name,
                 "line": c.line,
-                "bases": [expr_to_json(b) for b in c.bases],
-                "decorators": [expr_to_json(d) for d in c.decorators],
-                "attrs": {k: expr_to_json(v) for k, v in c.attrs.items()},
+                "bases": [ex(b) for b in c.bases],
+                "decorators": [ex(d) for d in c.decorators],
+                "attrs": {k: ex(v) for k, v in c.attrs.items()},
                 "attr_lines": c.attr_lines,
                 "methods": c.methods,
                 "doc": c.doc,
                 "conditional": c.conditional,
-                "fields": [_field_to_json(f) for f in c.fields],
-                "keywords": {k: expr_to_json(v) for k, v in c.keywords.items()},
+                "fields": [_field_to_json(f, ex) for f in c.fields],
+                "keywords": {k: ex(v) for k, v in c.keywords.items()},
             }
             for c in m.classes
         ],
-        "effects": [[expr_to_json(e.call), e.conditional] for e in m.effects],
+        "effects": [[ex(e.call), e.conditional] for e in m.effects],
         "entries": m.entries,
         "type_aliases": {k: [a.annotation, list(a.refs), a.line] for k, a in m.type_aliases.items()},
         "dynamic_code": [list(d) for d in m.dynamic_code],
         "error": m.error,
     }
+    out["calls"] = enc.calls
+    return out
 
 
 def facts_from_json(j: dict[str, Any]) -> ModuleFacts:
+    ex = _Decoder(j["calls"]).expr
     return ModuleFacts(
         path=j["path"],
         module=j["module"],
         is_package=j["is_package"],
         imports=j["imports"],
         star_imports=j["star_imports"],
-        assigns=[AssignFact(a[0], expr_from_json(a[1]), a[2], a[3], a[4]) for a in j["assigns"]],
-        functions=[_fn_from_json(f) for f in j["functions"]],
+        assigns=[AssignFact(a[0], ex(a[1]), a[2], a[3], a[4]) for a in j["assigns"]],
+        functions=[_fn_from_json(f, ex) for f in j["functions"]],
         classes=[
             ClassFact(
                 symbol=c["symbol"],
                 name=c["name"],
                 line=c["line"],
-                bases=[expr_from_json(b) for b in c["bases"]],
-                decorators=[expr_from_json(d) for d in c["decorators"]],
-                attrs={k: expr_from_json(v) for k, v in c["attrs"].items()},
+                bases=[ex(b) for b in c["bases"]],
+                decorators=[ex(d) for d in c["decorators"]],
+                attrs={k: ex(v) for k, v in c["attrs"].items()},
                 attr_lines=c["attr_lines"],
                 methods=c["methods"],
                 doc=c["doc"],
                 conditional=c["conditional"],
-                fields=[_field_from_json(f) for f in c["fields"]],
-                keywords={k: expr_from_json(v) for k, v in c["keywords"].items()},
+                fields=[_field_from_json(f, ex) for f in c["fields"]],
+                keywords={k: ex(v) for k, v in c["keywords"].items()},
             )
             for c in j["classes"]
         ],
-        effects=[EffectFact(expr_from_json(e[0]), e[1]) for e in j["effects"]],
+        effects=[EffectFact(ex(e[0]), e[1]) for e in j["effects"]],
         entries=j["entries"],
         type_aliases={k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in j["type_aliases"].items()},
         dynamic_code=[(d[0], d[1], d[2]) for d in j.get("dynamic_code", [])],
