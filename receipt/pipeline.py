@@ -233,7 +233,7 @@ def _extract_in_workers(repo: GitRepo, files: list[SourceFile], cache: FactsCach
                 progress(f"{done + i}/{total} files")
             if made is not None:
                 entry, stored = made
-                cache.put(f.blob, f.path, decode_entry(entry, f.blob, f.path), entry=entry, stored=stored)
+                cache.put(f.blob, f.path, decode_entry(entry, f.blob, f.path, cache.shared), entry=entry, stored=stored)
     except (OSError, RuntimeError):  # RuntimeError: BrokenProcessPool, a worker died
         pass
 

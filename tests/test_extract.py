@@ -312,3 +312,20 @@ def test_cache_entry_with_a_call_reference_out_of_its_table_is_extracted_again(t
         data["facts"]["effects"][0][0] = bad  # the append call, pointing outside the table
         entry.write_bytes(zlib.compress(json.dumps(data).encode()))
         assert FactsCache(tmp_path).get("b1", "app/bots.py") is None
+
+
+def test_cached_constants_keep_their_type_and_sign_when_shared_between_files(tmp_path: Path) -> None:
+    """Decoded constants are shared across the run's files; `True == 1` and `0.0 == -0.0` must
+    still read back as what each file wrote."""
+    a = facts("a.py", "X = (True, 1, 0.0, -0.0, '1', None, False, 0)\n")
+    b = facts("b.py", "Y = (1, True, -0.0, 0.0, None, '1', 0, False)\n")
+    writer = FactsCache(tmp_path)
+    writer.put("ba", "a.py", a)
+    writer.put("bb", "b.py", b)
+    reader = FactsCache(tmp_path)
+    got = [reader.get("ba", "a.py"), reader.get("bb", "b.py")]
+    for fresh, decoded in zip([a, b], got):
+        assert decoded is not None
+        values = [c.value for c in decoded.assigns[0].value.items]  # type: ignore[union-attr]
+        expected = [c.value for c in fresh.assigns[0].value.items]  # type: ignore[union-attr]
+        assert [(type(v), repr(v)) for v in values] == [(type(v), repr(v)) for v in expected]

@@ -28,7 +28,7 @@ import zlib
 from pathlib import Path
 
 from receipt.extract import EXTRACTOR_VERSION, gc_paused
-from receipt.extract.facts import ModuleFacts, facts_from_json, facts_to_json
+from receipt.extract.facts import ModuleFacts, SharedValues, facts_from_json, facts_to_json
 
 # The exact interpreter: CPython 3.11.7 and 3.12.1 are different keys.
 INTERPRETER = f"{sys.implementation.name}-{platform.python_version()}"
@@ -65,13 +65,14 @@ def encode_entry(blob: str, path: str, facts: ModuleFacts) -> bytes:
         return json.dumps({"bound": binding(blob, path), "facts": facts_to_json(facts)}, separators=(",", ":")).encode("utf-8")
 
 
-def decode_entry(raw: bytes, blob: str, path: str) -> ModuleFacts:
-    """The facts of an entry; ValueError when it is bound to anything but (blob, path) here."""
+def decode_entry(raw: bytes, blob: str, path: str, shared: SharedValues | None = None) -> ModuleFacts:
+    """The facts of an entry; ValueError when it is bound to anything but (blob, path) here.
+    `shared`: the run's leaf expressions (`FactsCache.shared`), reused instead of made again."""
     with gc_paused():
         entry = json.loads(raw)
         if entry.get("bound") != binding(blob, path):
             raise ValueError("entry computed from something else")
-        facts = facts_from_json(entry["facts"])
+        facts = facts_from_json(entry["facts"], shared)
     if facts.path != path:
         raise ValueError("entry describes another path")
     return facts
@@ -98,6 +99,7 @@ class FactsCache:
         # sha256 of each entry's bytes, as read or written in this run: what a linked surface
         # records of the facts it was computed from (see SurfaceCache).
         self._digests: dict[tuple[str, str], str] = {}
+        self.shared = SharedValues()  # refs and constants of every entry decoded in this run
 
     def _encode(self, blob: str, path: str, facts: ModuleFacts) -> bytes:
         return encode_entry(blob, path, facts)
@@ -123,7 +125,7 @@ class FactsCache:
         f = entry_file(self.root, blob, path)
         try:
             raw = zlib.decompress(f.read_bytes())
-            facts = decode_entry(raw, blob, path)
+            facts = decode_entry(raw, blob, path, self.shared)
         except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: extract again
             self.misses += 1
             return None

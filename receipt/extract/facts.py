@@ -304,6 +304,9 @@ class FunctionFact:
 
     def __post_init__(self) -> None:
         self.returns = _shared_or_none(self.returns)
+        self.symbol = _shared(self.symbol)  # also in its class's `methods`
+        self.name = _shared(self.name)  # `__init__`, `run`, `get`: the same few names everywhere
+        self.owner_class = _shared_or_none(self.owner_class)  # its class's symbol, once per method
 
 
 @dataclass(slots=True)
@@ -344,6 +347,10 @@ class ClassFact:
     conditional: bool = False
     fields: list[FieldFact] = field(default_factory=list)  # annotated declarations, in source order
     keywords: dict[str, Expr] = field(default_factory=dict)  # class keywords: `total=False`, `metaclass=`
+
+    def __post_init__(self) -> None:
+        self.symbol = _shared(self.symbol)  # also each method's `owner_class`
+        self.name = _shared(self.name)
 
 
 @dataclass(slots=True)
@@ -443,10 +450,26 @@ class _Encoder:
         return [t, e.src, e.why, *tail]  # type: ignore[union-attr]
 
 
-class _Decoder:
-    """JSON of one module to expressions: the table of calls first, each call built once."""
+class SharedValues:
+    """Constants shared between the modules decoded in one run: one `Const` per string or integer
+    (a program writes `None`, `0` or `"id"` in thousands of places; each occurrence was its own
+    object, 100k per 1,000 files). Immutable values, so sharing is safe. Per class: `True == 1`,
+    but they are different constants; floats are not shared (`0.0 == -0.0`)."""
 
-    def __init__(self, calls: list[Any]) -> None:
+    def __init__(self) -> None:
+        self.strs: dict[str, Const] = {}
+        self.ints: dict[int, Const] = {}
+        self.fixed = {None: Const(None), True: Const(True), False: Const(False)}
+
+
+class _Decoder:
+    """JSON of one module to expressions: the table of calls first, each call built once. A `Ref`
+    is made once per name in the module (a few thousand names recur in a module's hundreds of
+    references; a table for the whole run would cost about what it saves)."""
+
+    def __init__(self, calls: list[Any], shared: SharedValues | None = None) -> None:
+        self.shared = shared or SharedValues()
+        self.refs: dict[str, Ref] = {}
         self.calls: list[Call] = []
         ex = self.expr
         for row in calls:  # each row refers only to rows before it
@@ -460,10 +483,26 @@ class _Decoder:
                 raise ValueError("negative call index")
             return self.calls[j]
         t = j[0]
-        if t == "c":
-            return Const(j[1])
         if t == "r":
-            return Ref(j[1])
+            ref = self.refs.get(j[1])
+            if ref is None:
+                ref = self.refs[j[1]] = Ref(j[1])
+            return ref
+        if t == "c":
+            value = j[1]
+            cls = value.__class__
+            if cls is str:
+                pool: dict[Any, Const] = self.shared.strs
+            elif cls is int:
+                pool = self.shared.ints
+            elif value is None or cls is bool:
+                return self.shared.fixed[value]
+            else:
+                return Const(value)
+            const = pool.get(value)
+            if const is None:
+                const = pool[value] = Const(value)
+            return const
         ex = self.expr
         if t == "seq":
             return Seq(tuple(ex(a) for a in j[1]))
@@ -495,7 +534,7 @@ def _field_to_json(f: FieldFact, ex: Any) -> list[Any]:
 
 
 def _field_from_json(j: list[Any], ex: Any) -> FieldFact:
-    return FieldFact(j[0], j[1], tuple(j[2]), ex(j[3]), tuple(ex(m) for m in j[4]), tuple(j[5]), j[6])
+    return FieldFact(_shared(j[0]), j[1], tuple(j[2]), ex(j[3]), tuple(ex(m) for m in j[4]), tuple(j[5]), j[6])
 
 
 def _fn_to_json(f: FunctionFact, ex: Any) -> dict[str, Any]:
@@ -576,13 +615,14 @@ def facts_to_json(m: ModuleFacts) -> dict[str, Any]:
     return out
 
 
-def facts_from_json(j: dict[str, Any]) -> ModuleFacts:
-    ex = _Decoder(j["calls"]).expr
+def facts_from_json(j: dict[str, Any], shared: SharedValues | None = None) -> ModuleFacts:
+    """The facts `j` encodes; `shared`: leaf expressions already decoded in this run, to reuse."""
+    ex = _Decoder(j["calls"], shared).expr
     return ModuleFacts(
         path=j["path"],
         module=j["module"],
         is_package=j["is_package"],
-        imports=j["imports"],
+        imports={k: _shared(v) for k, v in j["imports"].items()},  # origins recur across modules
         star_imports=j["star_imports"],
         assigns=[AssignFact(a[0], ex(a[1]), a[2], a[3], a[4]) for a in j["assigns"]],
         functions=[_fn_from_json(f, ex) for f in j["functions"]],
@@ -595,7 +635,7 @@ def facts_from_json(j: dict[str, Any]) -> ModuleFacts:
                 decorators=[ex(d) for d in c["decorators"]],
                 attrs={k: ex(v) for k, v in c["attrs"].items()},
                 attr_lines=c["attr_lines"],
-                methods=c["methods"],
+                methods=[_shared(m) for m in c["methods"]],  # the symbols of its FunctionFacts
                 doc=c["doc"],
                 conditional=c["conditional"],
                 fields=[_field_from_json(f, ex) for f in c["fields"]],
