@@ -90,6 +90,52 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def _source(value: Dynamic, skip: int = 0) -> str:
+    """The expression a value is computed from at run time, cut for a message; `skip` leading
+    characters are left out (shown as "...")."""
+    expr = " ".join(value.dynamic.split())
+    if skip:
+        expr = "..." + expr[skip:]
+    return expr if len(expr) <= _MAX_EXPR else expr[: _MAX_EXPR - 3] + "..."
+
+
+def _by(value: Dynamic, verb: str = "is") -> str:
+    """`is set at run time by EXPR` (`verb` "is now", "was"); a source that says when it is known
+    already is not told twice: `depends on tools of MCP server x (listed at run time)`."""
+    if "run time" in value.dynamic or "runtime" in value.dynamic:
+        return {"is": "depends on", "is now": "now depends on", "was": "depended on"}[verb] + " " + _source(value)
+    return f"{verb} set at run time by {_source(value)}"
+
+
+def _was(value: Any) -> str:
+    """What an attribute was, for the end of a message: `(was never)`, `(was set at run time by X)`."""
+    return f"({_by(value, 'was')})" if isinstance(value, Dynamic) else f"(was {_fmt(value)})"
+
+
+def _common_start(a: Dynamic, b: Dynamic) -> int:
+    """How much of two long source expressions to leave out so that both show where they differ."""
+    x, y = " ".join(a.dynamic.split()), " ".join(b.dynamic.split())
+    same = next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+    return same - 20 if same > _MAX_EXPR // 2 else 0
+
+
+# Attribute names as words in messages.
+_WORDS = {
+    "dangerous": "dangerous flag",
+    "replayable": "replayable flag",
+    "deterministic": "deterministic flag",
+    "conditional": "registration condition",
+    "read_only": "read-only hint",
+    "open_world": "open-world hint",
+    "idempotent": "idempotent hint",
+    "trust_tier": "trust tier",
+}
+
+
+def _word(attr: str) -> str:
+    return _WORDS.get(attr, attr.replace("_", " "))
+
+
 def _digest12(value: str | None) -> str | None:
     return value[:12] if value else None
 
@@ -199,19 +245,15 @@ EntryRule = Callable[[Entry, Entry, DiffContext], Iterable[Change]]
 
 
 def _dynamic_change(entry: Entry, attr: str, before: Any, after: Any) -> Change:
+    word = _word(attr)
     if isinstance(after, Dynamic) and isinstance(before, Dynamic):
-        what = f"now comes from a different runtime source ({_fmt(before)} -> {_fmt(after)})"
+        skip = _common_start(before, after)
+        what = f"{word} is still set at run time, now by {_source(after, skip)} (was {_source(before, skip)})"
     elif isinstance(after, Dynamic):
-        what = f"is no longer statically known ({_fmt(before)} -> {_fmt(after)})"
+        what = f"{word} {_by(after, 'is now')} {_was(before)}"
     else:
-        what = f"is now '{_fmt(after)}' but was not statically known ({_fmt(before)}), so the direction is unknown"
-    return entry_change(
-        "attribute.dynamic",
-        entry,
-        {attr: json_value(before)},
-        {attr: json_value(after)},
-        f"{_who(entry)} attribute '{attr}' {what}",
-    )
+        what = f"{word} is now {_fmt(after)} {_was(before)}: safer or riskier cannot be told"
+    return entry_change("attribute.dynamic", entry, {attr: json_value(before)}, {attr: json_value(after)}, f"{_who(entry)} {what}")
 
 
 @dataclass(frozen=True)
@@ -247,7 +289,9 @@ class Ordered:
         else:
             worse = rank > self.risk[before]
         suffix, text = (self.worse, self.worse_text) if worse else (self.better, self.better_text)
-        message = f"{_who(head)} {text(after)} ({_fmt(before)} -> {_fmt(after)})"
+        # A flag's words say both values already; other values say what they were.
+        was = "" if isinstance(before, bool) and isinstance(after, bool) else " " + _was(before)
+        message = f"{_who(head)} {text(after)}{was}"
         return [entry_change(f"{head.kind}.{suffix}", head, json_value(before), json_value(after), message)]
 
 
@@ -276,8 +320,8 @@ ORDERED_RULES: tuple[Ordered, ...] = (
         {"always": 0, "conditional": 1, "never": 2},
         "approval_lowered",
         "approval_raised",
-        lambda v: "no longer requires approval" if v == "never" else "requires less approval",
-        lambda v: "now always requires approval" if v == "always" else "requires more approval",
+        lambda v: "no longer requires approval" if v == "never" else "requires approval only in some cases",
+        lambda v: "now always requires approval" if v == "always" else "now requires approval in some cases",
         when=lambda b, h: h.kind == "tool" or b.trust_tier == h.trust_tier,
     ),
     # A tool's derived trust tier only mirrors approval: report it when declared and approval
@@ -288,8 +332,8 @@ ORDERED_RULES: tuple[Ordered, ...] = (
         {"human_required": 0, "human_supervised": 1, "autonomous": 2},
         "trust_tier_lowered",
         "trust_tier_raised",
-        _const("trust tier lowered"),
-        _const("trust tier raised"),
+        lambda v: f"trust tier lowered to {v}",
+        lambda v: f"trust tier raised to {v}",
         when=lambda b, h: h.kind == "agent" or ((b.trust_declared or h.trust_declared) and b.approval == h.approval),
     ),
     Ordered(
@@ -345,7 +389,7 @@ ORDERED_RULES: tuple[Ordered, ...] = (
         "became_unconditional",
         "became_conditional",
         _const("is now registered unconditionally"),
-        _const("is now registered conditionally"),
+        _const("is now registered only under a condition"),
     ),
 )
 
@@ -355,16 +399,48 @@ def _model_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
         return []
     if isinstance(head.model, Dynamic):
         return [_dynamic_change(head, "model", base.model, head.model)]
-    message = f"{_who(head)} model changed ({_fmt(base.model)} -> {_fmt(head.model)})"
+    if isinstance(base.model, Dynamic):
+        message = f"{_who(head)} model is now {_fmt(head.model)} {_was(base.model)}"
+    elif base.model is None:
+        message = f"{_who(head)} model is now {_fmt(head.model)} (was the framework's default)"
+    elif head.model is None:
+        message = f"{_who(head)} model is now the framework's default (was {_fmt(base.model)})"
+    else:
+        message = f"{_who(head)} model changed ({_fmt(base.model)} -> {_fmt(head.model)})"
     return [entry_change("agent.model_changed", head, json_value(base.model), json_value(head.model), message)]
+
+
+def _text_change(word: str, before: str | None, after: str | None) -> str:
+    """A description or instructions change in words, with the digests last (renderers that show
+    the texts themselves leave the digests out)."""
+    def run_time(value: str | None) -> bool:
+        return bool(value) and value.startswith("dynamic:")  # type: ignore[union-attr]
+
+    def short(value: str | None) -> str:
+        return (value or "").removeprefix("dynamic:")[:12]
+
+    if before is None:
+        return f"{word} added (sha256 {short(after)})"
+    if after is None:
+        return f"{word} removed (sha256 {short(before)})"
+    if run_time(before) and run_time(after):
+        what = f"{word} built at run time changed"
+    elif run_time(after):
+        what = f"{word} changed, now built at run time"
+    elif run_time(before):
+        what = f"{word} changed, now a fixed text"
+    else:
+        what = f"{word} changed"
+    return f"{what} (sha256 {short(before)} -> {short(after)})"
 
 
 def _digest_rule(attr: str, word: str, kinds: tuple[str, ...]) -> EntryRule:
     def rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
-        before, after = _digest12(getattr(base, attr)), _digest12(getattr(head, attr))
+        full_before, full_after = getattr(base, attr), getattr(head, attr)
+        before, after = _digest12(full_before), _digest12(full_after)
         if head.kind not in kinds or before == after:
             return []
-        message = f"{_who(head)} {word} changed (sha256 {_fmt(before)} -> {_fmt(after)})"
+        message = f"{_who(head)} {_text_change(word, full_before, full_after)}"
         return [entry_change(f"{head.kind}.{word}_changed", head, before, after, message)]
 
     return rule
@@ -378,9 +454,9 @@ def signature_differences(before: Signature | None, after: Signature | None) -> 
     if before is None and after is None:
         return []
     if before is None:
-        return ["signature is now statically known"]
+        return ["signature can now be read (it could not be before)"]
     if after is None:
-        return ["signature is no longer statically known"]
+        return ["signature can no longer be read statically"]
     old = {p.name: p for p in before.params}
     new = {p.name: p for p in after.params}
     out: list[str] = []
@@ -418,7 +494,10 @@ def _signature_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Chan
         return []
     before = json_value(base.signature) if base.signature is not None else None
     after = json_value(head.signature) if head.signature is not None else None
-    message = f"{_who(head)} signature changed: {'; '.join(diffs)}"
+    if base.signature is None or head.signature is None:  # the one phrase says it all
+        message = f"{_who(head)} {diffs[0]}"
+    else:
+        message = f"{_who(head)} signature changed: {'; '.join(diffs)}"
     return [entry_change(f"{head.kind}.signature_changed", head, before, after, message)]
 
 
@@ -453,6 +532,10 @@ _OWNERSHIP_LOOSENESS = {"owned": 0, "borrowed": 1, "shared": 2, "static": 3}
 _SEVERE_DOMAIN_EFFECTS = ("money", "irreversible")
 
 
+def _usd(budget: Any) -> str:
+    return "unbounded" if budget is None else f"{budget} USD"
+
+
 def _corvid_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
     if head.dialect != "corvid" and base.dialect != "corvid":
         return []
@@ -471,7 +554,7 @@ def _corvid_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]
                 entry_change(
                     "corvid.approval_label_tier_lowered" if worse else "corvid.approval_label_tier_raised",
                     head, {label: bt}, {label: ht},
-                    f"{who} approval label '{label}' now requires {ht} ({bt} -> {ht})",
+                    f"{who} approval label '{label}' now requires {ht} (was {bt})",
                 )
             )
         br, hr = b_labels[label].get("reversibility"), h_labels[label].get("reversibility")
@@ -481,13 +564,13 @@ def _corvid_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]
                 entry_change(
                     "corvid.irreversible_gained" if gained else "corvid.irreversible_lost",
                     head, {label: br}, {label: hr},
-                    f"{who} approval label '{label}' reversibility {br} -> {hr}",
+                    f"{who} approval label '{label}' is now {hr} (was {br})",
                 )
             )
     br, hr = b.get("corvid.reversibility"), h.get("corvid.reversibility")
     if br != hr and "irreversible" in (br, hr):
         gained = hr == "irreversible"
-        out.append(entry_change("corvid.irreversible_gained" if gained else "corvid.irreversible_lost", head, br, hr, f"{who} effect reversibility {br} -> {hr}"))
+        out.append(entry_change("corvid.irreversible_gained" if gained else "corvid.irreversible_lost", head, br, hr, f"{who} effects are now {hr} (were {br})"))
     bg, hg = b.get("corvid.returns_grounded"), h.get("corvid.returns_grounded")
     if bg is not None and hg is not None and bg != hg:
         out.append(
@@ -512,7 +595,7 @@ def _corvid_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]
             out.append(
                 entry_change(
                     "corvid.ownership_loosened" if looser else "corvid.ownership_tightened",
-                    head, {slot: bo}, {slot: ho}, f"{who} {slot} ownership {bo} -> {ho}",
+                    head, {slot: bo}, {slot: ho}, f"{who} {slot} ownership is now {ho} (was {bo})",
                 )
             )
     bb, hb = b.get("corvid.budget_usd_per_call"), h.get("corvid.budget_usd_per_call")
@@ -521,7 +604,7 @@ def _corvid_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]
         out.append(
             entry_change(
                 "corvid.budget_raised" if raised else "corvid.budget_lowered",
-                head, bb, hb, f"{who} budget per call {bb if bb is not None else 'none'} -> {hb if hb is not None else 'unbounded'} USD",
+                head, bb, hb, f"{who} budget per call is now {_usd(hb)} (was {_usd(bb)})",
             )
         )
     return out
@@ -576,7 +659,7 @@ def _added(entry: Entry) -> list[Change]:
                     entry,
                     None,
                     {attr: json_value(value)},
-                    f"{_who(entry)} attribute '{attr}' is not statically known ({_fmt(value)})",
+                    f"{_who(entry)} {_word(attr)} {_by(value)}",
                 )
             )
     return out

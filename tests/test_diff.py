@@ -64,111 +64,110 @@ D2 = Dynamic(dynamic="settings.approval")
 # (kind, base attrs, head attrs, id, severity, before, after, message)
 ATTRIBUTE_CASES: list[tuple[str, dict[str, Any], dict[str, Any], str, str, Any, Any, str]] = [
     ("tool", {"dangerous": False}, {"dangerous": True}, "tool.dangerous_gained", "regression", False, True,
-     "tool 'x' is now marked dangerous (false -> true)"),
+     "tool 'x' is now marked dangerous"),
     ("tool", {"dangerous": True}, {"dangerous": False}, "tool.dangerous_lost", "info", True, False,
-     "tool 'x' is no longer marked dangerous (true -> false)"),
+     "tool 'x' is no longer marked dangerous"),
     ("agent", {"dangerous": False}, {"dangerous": True}, "agent.dangerous_gained", "regression", False, True,
-     "agent 'x' is now marked dangerous (false -> true)"),
+     "agent 'x' is now marked dangerous"),
     ("agent", {"dangerous": True}, {"dangerous": False}, "agent.dangerous_lost", "info", True, False,
-     "agent 'x' is no longer marked dangerous (true -> false)"),
+     "agent 'x' is no longer marked dangerous"),
     ("tool", {"approval": "always"}, {"approval": "never"}, "tool.approval_lowered", "regression", "always", "never",
-     "tool 'x' no longer requires approval (always -> never)"),
+     "tool 'x' no longer requires approval (was always)"),
     ("tool", {"approval": "always"}, {"approval": "conditional"}, "tool.approval_lowered", "regression", "always",
-     "conditional", "tool 'x' requires less approval (always -> conditional)"),
+     "conditional", "tool 'x' requires approval only in some cases (was always)"),
     ("tool", {"approval": "never"}, {"approval": "always"}, "tool.approval_raised", "info", "never", "always",
-     "tool 'x' now always requires approval (never -> always)"),
+     "tool 'x' now always requires approval (was never)"),
     ("tool", {"approval": "never"}, {"approval": "conditional"}, "tool.approval_raised", "info", "never",
-     "conditional", "tool 'x' requires more approval (never -> conditional)"),
+     "conditional", "tool 'x' now requires approval in some cases (was never)"),
     ("agent", {"approval": "always", "trust_tier": "human_required", "trust_declared": True},
      {"approval": "never", "trust_tier": "human_required", "trust_declared": True}, "agent.approval_lowered",
-     "regression", "always", "never", "agent 'x' no longer requires approval (always -> never)"),
+     "regression", "always", "never", "agent 'x' no longer requires approval (was always)"),
     ("agent", {"approval": "never", "trust_tier": "autonomous", "trust_declared": True},
      {"approval": "conditional", "trust_tier": "autonomous", "trust_declared": True}, "agent.approval_raised", "info",
-     "never", "conditional", "agent 'x' requires more approval (never -> conditional)"),
+     "never", "conditional", "agent 'x' now requires approval in some cases (was never)"),
     ("agent", {"trust_tier": "human_required"}, {"trust_tier": "autonomous"}, "agent.trust_tier_lowered", "regression",
-     "human_required", "autonomous", "agent 'x' trust tier lowered (human_required -> autonomous)"),
+     "human_required", "autonomous", "agent 'x' trust tier lowered to autonomous (was human_required)"),
     ("agent", {"trust_tier": "autonomous"}, {"trust_tier": "human_supervised"}, "agent.trust_tier_raised", "info",
-     "autonomous", "human_supervised", "agent 'x' trust tier raised (autonomous -> human_supervised)"),
+     "autonomous", "human_supervised", "agent 'x' trust tier raised to human_supervised (was autonomous)"),
     ("tool", {"trust_tier": "human_required", "trust_declared": True},
      {"trust_tier": "human_supervised", "trust_declared": True}, "tool.trust_tier_lowered", "regression",
-     "human_required", "human_supervised", "tool 'x' trust tier lowered (human_required -> human_supervised)"),
+     "human_required", "human_supervised", "tool 'x' trust tier lowered to human_supervised (was human_required)"),
     ("tool", {"trust_tier": "autonomous"}, {"trust_tier": "human_required", "trust_declared": True},
      "tool.trust_tier_raised", "info", "autonomous", "human_required",
-     "tool 'x' trust tier raised (autonomous -> human_required)"),
+     "tool 'x' trust tier raised to human_required (was autonomous)"),
     ("tool", {"read_only": True}, {"read_only": False}, "tool.read_only_lost", "warning", True, False,
-     "tool 'x' is no longer read-only (true -> false)"),
+     "tool 'x' is no longer read-only"),
     ("tool", {"read_only": False}, {"read_only": True}, "tool.read_only_gained", "info", False, True,
-     "tool 'x' is now read-only (false -> true)"),
+     "tool 'x' is now read-only"),
     ("tool", {"open_world": False}, {"open_world": True}, "tool.open_world_gained", "warning", False, True,
-     "tool 'x' now interacts with the open world (false -> true)"),
+     "tool 'x' now interacts with the open world"),
     ("tool", {"open_world": True}, {"open_world": False}, "tool.open_world_lost", "info", True, False,
-     "tool 'x' no longer interacts with the open world (true -> false)"),
+     "tool 'x' no longer interacts with the open world"),
     ("tool", {"idempotent": True}, {"idempotent": False}, "tool.idempotent_lost", "warning", True, False,
-     "tool 'x' is no longer idempotent (true -> false)"),
+     "tool 'x' is no longer idempotent"),
     ("tool", {"idempotent": False}, {"idempotent": True}, "tool.idempotent_gained", "info", False, True,
-     "tool 'x' is now idempotent (false -> true)"),
+     "tool 'x' is now idempotent"),
     ("agent", {"replayable": True}, {"replayable": False}, "agent.replayable_lost", "warning", True, False,
-     "agent 'x' is no longer replayable (true -> false)"),
+     "agent 'x' is no longer replayable"),
     ("agent", {"replayable": False}, {"replayable": True}, "agent.replayable_gained", "info", False, True,
-     "agent 'x' is now replayable (false -> true)"),
+     "agent 'x' is now replayable"),
     ("agent", {"deterministic": True}, {"deterministic": False}, "agent.deterministic_lost", "warning", True, False,
-     "agent 'x' is no longer deterministic (true -> false)"),
+     "agent 'x' is no longer deterministic"),
     ("agent", {"deterministic": False}, {"deterministic": True}, "agent.deterministic_gained", "info", False, True,
-     "agent 'x' is now deterministic (false -> true)"),
+     "agent 'x' is now deterministic"),
     ("tool", {"replayable": True}, {"replayable": False}, "tool.replayable_lost", "warning", True, False,
-     "tool 'x' is no longer replayable (true -> false)"),
+     "tool 'x' is no longer replayable"),
     ("tool", {"replayable": False}, {"replayable": True}, "tool.replayable_gained", "info", False, True,
-     "tool 'x' is now replayable (false -> true)"),
+     "tool 'x' is now replayable"),
     ("tool", {"deterministic": True}, {"deterministic": False}, "tool.deterministic_lost", "warning", True, False,
-     "tool 'x' is no longer deterministic (true -> false)"),
+     "tool 'x' is no longer deterministic"),
     ("tool", {"deterministic": False}, {"deterministic": True}, "tool.deterministic_gained", "info", False, True,
-     "tool 'x' is now deterministic (false -> true)"),
+     "tool 'x' is now deterministic"),
     ("tool", {"conditional": False}, {"conditional": True}, "tool.became_conditional", "info", False, True,
-     "tool 'x' is now registered conditionally (false -> true)"),
+     "tool 'x' is now registered only under a condition"),
     ("tool", {"conditional": True}, {"conditional": False}, "tool.became_unconditional", "warning", True, False,
-     "tool 'x' is now registered unconditionally (true -> false)"),
+     "tool 'x' is now registered unconditionally"),
     ("agent", {"conditional": False}, {"conditional": True}, "agent.became_conditional", "info", False, True,
-     "agent 'x' is now registered conditionally (false -> true)"),
+     "agent 'x' is now registered only under a condition"),
     ("agent", {"conditional": True}, {"conditional": False}, "agent.became_unconditional", "warning", True, False,
-     "agent 'x' is now registered unconditionally (true -> false)"),
+     "agent 'x' is now registered unconditionally"),
     ("agent", {"model": "gpt-4o"}, {"model": "gpt-5"}, "agent.model_changed", "warning", "gpt-4o", "gpt-5",
      "agent 'x' model changed (gpt-4o -> gpt-5)"),
     ("agent", {"model": None}, {"model": "gpt-5"}, "agent.model_changed", "warning", None, "gpt-5",
-     "agent 'x' model changed (none -> gpt-5)"),
+     "agent 'x' model is now gpt-5 (was the framework's default)"),
     ("agent", {"instructions_sha256": "a" * 64}, {"instructions_sha256": "b" * 64}, "agent.instructions_changed",
      "info", "a" * 12, "b" * 12, f"agent 'x' instructions changed (sha256 {'a' * 12} -> {'b' * 12})"),
     ("agent", {"description_sha256": "a" * 64}, {"description_sha256": None}, "agent.description_changed", "info",
-     "a" * 12, None, f"agent 'x' description changed (sha256 {'a' * 12} -> none)"),
+     "a" * 12, None, f"agent 'x' description removed (sha256 {'a' * 12})"),
     ("tool", {"description_sha256": "c" * 64}, {"description_sha256": "d" * 64}, "tool.description_changed", "info",
      "c" * 12, "d" * 12, f"tool 'x' description changed (sha256 {'c' * 12} -> {'d' * 12})"),
     ("prompt", {"description_sha256": None}, {"description_sha256": "e" * 64}, "prompt.description_changed", "info",
-     None, "e" * 12, f"prompt 'x' description changed (sha256 none -> {'e' * 12})"),
+     None, "e" * 12, f"prompt 'x' description added (sha256 {'e' * 12})"),
     # Dynamic: literal -> dynamic is never guessed.
     ("tool", {"approval": "always"}, {"approval": D1}, "attribute.dynamic", "warning", {"approval": "always"},
      {"approval": {"dynamic": D1.dynamic}},
-     "tool 'x' attribute 'approval' is no longer statically known (always -> dynamic: os.environ['NEEDS_APPROVAL'])"),
+     "tool 'x' approval is now set at run time by os.environ['NEEDS_APPROVAL'] (was always)"),
     ("tool", {"approval": D1}, {"approval": D2}, "attribute.dynamic", "warning", {"approval": {"dynamic": D1.dynamic}},
      {"approval": {"dynamic": D2.dynamic}},
-     "tool 'x' attribute 'approval' now comes from a different runtime source "
-     "(dynamic: os.environ['NEEDS_APPROVAL'] -> dynamic: settings.approval)"),
+     "tool 'x' approval is still set at run time, now by settings.approval (was os.environ['NEEDS_APPROVAL'])"),
     # Dynamic -> the safe end: an improvement whatever the runtime value was.
     ("tool", {"approval": D1}, {"approval": "always"}, "tool.approval_raised", "info", {"dynamic": D1.dynamic},
-     "always", "tool 'x' now always requires approval (dynamic: os.environ['NEEDS_APPROVAL'] -> always)"),
+     "always", "tool 'x' now always requires approval (was set at run time by os.environ['NEEDS_APPROVAL'])"),
     ("tool", {"dangerous": D2}, {"dangerous": False}, "tool.dangerous_lost", "info", {"dynamic": D2.dynamic}, False,
-     "tool 'x' is no longer marked dangerous (dynamic: settings.approval -> false)"),
+     "tool 'x' is no longer marked dangerous (was set at run time by settings.approval)"),
     # Dynamic -> the risky end: the worst case a reviewer must assume.
     ("tool", {"approval": D1}, {"approval": "never"}, "tool.approval_lowered", "regression", {"dynamic": D1.dynamic},
-     "never", "tool 'x' no longer requires approval (dynamic: os.environ['NEEDS_APPROVAL'] -> never)"),
+     "never", "tool 'x' no longer requires approval (was set at run time by os.environ['NEEDS_APPROVAL'])"),
     # Dynamic -> a middle value: direction unknown.
     ("tool", {"approval": D1}, {"approval": "conditional"}, "attribute.dynamic", "warning",
      {"approval": {"dynamic": D1.dynamic}}, {"approval": "conditional"},
-     "tool 'x' attribute 'approval' is now 'conditional' but was not statically known "
-     "(dynamic: os.environ['NEEDS_APPROVAL']), so the direction is unknown"),
+     "tool 'x' approval is now conditional (was set at run time by os.environ['NEEDS_APPROVAL']): "
+     "safer or riskier cannot be told"),
     ("agent", {"model": "gpt-4o"}, {"model": D2}, "attribute.dynamic", "warning", {"model": "gpt-4o"},
      {"model": {"dynamic": D2.dynamic}},
-     "agent 'x' attribute 'model' is no longer statically known (gpt-4o -> dynamic: settings.approval)"),
+     "agent 'x' model is now set at run time by settings.approval (was gpt-4o)"),
     ("agent", {"model": D2}, {"model": "gpt-5"}, "agent.model_changed", "warning", {"dynamic": D2.dynamic}, "gpt-5",
-     "agent 'x' model changed (dynamic: settings.approval -> gpt-5)"),
+     "agent 'x' model is now gpt-5 (was set at run time by settings.approval)"),
 ]
 
 
@@ -298,7 +297,8 @@ def test_added_tool_with_dynamic_danger_or_approval(dangerous, approval, severit
     for c in changes:
         if c.id == "attribute.dynamic":
             assert c.severity == "warning" and c.before is None
-            assert "is not statically known (dynamic: " in c.message
+            (value,) = c.after.values()
+            assert c.message.endswith(f" is set at run time by {value['dynamic']}")
 
 
 def test_added_agent_describes_agent_attributes_and_reach():
@@ -485,9 +485,9 @@ def test_param_order_alone_is_not_a_change():
 
 def test_signature_becoming_known_or_unknown():
     (c,) = diff1("tool", {"signature": None}, {"signature": sig(Param(name="a"))})
-    assert c.before is None and c.message == "tool 'x' signature changed: signature is now statically known"
+    assert c.before is None and c.message == "tool 'x' signature can now be read (it could not be before)"
     (c,) = diff1("tool", {"signature": sig()}, {"signature": None})
-    assert c.after is None and c.message == "tool 'x' signature changed: signature is no longer statically known"
+    assert c.after is None and c.message == "tool 'x' signature can no longer be read statically"
 
 
 def test_prompt_signature_changed():
@@ -693,7 +693,7 @@ def test_long_dynamic_expressions_are_cut_in_messages_not_in_values():
     long_expr = Dynamic(dynamic="config.get('" + "x" * 200 + "')")
     (c,) = diff1("tool", {"approval": "always"}, {"approval": long_expr})
     assert c.after == {"approval": {"dynamic": long_expr.dynamic}}
-    assert len(c.message) < 200 and c.message.endswith("...)")
+    assert len(c.message) < 200 and c.message.endswith("... (was always)")
 
 
 # --- summary ---------------------------------------------------------------------------------------------
@@ -760,3 +760,21 @@ def test_every_catalogue_id_is_produced_by_the_diff_and_every_diff_id_is_catalog
 def test_changes_are_json_serialisable():
     for c in every_scenario_change():
         json.dumps(c.model_dump(mode="json"))
+
+
+def test_two_long_runtime_sources_are_shown_where_they_differ():
+    """Cut at the same length, two sources with a long common start would read as the same text."""
+    start = "settings.models.get(os.environ['DEPLOYMENT_TIER'], InferenceClientModel(model_id="
+    before, after = Dynamic(dynamic=start + "'meta-llama/Llama-3.3-70B'))"), Dynamic(dynamic=start + "'Qwen/Qwen2.5-72B'))")
+    (c,) = diff1("agent", {"model": before}, {"model": after})
+    assert c.id == "attribute.dynamic" and c.after == {"model": {"dynamic": after.dynamic}}
+    assert c.message == (
+        "agent 'x' model is still set at run time, now by ...ientModel(model_id='Qwen/Qwen2.5-72B')) "
+        "(was ...ientModel(model_id='meta-llama/Llama-3.3-70B')))"
+    )
+
+
+def test_a_source_that_says_when_it_is_known_is_not_told_twice():
+    (c,) = [c for c in added(mk("tool", "t", dangerous=Dynamic(dynamic="tools of MCP server docs (listed at run time)")))
+            if c.id == "attribute.dynamic"]
+    assert c.message == "tool 't' dangerous flag depends on tools of MCP server docs (listed at run time)"

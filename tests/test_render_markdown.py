@@ -451,13 +451,13 @@ def test_user_template_can_escape_explicitly() -> None:
 def test_dynamic_and_added_values_in_words() -> None:
     r = receipt(
         [
-            change("agent.model_changed", "warning", kind="agent", name="a", before=Dynamic(dynamic="cfg.model"), after="gpt-5", message="agent 'a' model changed (dynamic: cfg.model -> gpt-5)"),
+            change("agent.model_changed", "warning", kind="agent", name="a", before=Dynamic(dynamic="cfg.model"), after="gpt-5", message="agent 'a' model is now gpt-5 (was set at run time by cfg.model)"),
             change("tool.added", "info", name="t", before=None, after={"dangerous": {"dynamic": "flag"}, "approval": "never", "signature": {"params": [], "returns": None}}),
             change("tool.x", "info", name="u", accepted=Accepted(reason="known")),
         ]
     )
     rows = [[c.text for c in row] for table in github_render.render(render_markdown(r)).tables for row in table[1:]]
-    assert rows[0][1] == "warning: model changed (dynamic: cfg.model → gpt-5)"
+    assert rows[0][1] == "warning: model is now gpt-5 (was set at run time by cfg.model)"
     assert rows[1][1] == "added: dangerous decided at runtime (flag), no approval required, takes no parameters"
     assert rows[2][1].startswith("accepted (known): ")
 
