@@ -29,7 +29,7 @@ def test_demo_on_a_terminal_reads_like_trace_diff_on_a_terminal(tmp_path: Path) 
     verification = lines.index("Verification (offline, with the public key only)")
     assert receipt_start < verification
     assert lines[verification - 1] == "FAIL — 2 regressions, 1 warning, 0 info"  # the verdict restated last
-    assert "  ✗ Tool refund_order no longer requires approval (always → never)  shop/agent.py:4" in lines
+    assert "  ✗ Tool refund_order no longer requires approval (was always)  shop/agent.py:4" in lines
     assert lines[verification - 2] == "compared base " + lines[verification - 2].split("compared base ", 1)[1]
     # Nothing of the markdown: no escapes, no alert syntax, no headings, no signature block.
     for markdown in ("\\_", "\\(", "[!CAUTION]", "&gt;", "## ", "| --- |", SIGNATURE_MARKER, "<details>"):

@@ -38,12 +38,12 @@ def test_prompts_are_not_called_closed_world() -> None:
 def test_a_runtime_source_that_says_when_is_not_followed_by_at_runtime() -> None:
     entry = tool_entry("hosted_mcp", scope="deepwiki", dangerous=Dynamic(dynamic="tools of MCP server deepwiki (listed at run time)"))
     c = change("tool.approval_lowered", "regression", name="hosted_mcp", scope="deepwiki", before="conditional", after="never",
-               message="tool 'hosted_mcp' no longer requires approval (conditional -> never)")
+               message="tool 'hosted_mcp' no longer requires approval (was conditional)")
     alert = github_render.render(render_markdown(receipt([c], head_entries=[entry]))).blockquotes[0].replace(WJ, "")
     assert "Why: dangerous depends on tools of MCP server deepwiki (listed at run time) —" in alert
     assert "at runtime" not in alert
     env = tool_entry("refund", dangerous=Dynamic(dynamic="os.environ['DANGEROUS']"))
-    c = change("tool.approval_lowered", "regression", name="refund", message="tool 'refund' no longer requires approval (always -> never)")
+    c = change("tool.approval_lowered", "regression", name="refund", message="tool 'refund' no longer requires approval (was always)")
     alert = github_render.render(render_markdown(receipt([c], head_entries=[env]))).blockquotes[0].replace(WJ, "")
     assert "Why: dangerous comes from os.environ['DANGEROUS'] at runtime" in alert
 

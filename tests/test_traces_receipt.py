@@ -93,7 +93,7 @@ def test_receipt_says_which_recorded_traces_exercise_each_change(repo: GitRepoBu
     assert "### Seen in recorded traffic" in md
     assert "5 recorded traces, 1 with errors, 3 files" in md
     assert (
-        "| tool **refund\\_order** (module shop/tools\\.py) | **regression**: no longer requires approval \\(always → never\\) "
+        "| tool **refund\\_order** (module shop/tools\\.py) | **regression**: no longer requires approval \\(was always\\) "
         "| **3 traces** (60.0%), 1 errored · 2026-01-01T00:01:40Z → 2026-01-01T00:07:40Z · first: " in md
     )
 
