@@ -101,15 +101,17 @@ class Program:
         self._by_import: dict[str, str | None] = {}
         projects: dict[str, str] = {}
         in_project: dict[tuple[str, str], str] = {}  # (project, import name) -> module
+        packages: dict[str, str] = {}  # module -> the import name of the package holding it
         for name, m in self.modules.items():
             where = layout.locate(m.path)
             self.homes[name] = where.home
             projects[name] = where.project
+            packages[name] = where.module if where.is_package else where.module.rpartition(".")[0]
             in_project.setdefault((where.project, where.module), name)
             if where.module != name:
                 self._by_import[where.module] = None if where.module in self._by_import else name
-        if None in self._by_import.values():
-            self._own_projects_first(projects, in_project)
+        if None in self._by_import.values() or len(set(projects.values())) > 1:
+            self._own_projects_first(projects, in_project, packages)
         self.imports: dict[str, str] = {}
         self.functions: dict[str, FunctionFact] = {}
         self.classes: dict[str, ClassFact] = {}
@@ -149,32 +151,37 @@ class Program:
                     receiver, method = func.name.rsplit(".", 1)
                     self.effects_by_receiver.setdefault(self.canonical(receiver), []).append((sys.intern(method), e))
 
-    def _own_projects_first(self, projects: dict[str, str], in_project: dict[tuple[str, str], str]) -> None:
+    def _own_projects_first(self, projects: dict[str, str], in_project: dict[tuple[str, str], str], packages: dict[str, str]) -> None:
         """Absolute imports of a name several projects of the tree define load the importing
         project's own module: each project of a monorepo runs in its own environment, so
         `from travel.tools import book` in one copy of a sample loads that copy's `travel`. The
         names a module's facts qualify through such imports are rewritten to that module (alone,
-        the import name is ambiguous and nothing it names would resolve)."""
+        the import name is ambiguous and nothing it names would resolve). A project without that
+        name may still load it from the importing script's own folder (`python src/app/main.py` puts
+        `src/app` on sys.path: `from tools.web import f` beside it is `app.tools.web`)."""
 
-        def own(project: str, name: str) -> str:
+        def own(project: str, name: str, folder: str = "") -> str:
             parts = name.split(".")
             for i in range(len(parts), 0, -1):
                 prefix = ".".join(parts[:i])
                 if prefix in self.modules:
                     return name
                 if prefix in self._by_import:  # the longest known import name decides
-                    module = in_project.get((project, prefix)) if self._by_import[prefix] is None else None
-                    return ".".join([module, *parts[i:]]) if module else name
+                    unique = self._by_import[prefix]
+                    module = in_project.get((project, prefix))
+                    if module is None and folder:  # the script's folder comes first on sys.path
+                        module = in_project.get((project, f"{folder}.{prefix}"))
+                    return ".".join([module, *parts[i:]]) if module and module != unique else name
             return name
 
         # `import tools.calc` binds `tools`, the beginning of the ambiguous name the code then spells
         ambiguous = [name.split(".") for name, module in self._by_import.items() if module is None]
         reaching = {".".join(parts[:i]) for parts in ambiguous for i in range(1, len(parts) + 1)}
         for key, m in list(self.modules.items()):
-            project = projects[key]
-            if not any(target in reaching or own(project, target) != target for target in [*m.imports.values(), *m.star_imports]):
+            project, folder = projects[key], packages.get(key, "")
+            if not any(target in reaching or own(project, target, folder) != target for target in [*m.imports.values(), *m.star_imports]):
                 continue
-            fix = lambda name, project=project: own(project, name)  # noqa: E731
+            fix = lambda name, project=project, folder=folder: own(project, name, folder)  # noqa: E731
             m = _requalify(m, fix)
             self.modules[key] = replace(m, imports={k: fix(v) for k, v in m.imports.items()}, star_imports=[fix(s) for s in m.star_imports])
 
