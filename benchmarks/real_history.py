@@ -114,9 +114,10 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # (not fixed: a project folder move is an identity change).
     # Fourth sweep: 14b09755f9 (an inline agent moved to a YAML-configured CrewBase crew: removed +
     # added under its new name; the tool's docstring really changed) is right. f5c5b2928a (project
-    # moved to a src/ layout): 2 tool.removed are false alarms: crew.py imports `tools.browser_tools`,
-    # importable only with the script's folder on sys.path; reported beside 4 unresolved notes (not fixed:
-    # package-layout resolution).
+    # moved to a src/ layout): 2 tool.removed were false alarms: crew.py imports `tools.browser_tools`,
+    # importable through the script's folder (sys.path[0]); read as another project's or outside the
+    # repository (fixed: the script's own folder first, corpus
+    # crewai/noop_project_moved_to_src_layout_keeps_script_imports).
     "crewAIInc+crewAI-examples": (15, 56, 0),
     # 1fad631362 copied every sample to python/agents/: each import of the originals became ambiguous
     # -> 20 instructions_changed, 17 reach_removed, 10 tool.removed, 1 agent.removed on untouched
