@@ -26,7 +26,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from receipt.canonical import canonical_json, fingerprint
 from receipt.catalogue import CATALOGUE
-from receipt.identity import Doubt, pair_with_doubts
+from receipt.identity import Doubt, move_path, pair_with_doubts, respell
 from receipt.schemas import schema_differences
 from receipt.models import (
     SEVERITY_ORDER,
@@ -721,6 +721,12 @@ def diff_surfaces(base: Surface, head: Surface, rules: Sequence[EntryRule] | Non
         if revealing:
             note = _doubt_note(doubt, ctx)
             notes.update((k, note) for k in (*doubt.base, *doubt.head))
+    if pairing.modules:
+        # A dynamic value of a moved entry spelt with the moved modules' old import names is the
+        # same value: compare it as spelt after the move.
+        for h, b in pairs.items():
+            if b in old and h in new and old[b].home != new[h].home:
+                old[b] = _respelt(old[b], new[h], pairing.modules)
     changes: list[Change] = []
     matched: set[str] = set()
     for key in sorted(new):
@@ -740,6 +746,30 @@ def diff_surfaces(base: Surface, head: Surface, rules: Sequence[EntryRule] | Non
             for c in changes
         ]
     return sort_changes(changes)
+
+
+def _respelt(base: Entry, head: Entry, modules: Mapping[str, str]) -> Entry:
+    """`base` with each dynamic value that reads as `head`'s once spelt after the move taking that
+    spelling (only then: a spelling the move does not explain is compared as it was)."""
+    update = {}
+    for name in type(base).model_fields:
+        value, after = getattr(base, name), getattr(head, name)
+        if isinstance(value, Dynamic) and isinstance(after, Dynamic) and value != after:
+            if _same_after_move(value.dynamic, after.dynamic, modules):
+                update[name] = after
+    return base.model_copy(update=update) if update else base
+
+
+def _same_after_move(before: str, after: str, modules: Mapping[str, str]) -> bool:
+    """Is `after` the spelling `before` gets once the moved modules are named as after the move? Long
+    spellings are cut with "..." (extract.program), and the move can lengthen one past the cut: then
+    the part both keep is compared."""
+    cut_before, cut_after = before.endswith("..."), after.endswith("...")
+    moved = respell(before[:-3] if cut_before else before, modules)
+    if not cut_after:
+        return not cut_before and moved == after
+    kept = after[:-3]
+    return moved.startswith(kept) or (cut_before and kept.startswith(moved))
 
 
 def _pair_score(base: Entry | None, head: Entry | None, ctx: DiffContext, rules: Sequence[EntryRule]) -> tuple[int, int]:
@@ -888,8 +918,23 @@ def unresolved_changes(base: Surface, head: Surface, touched: Collection[str] | 
         return out
 
     old = notes(base)
+    new = notes(head)
+    if any(k not in old for k in new):
+        # A note on a file of a moved folder is the same note on the file's new path, its spelling
+        # of the moved modules' names as after the move.
+        pairing = pair_with_doubts(base.entries(), head.entries())
+        moved_notes: dict[tuple[str, str], list[tuple[str, list[Any]]]] = {}
+        for (path, reason, site), issues in old.items():
+            moved = move_path(path, pairing.folders)
+            if moved != path:
+                moved_notes.setdefault((moved, reason), []).append((site, issues))
+        for key in [k for k in new if k not in old]:
+            for site, issues in moved_notes.get(key[:2], []):
+                if site == key[2] or _same_after_move(site, key[2], pairing.modules):
+                    old[key] = issues
+                    break
     out = []
-    for identity, issues in sorted(notes(head).items()):
+    for identity, issues in sorted(new.items()):
         path = identity[0]
         # Committed bytecode is listed without a blob: whether it is new is what base says.
         if touched is not None and path not in touched and not any(i.reason in _UNSEEN_CODE for i in issues):

@@ -34,9 +34,10 @@ Pairing across revisions, in stages, never guessing:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from receipt.canonical import canonical_json
 from receipt.models import Entry, entry_key
@@ -121,6 +122,49 @@ class Doubt:
 class Pairing:
     pairs: dict[str, str]  # head key -> base key, certain
     doubts: tuple[Doubt, ...] = ()
+    # What the moved folders of stage 4 imply: old folder -> new folder (for notes on their files),
+    # and old dotted import prefix -> new one where the move changed import names (for spellings
+    # of dynamic values that name the moved modules): see `respell`.
+    folders: dict[str, str] = field(default_factory=dict)
+    modules: dict[str, str] = field(default_factory=dict)
+
+
+def _renames(moved: Iterable[tuple[Entry, Entry]]) -> tuple[dict[str, str], dict[str, str]]:
+    """(old folder -> new folder, old import prefix -> new) implied by entries paired as moved with
+    their folder: the top of the path (and import name) they share, under its old and new parents.
+    A folder implied to go two places is left out."""
+    found: tuple[dict[str, set[str]], dict[str, set[str]]] = ({}, {})
+    for b, h in moved:
+        for side, sep, x, y in ((0, "/", b.path, h.path), (1, ".", b.home.split(":", 1)[-1], h.home.split(":", 1)[-1])):
+            xs, ys = x.split(sep), y.split(sep)
+            n = 0
+            while n < min(len(xs), len(ys)) and xs[-1 - n] == ys[-1 - n]:
+                n += 1
+            if n < (2 if side == 0 else 1) or xs == ys:
+                continue
+            found[side].setdefault(sep.join(xs[: len(xs) - n + 1]), set()).add(sep.join(ys[: len(ys) - n + 1]))
+    folders, modules = ({k: next(iter(v)) for k, v in d.items() if len(v) == 1 and k != next(iter(v))} for d in found)
+    # Spellings of values name modules by their dotted path from the repository root too
+    # (`nvidia_models.intro.main.nvllm`), whatever project the file belongs to.
+    for k, v in folders.items():
+        modules.setdefault(k.replace("/", "."), v.replace("/", "."))
+    return folders, modules
+
+
+def respell(text: str, modules: Mapping[str, str]) -> str:
+    """`text` with dotted names under a moved import prefix spelt as they are after the move."""
+    if not modules:
+        return text
+    pattern = re.compile(r"(?<![\w.])(" + "|".join(re.escape(m) for m in sorted(modules, key=len, reverse=True)) + r")(?=\.)")
+    return pattern.sub(lambda m: modules[m.group(1)], text)
+
+
+def move_path(path: str, folders: Mapping[str, str]) -> str:
+    """`path` where it is after its folder moved (the deepest moved folder above it decides)."""
+    for old in sorted(folders, key=len, reverse=True):
+        if path.startswith(old + "/"):
+            return folders[old] + path[len(old):]
+    return path
 
 
 def _label(slot: str) -> str:
@@ -341,7 +385,8 @@ def pair_with_doubts(base: Iterable[Entry], head: Iterable[Entry]) -> Pairing:
         ranked = sorted(((h, b) for b in bs for h in hs), key=lambda hb: -_shared_tail(hb[1].path, hb[0].path))
         default = tuple((h.key, b.key) for b, h in kept) + tuple((h.key, b.key) for h, b in ranked)
         doubts.append(Doubt(tuple(e.key for e in bs), tuple(e.key for e in hs), default, bool(kept)))
-    return Pairing(pairs, tuple(doubts))
+    folders, modules = _renames((b, h) for b, h in moved if pairs.get(h.key) == b.key)
+    return Pairing(pairs, tuple(doubts), folders, modules)
 
 
-__all__ = ["Doubt", "Ident", "Pairing", "assign_slots", "ident", "pair_entries", "pair_with_doubts", "unique_keys"]
+__all__ = ["Doubt", "Ident", "Pairing", "assign_slots", "ident", "move_path", "pair_entries", "pair_with_doubts", "respell", "unique_keys"]

@@ -268,3 +268,30 @@ def test_an_agent_removed_from_among_agents_told_apart_by_order_is_one_removal(g
     code, receipt = receipt_of(git_repo)
     assert seen(receipt) == [("agent.removed", "agent", "warning")]
     assert receipt["changes"][0]["subject"]["line"] == 6
+
+
+NIM_MAIN = """
+import os
+
+from crewai import LLM, Agent, Crew, Task
+
+
+def nim_llm(name: str) -> LLM:
+    return LLM(model="nvidia_nim/" + name)
+
+
+researcher = Agent(role="Senior Researcher", goal="Summarise papers", backstory="Reads arXiv.", llm=nim_llm(os.environ["MODEL"]))
+crew = Crew(agents=[researcher], tasks=[Task(description="Summarise", expected_output="Text", agent=researcher)])
+"""
+
+
+def test_a_moved_folder_s_run_time_model_is_compared_as_spelt_after_the_move(git_repo: GitRepoBuilder) -> None:
+    # The folder's import names change with the move (no project file), and with them the spelling
+    # of the run-time model: the same value. The same move that also reads another variable is seen.
+    git_repo.commit({"demo/intro/main.py": NIM_MAIN})
+    git_repo.commit({"demo/intro/main.py": None, "integrations/demo/intro/main.py": NIM_MAIN})
+    code, receipt = receipt_of(git_repo)
+    assert (code, seen(receipt)) == (0, [])
+    git_repo.commit({"integrations/demo/intro/main.py": None, "examples/demo/intro/main.py": NIM_MAIN.replace('"MODEL"', '"LLM_MODEL"')})
+    code, receipt = receipt_of(git_repo)
+    assert seen(receipt) == [("attribute.dynamic", "Senior Researcher", "warning")]
