@@ -139,21 +139,16 @@ def _margin(lines: list[str]) -> str:
     """The indentation `textwrap.dedent` (Python 3.11) removes from `lines` (no line ends): the
     longest run of spaces and tabs that starts every line holding more than spaces and tabs. Every
     such line starts with it, and what is left of the others is blank: slicing it off each line,
-    then stripping, gives dedent's text stripped the same way, without its three regex passes."""
-    margin: str | None = None
-    for line in lines:
-        rest = line.lstrip(" \t")
-        if not rest:
-            continue
-        indent = line[: len(line) - len(rest)]
-        if margin is None:
-            margin = indent
-        elif not indent.startswith(margin):
-            i = 0
-            while i < len(indent) and margin[i] == indent[i]:
-                i += 1
-            margin = margin[:i]
-    return margin or ""
+    then stripping, gives dedent's text stripped the same way, without its three regex passes.
+    What starts every string of a set starts its least and its greatest, and no more does."""
+    full = [line for line in lines if line.strip(" \t")]
+    if not full:
+        return ""
+    low, high = min(full), max(full)
+    i, n = 0, min(len(low), len(high))
+    while i < n and low[i] == high[i] and (low[i] == " " or low[i] == "\t"):
+        i += 1
+    return low[:i]
 
 
 @dataclass
@@ -322,7 +317,9 @@ class _Extractor:
             return Dyn(_src(node), "too-deep")
         t = type(node)
         if t is ast.Name:
-            return self._resolved(node.id, scope)  # type: ignore[attr-defined]
+            memo = scope.memo
+            got = memo.get(node.id) if memo is not None else None  # type: ignore[attr-defined]
+            return got if got is not None else self._resolved(node.id, scope)  # type: ignore[attr-defined]
         if t is ast.Attribute:
             # A dotted name `a.b.c` (no call or subscript in the chain), shallow enough that no
             # level reaches the depth cap, resolves as a whole (same result, one dict look-up).
@@ -334,7 +331,10 @@ class _Extractor:
             if type(inner) is ast.Name and depth + len(parts) < _MAX_EXPR_DEPTH:
                 parts.append(inner.id)  # type: ignore[attr-defined]
                 parts.reverse()
-                return self._resolved(".".join(parts), scope)
+                dotted = ".".join(parts)
+                memo = scope.memo
+                got = memo.get(dotted) if memo is not None else None
+                return got if got is not None else self._resolved(dotted, scope)
         # No try/finally: an exception here abandons the whole file (see extract_python).
         self.depth = depth + 1
         out = self._expr(node, t, scope, ev)
@@ -736,7 +736,7 @@ class _Extractor:
     def assign(self, target: ast.AST, value: Expr, stmt: ast.stmt, scope: _Scope, op: str) -> None:
         t = type(target)
         if t is ast.Name:
-            ref = self._name(target.id, scope)  # type: ignore[attr-defined]
+            ref = self._resolved(target.id, scope)  # type: ignore[attr-defined]
             if type(ref) is Ref:
                 self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op))
             return
@@ -801,7 +801,7 @@ class _Extractor:
         return out
 
     def _annotated(self, node: ast.expr, scope: _Scope) -> tuple[str | None, str | None, tuple[str, ...]]:
-        """A parameter annotation's (canonical text, reference of its outer name, names it mentions).
+        """An annotation's (canonical text, reference of its outer name, names it mentions).
 
         Pure in the annotation's tree and the scope's names, so kept in the scope's memo by its
         source text on one line (the same text parses to the same tree): a file writes the same
@@ -881,7 +881,7 @@ class _Extractor:
             name=node.name,
             line=node.lineno,
             params=params,
-            returns=self.annotation(node.returns, scope),
+            returns=None if node.returns is None else self._annotated(node.returns, scope)[0],
             doc=ast.get_docstring(node),
             decorators=decorators,
             conditional=scope.conditional,
