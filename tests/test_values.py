@@ -226,3 +226,12 @@ def test_cached_facts_keep_subscript_pieces() -> None:
     again = facts_from_json(json.loads(json.dumps(facts_to_json(m))))
     assert again == m
     assert [a.value.parts for a in again.assigns] == [(Ref("app.texts.PROMPTS"), Ref("app.m.lang")), (Ref("app.texts.PROMPTS"), Const("en"))]  # type: ignore[union-attr]
+
+
+def test_unknown_repository_name_is_spelt_as_its_module_spells_it() -> None:
+    """`configs.agent_settings.model` on a settings object: the dynamic value names it as the code
+    does, not by the project folder and module it sits in (a moved project is no new value)."""
+    for root in ("support_app", "apps/support_app"):
+        p = _program({f"{root}/agent.py": "from pydantic_settings import BaseSettings\nconfigs = BaseSettings()\nX = configs.agent_settings.model\n"})
+        (x,) = p.assigns[f"{root.replace('/', '.')}.agent.X"]
+        assert p.evaluate(x.value) == Dynamic(dynamic="configs.agent_settings.model")

@@ -402,7 +402,10 @@ class Program:
             member = self._enum_member(symbol)
             if member is not None:
                 return self.evaluate(member, _depth + 1)
-            return Dynamic(dynamic=short_name(expr.name))
+            # A name of the repository as its module spells it (`configs.agent_settings.model`), not by
+            # the project folder it sits in: readable, and moving the project does not change it.
+            split = self._module_for(symbol)
+            return Dynamic(dynamic=short_name(split[1] if split is not None and split[1] else expr.name))
         if isinstance(expr, Call):
             return self._evaluate_call(expr, _depth)
         return Dynamic(dynamic=describe(expr))
