@@ -91,7 +91,9 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # reassigned_agent_variable_gains_host_imports); 1d90cafad: a model assigned in if/elif branches read
     # as the first branch's literal (fixed, smolagents/model_chosen_by_branch_changed). Not fixed:
     # 17501be43 inserts an agent before another one on the same variable, and agents told apart only by
-    # rank pair by rank (a reach_added on the shifted one).
+    # rank pair by rank (a reach_added on the shifted one). Fixed later (ident): entries told apart only
+    # by rank are aligned by content like lines of a diff; 17501be43 now reports one agent.added
+    # (smolagents/agent_inserted_before_another_on_same_variable).
     # 2026-11-23 (second sweep). b7c9a916d6 "mcp.types alias": 28 false alarms (tools and hints spelt
     # with SDK v2's standalone `mcp_types` were invisible until the import changed: fixed, corpus
     # mcp/noop_types_from_mcp_types_to_mcp_types_alias, mcp/mcp_types_hints_changed); 7322ca56f4:
@@ -111,7 +113,8 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # as not statically known (8 notes in 5 commits; fixed); `llm=self.llm` (class attribute) read as a
     # dynamic model (8 attribute.dynamic; fixed). 7045b059bf (repo reorganised into crews/, flows/):
     # entries paired by name, but same-named tools in moved projects change key -> 10 reach pairs
-    # (not fixed: a project folder move is an identity change).
+    # (fixed later, ident: a moved folder keeps its entries, values and notes; 43 changes -> 0, corpus
+    # crewai/noop_project_folders_moved_into_crews, noop_plain_folder_moved_keeps_dynamic_model_and_notes).
     # Fourth sweep: 14b09755f9 (an inline agent moved to a YAML-configured CrewBase crew: removed +
     # added under its new name; the tool's docstring really changed) is right. f5c5b2928a (project
     # moved to a src/ layout): 2 tool.removed were false alarms: crew.py imports `tools.browser_tools`,
@@ -122,10 +125,13 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # 1fad631362 copied every sample to python/agents/: each import of the originals became ambiguous
     # -> 20 instructions_changed, 17 reach_removed, 10 tool.removed, 1 agent.removed on untouched
     # code, undone by 61e35c7964 (fixed: own project first). One dynamic instructions digest still
-    # changes spelling there (values' area). Model bumps, env models, prompt edits were right.
+    # changed spelling there (gone since: re-run on agents/, python/agents and the whole tree, no
+    # instructions change). Model bumps, env models, prompt edits were right. fec01766ed: an edited
+    # template behind an instruction provider's .format(...) was missed (fixed, msgs:
+    # google_adk/instruction_provider_template_edited).
     # Fourth sweep: d8c9a60282's 13 model bumps (a MODEL constant per file) and 61e35c7964 (the old
     # agents/ copies deleted: removed) are right.
-    "google+adk-samples": (14, 50, 0),
+    "google+adk-samples": (15, 50, 1),
     # d933d455ec: a pyproject.toml added above an example gave its file another import name: its
     # `graph` removed + added next to a new same-named app (fixed: same file, same name). storm.py's
     # model bumps in a hand-built StateGraph are not reported (a graph's nodes' models are not read).
