@@ -55,6 +55,19 @@ UNBUILDABLE = {
     " through [tool.setuptools.package-dir]; the probe imports a case from its folder",
     "langchain/project_file_added_above_agent_beside_new_app": "its head is a monorepo of projects whose modules"
     " share the import name `agent`; the probe imports a case's tree into one interpreter",
+    # Folder-move cases: projects run as scripts (`python trip_planner/main.py`), so each imports its own
+    # `tools` / `hooks` through its script folder (sys.path[0]), and two projects share those names.
+    "crewai/noop_project_folders_moved_into_crews": "a monorepo of script projects sharing the import names"
+    " `tools` and `hooks`, each found through its script's folder; the probe imports a case's tree into one interpreter",
+    "crewai/project_folder_moved_agent_gains_unsafe_code_execution": "a monorepo of script projects sharing the"
+    " import names `tools` and `hooks`, each found through its script's folder; the probe imports a case's tree"
+    " into one interpreter",
+    "crewai/noop_project_moved_to_src_layout_keeps_script_imports": "two script projects each importing their own"
+    " `tools` through their script's folder; the probe imports a case's tree into one interpreter",
+    "crewai/noop_plain_folder_moved_keeps_dynamic_model_and_notes": "its model is a `nvidia_nim/` model, which"
+    " CrewAI builds through LiteLLM, not installed by the oracle extra",
+    "smolagents/agent_inserted_before_another_on_same_variable": "`with CodeAgent(..., executor_type=\"docker\")`"
+    " needs a running Docker daemon at construction (and the script runs its agents at import)",
 }
 # Cases whose tool or agent name is read from the environment when the code runs: the static
 # surface cannot know it, so it names the entry by its code name and keys its identity by the name
