@@ -812,11 +812,12 @@ def _resolve(doubt: Doubt, old: Mapping[str, Entry], new: Mapping[str, Entry], c
 
 def _doubt_note(doubt: Doubt, ctx: DiffContext) -> str:
     """Said on every change of a doubtful group: which entries could be which, and how it was read."""
-    entries = [e for e in (*(ctx.base.get(k) for k in doubt.base), *(ctx.head.get(k) for k in doubt.head)) if e is not None]
-    first = entries[0] if entries else None
+    bases = [e for e in (ctx.base.get(k) for k in doubt.base) if e is not None]
+    heads = [e for e in (ctx.head.get(k) for k in doubt.head) if e is not None]
+    first = (bases or heads or [None])[0]
     what = f"{first.kind}s named '{first.name}'" if first is not None else "entries"
     where = lambda es: ", ".join(sorted({f"{e.path}:{e.line}" for e in es}))  # noqa: E731
-    return (f"(ambiguous pairing: {what} at {where(entries[:len(doubt.base)])} (base) and {where(entries[len(doubt.base):])} (head) "
+    return (f"(ambiguous pairing: {what} at {where(bases)} (base) and {where(heads)} (head) "
             "could be the same ones; read as the most severe pairing)")
 
 

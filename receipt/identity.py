@@ -137,9 +137,7 @@ def _renames(moved: Iterable[tuple[Entry, Entry]]) -> tuple[dict[str, str], dict
     for b, h in moved:
         for side, sep, x, y in ((0, "/", b.path, h.path), (1, ".", b.home.split(":", 1)[-1], h.home.split(":", 1)[-1])):
             xs, ys = x.split(sep), y.split(sep)
-            n = 0
-            while n < min(len(xs), len(ys)) and xs[-1 - n] == ys[-1 - n]:
-                n += 1
+            n = _shared_tail(x, y, sep)
             if n < (2 if side == 0 else 1) or xs == ys:
                 continue
             found[side].setdefault(sep.join(xs[: len(xs) - n + 1]), set()).add(sep.join(ys[: len(ys) - n + 1]))
@@ -232,10 +230,10 @@ def _best_run(olds: list[dict[str, Any]], news: list[dict[str, Any]]) -> list[tu
     return out
 
 
-def _shared_tail(a: str, b: str) -> int:
-    """How many trailing path components two paths share."""
+def _shared_tail(a: str, b: str, sep: str = "/") -> int:
+    """How many trailing components (path parts, or dotted name parts) two names share."""
     n = 0
-    for x, y in zip(reversed(a.split("/")), reversed(b.split("/"))):
+    for x, y in zip(reversed(a.split(sep)), reversed(b.split(sep))):
         if x != y:
             break
         n += 1

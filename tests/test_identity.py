@@ -3,6 +3,7 @@ number and never a name alone. Each attack is a real two-commit repository run t
 
 from __future__ import annotations
 
+import re
 
 import pytest
 
@@ -115,6 +116,8 @@ def test_a_move_next_to_an_exported_decoy_is_read_as_its_most_severe_pairing(git
     lowered = next(c for c in receipt["changes"] if c["id"] == "tool.approval_lowered")
     assert lowered["subject"]["path"] == "app/tools.py"
     assert "ambiguous pairing" in lowered["message"] and "app/decoy.py" in lowered["message"]
+    # Each side's candidates are named on their own side.
+    assert re.search(r"at app/agent\.py:\d+ \(base\) and app/decoy\.py:\d+, app/tools\.py:\d+ \(head\)", lowered["message"])
     added = next(c for c in receipt["changes"] if c["id"] == "tool.added")
     assert added["subject"]["path"] == "app/decoy.py"
 
