@@ -364,6 +364,23 @@ _KINDS: tuple[ChangeKind, ...] = (
         "one. Re-run the agent's evaluations before merging. " + _ACCEPT,
     ),
     _kind(
+        "agent.model_added",
+        "warning",
+        "Agent now also uses another model",
+        "The agent runs on several models (a graph whose nodes build their own chat models, a "
+        "dispatch between models) and now also uses this one: some of its steps run on a model "
+        "they did not run on before, and evaluations of the old setup say little about them. "
+        "Re-run the agent's evaluations before merging. " + _ACCEPT,
+    ),
+    _kind(
+        "agent.model_removed",
+        "warning",
+        "Agent no longer uses a model",
+        "The agent ran on several models and no longer uses this one: the steps that ran on it now "
+        "run on one of its other models, or are gone. Evaluations of the old setup say little about "
+        "them; re-run the agent's evaluations before merging. " + _ACCEPT,
+    ),
+    _kind(
         "agent.instructions_changed",
         "info",
         "Agent instructions changed",

@@ -394,9 +394,46 @@ ORDERED_RULES: tuple[Ordered, ...] = (
 )
 
 
-def _model_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
-    if head.kind != "agent" or base.model == head.model:
+def _models(entry: Entry) -> list[str | Dynamic]:
+    """The models an agent runs on, each by value: `models` when it has several, else its one model."""
+    return list(entry.models) if entry.models else ([] if entry.model is None else [entry.model])
+
+
+def _a_model(value: str | Dynamic) -> str:
+    if isinstance(value, Dynamic):
+        said = "run time" in value.dynamic or "runtime" in value.dynamic  # the source says when already
+        return f"a model that {'depends on' if said else 'is set at run time by'} {_source(value)}"
+    return f"model {_fmt(value)}"
+
+
+def _models_rule(base: Entry, head: Entry) -> list[Change]:
+    """An agent running on several models (at base or head) compared as a set: each model it now
+    also uses or no longer uses, or the one it uses instead of another; their order is no change."""
+    before, after = _models(base), _models(head)
+    gone, new = [m for m in before if m not in after], [m for m in after if m not in before]
+    if not gone and not new:
         return []
+    kept = [m for m in after if m in before]
+    still = f" (it still uses {', '.join(_a_model(m) for m in kept)})" if kept else ""
+    if len(gone) == 1 and len(new) == 1:
+        message = f"{_who(head)} now uses {_a_model(new[0])} instead of {_a_model(gone[0])}{still}"
+        return [entry_change("agent.model_changed", head, json_value(gone[0]), json_value(new[0]), message)]
+    changes = [
+        entry_change("agent.model_added", head, None, json_value(m), f"{_who(head)} now {'also ' if before else ''}uses {_a_model(m)}")
+        for m in new
+    ]
+    changes += [
+        entry_change("agent.model_removed", head, json_value(m), None, f"{_who(head)} no longer uses {_a_model(m)}" + ("" if after else " (now the framework's default)"))
+        for m in gone
+    ]
+    return changes
+
+
+def _model_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
+    if head.kind != "agent" or (base.model == head.model and base.models == head.models):
+        return []
+    if base.models or head.models:
+        return _models_rule(base, head)  # a set: the same models in another order is no change
     if isinstance(head.model, Dynamic):
         return [_dynamic_change(head, "model", base.model, head.model)]
     if isinstance(base.model, Dynamic):

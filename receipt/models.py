@@ -152,6 +152,11 @@ class Entry(_Model):
     replayable: BoolAttr = False
     deterministic: BoolAttr = False
     model: StrAttr = None
+    # An agent that runs on several models (a hand-built graph whose nodes build different chat
+    # models, a Corvid dispatch): each one by value, sorted, so adding or removing one reads as such
+    # and reordering is none. `model` keeps them joined, the one string the surface contract shows;
+    # empty (and left out of the JSON) when the agent has one model or none.
+    models: list[Union[str, Dynamic]] = Field(default_factory=list)
     instructions_sha256: str | None = None  # agents: sha256 of instructions / system prompt
     description_sha256: str | None = None  # tools and prompts: sha256 of the description
     # The (bounded) words behind those digests, for the receipt to show and scan; never compared:
@@ -183,6 +188,10 @@ class Entry(_Model):
         super().__setattr__(name, value)
         if name in TEXT_OF_DIGEST:  # a digest assigned after construction brings its text (or none)
             super().__setattr__(TEXT_OF_DIGEST[name], getattr(value, "text", None))
+
+    @model_serializer(mode="wrap")
+    def _without_empty_models(self, handler: Any) -> Any:
+        return _without_empty(handler(self), ("models",))
 
     def model_post_init(self, __context: Any) -> None:
         if not self.key:

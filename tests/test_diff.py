@@ -232,6 +232,55 @@ def test_agent_replayable_and_model_change_together_are_two_changes():
     assert sorted(ids(changes)) == ["agent.model_changed", "agent.replayable_lost"]
 
 
+# --- an agent on several models (a graph's nodes): compared as a set -------------------------------------
+
+
+def graph(*models: Any) -> dict[str, Any]:
+    """The model attributes of an agent running on `models`, as a dialect records them."""
+    texts = sorted(m.dynamic if isinstance(m, Dynamic) else m for m in models)
+    joined = ", ".join(texts)
+    model = (Dynamic(dynamic=joined) if any(isinstance(m, Dynamic) for m in models) else joined) if models else None
+    return {"model": model, "models": list(models) if len(models) > 1 else []}
+
+
+def said(changes: list[Change]) -> list[tuple[str, Any, Any, str]]:
+    return sorted((c.id, c.before, c.after, c.message) for c in changes)
+
+
+def test_a_model_added_to_a_graph_is_that_model_not_a_change_of_all():
+    assert said(diff1("agent", graph("gpt-4o-mini"), graph("gpt-4o", "gpt-4o-mini"))) == [
+        ("agent.model_added", None, "gpt-4o", "agent 'x' now also uses model gpt-4o")
+    ]
+    assert said(diff1("agent", graph("a", "b"), graph("a", "b", D2))) == [
+        ("agent.model_added", None, {"dynamic": D2.dynamic}, "agent 'x' now also uses a model that is set at run time by settings.approval")
+    ]
+
+
+def test_a_model_a_graph_no_longer_uses_is_said_as_such():
+    assert said(diff1("agent", graph("a", "b", "c"), graph("a"))) == [
+        ("agent.model_removed", "b", None, "agent 'x' no longer uses model b"),
+        ("agent.model_removed", "c", None, "agent 'x' no longer uses model c"),
+    ]
+    assert [c.severity for c in diff1("agent", graph("a", "b"), graph("a"))] == ["warning"]
+
+
+def test_one_model_of_a_graph_replaced_by_another_is_a_model_change_of_that_one():
+    assert said(diff1("agent", graph("a", "b"), graph("a", "c"))) == [
+        ("agent.model_changed", "b", "c", "agent 'x' now uses model c instead of model b (it still uses model a)")
+    ]
+
+
+def test_the_same_models_in_another_order_are_no_change():
+    assert diff1("agent", {"model": "a, b", "models": ["a", "b"]}, {"model": "a, b", "models": ["b", "a"]}) == []
+    assert diff1("agent", graph("a", D2), graph("a", D2)) == []
+
+
+def test_a_graph_with_several_models_keeps_one_model_string_in_its_json():
+    data = mk("agent", **graph("b", "a")).model_dump(mode="json")
+    assert data["model"] == "a, b" and data["models"] == ["b", "a"]
+    assert "models" not in mk("agent", **graph("a")).model_dump(mode="json")  # one model: the surface JSON is unchanged
+
+
 # --- added / removed -----------------------------------------------------------------------------------
 
 

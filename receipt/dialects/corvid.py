@@ -130,6 +130,7 @@ def _agent(path: str, a: dict[str, Any]) -> dict[str, Any]:
         replayable=_flag(attrs, "replayable", where),
         deterministic=_flag(attrs, "deterministic", where),
         model=", ".join(str(m) for m in models) if models else None,
+        models=[str(m) for m in models] if len(models) > 1 else [],  # compared one by one (diff._models_rule)
         signature=_signature(a.get("params"), a.get("return_type")),
         extra={
             "corvid.approval_labels": dict(sorted(labels.items())),

@@ -39,8 +39,9 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
 
 - Hand-built graphs (`StateGraph` ... `.compile()`): an agent reaching what its nodes reach: the
   tools of `ToolNode`s, and what node functions (and the repository helpers they call) build or
-  invoke: chat models (the graph's `model`), agents and compiled graphs, tools (gated only when
-  `interrupt_before` names their node), tools bound to a model (`bind_tools`); an LCEL pipe
+  invoke: chat models (the graph's `model`; with several, `models` lists each by value), agents and
+  compiled graphs, tools (gated only when `interrupt_before` names their node), tools bound to a
+  model (`bind_tools`); an LCEL pipe
   (`prompt | llm | parser`) reaches what each of its parts does.
 
 Not recognised: `model.bind_tools(...)` outside a graph node, legacy `AgentExecutor`/`initialize_agent`, tool classes from libraries
@@ -580,6 +581,10 @@ class _Extractor:
             texts = sorted({m.dynamic if isinstance(m, Dynamic) else m for m in models})
             joined = ", ".join(texts)
             agent.entry.model = Dynamic(dynamic=joined) if any(isinstance(m, Dynamic) for m in models) else joined
+            # Each model by value too, so a node moving to a model of its own reads as the graph now
+            # also using it, not as every model of the graph changing.
+            values = sorted(set(models), key=lambda m: (isinstance(m, Dynamic), m.dynamic if isinstance(m, Dynamic) else m))
+            agent.entry.models = values if len(values) > 1 else []
 
     def prompt(self, agent: _Agent) -> str | None:
         keys = ("prompt", "state_modifier", "messages_modifier") if agent.react else ("system_prompt",)

@@ -239,6 +239,8 @@ def _reason(change: Change, entry: Optional[Entry]) -> str:
     reasons = getattr(entry, "defaults", None) or {}
     parts: list[str] = []
     for attr in attrs:
+        if attr == "model" and getattr(entry, "models", None):
+            continue  # several models: the change names the one it is about, and its source
         expr = _dynamic(getattr(entry, attr, None))
         word = attr.replace("_", " ")
         if expr is not None:

@@ -1,0 +1,7 @@
+from typing import TypedDict
+
+
+class NotesState(TypedDict):
+    transcript: str
+    action_items: str
+    summary: str
