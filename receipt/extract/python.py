@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import builtins
 import hashlib
+import itertools
 import re
 import sys
 from dataclasses import dataclass, field
@@ -960,19 +962,102 @@ class _Extractor:
     def _dynamic_code(self, scope: _Scope) -> list[tuple[int, str, str]]:
         """exec/eval/compile of a non-literal and imports of computed module names, anywhere in the file."""
         out: list[tuple[int, str, str]] = []
-        stack: list[ast.AST] = [self.tree]
-        while stack:
-            node = stack.pop()
-            stack.extend(ast.iter_child_nodes(node))
-            if not isinstance(node, ast.Call) or not node.args:
+        # A call can resolve to one of those only if its callee is spelled with the name's last
+        # part (`exec`, `importlib.import_module`) or with a module-level alias of it. Statements
+        # whose lines hold none of those words are not walked (most of a file): see _spelled_on.
+        names = set(_CODE_RUNNER_NAMES)
+        names.update(local for local, origin in scope.imports.items() if origin in _CODE_RUNNER_ORIGINS)
+        hits = self._spelled_on(names)
+        if not hits:
+            return out
+        calls: list[ast.Call] = []
+        _calls_in_statements(self.tree.body, hits, calls)
+        for node in calls:
+            f = node.func
+            t = type(f)
+            if not node.args or not (t is ast.Name and f.id in names or t is ast.Attribute and f.attr in _CODE_RUNNER_NAMES):  # type: ignore[attr-defined]
                 continue
-            func = self.expr(node.func, scope) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
+            func = self.expr(f, scope)
             literal = isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, (str, bytes))
             if func in _RUNS_CODE and not literal:
                 out.append((node.lineno, "dynamic-code", _src(node)))
             elif func in _IMPORTS and not literal:
                 out.append((node.lineno, "dynamic-import", _src(node)))
         return sorted(set(out))
+
+    def _spelled_on(self, words: set[str]) -> list[int]:
+        """The lines (1-based, ascending) where one of `words` may be written: those holding one as
+        text, and every line with non-ASCII text (an identifier's NFKC look-alike, `ｅｖａｌ`, holds some)."""
+        lines = self.lines
+        if lines is None:
+            lines = self.lines = _lines(self.source)
+        source = self.source
+        found: set[int] = set()
+        if not source.isascii():
+            found.update(i for i, line in enumerate(lines, 1) if not line.isascii())
+        starts: list[int] | None = None
+        for word in words:
+            at = source.find(word)
+            while at >= 0:
+                if starts is None:
+                    starts = [0, *itertools.accumulate(map(len, lines))]
+                found.add(bisect.bisect_right(starts, at))
+                at = source.find(word, at + 1)
+        return sorted(found)
+
+
+def _calls_in_statements(stmts: list[ast.stmt], hits: list[int], out: list[ast.Call]) -> None:
+    """Every call in the statements whose lines (decorators included) hold one of `hits` (sorted),
+    into `out`. A statement's line span is the parser's and encloses all of its text; the nodes
+    inside may be misplaced (f-strings before 3.12), so below a statement nothing is skipped but
+    nested statements."""
+    for stmt in stmts:
+        first = stmt.lineno
+        decorators = getattr(stmt, "decorator_list", None)
+        if decorators:
+            first = min(first, decorators[0].lineno)
+        i = bisect.bisect_left(hits, first)
+        if i == len(hits) or hits[i] > stmt.end_lineno:  # type: ignore[operator]
+            continue
+        t = type(stmt)
+        for name in _ALL_FIELDS.get(t) or _all_fields(t):
+            value = getattr(stmt, name, None)
+            if name in _STATEMENT_LISTS:
+                _calls_in_statements(value, hits, out)  # type: ignore[arg-type]
+            elif name == "handlers" or name == "cases":
+                for part in value:  # type: ignore[union-attr]
+                    for sub in _ALL_FIELDS.get(type(part)) or _all_fields(type(part)):
+                        if sub == "body":
+                            _calls_in_statements(part.body, hits, out)
+                        else:
+                            _calls_below(getattr(part, sub, None), out)
+            else:
+                _calls_below(value, out)
+
+
+def _calls_below(node: object, out: list[ast.Call]) -> None:
+    """Every call in an expression tree (or a list of them), into `out`."""
+    if node is None:
+        return
+    stack = list(node) if type(node) is list else [node]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is ast.Call:
+            out.append(n)  # type: ignore[arg-type]
+        elif t in _LEAVES or not isinstance(n, ast.AST):
+            continue
+        for name in _ALL_FIELDS.get(t) or _all_fields(t):
+            value = getattr(n, name, None)
+            if type(value) is list:
+                stack.extend(value)
+            elif value is not None:
+                stack.append(value)
+
+
+def _all_fields(t: type) -> tuple[str, ...]:
+    fields = _ALL_FIELDS[t] = tuple(f for f in t._fields if f not in _NO_NODES)  # type: ignore[attr-defined]
+    return fields
 
 
 def _runs(iterable: Expr) -> bool:
@@ -1020,6 +1105,11 @@ _RUNS_CODE_WORDS = ("exec", "eval", "compile", "builtins", "import_module", "__i
 _RUNS_CODE = frozenset({Ref("builtins.exec"), Ref("builtins.eval"), Ref("builtins.compile")})
 _IMPORTS = frozenset({Ref("builtins.__import__"), Ref("importlib.import_module"), Ref("importlib.__import__")})
 _NAMESPACES = frozenset({"globals", "locals", "vars"})
+# The last part of each name in _RUNS_CODE and _IMPORTS, and those names (see _dynamic_code).
+_CODE_RUNNER_NAMES = frozenset(r.name.rpartition(".")[2] for r in _RUNS_CODE | _IMPORTS)
+_CODE_RUNNER_ORIGINS = frozenset(r.name for r in _RUNS_CODE | _IMPORTS)
+# Each node type's fields that can hold a node (filled on first use), for walks that skip nothing.
+_ALL_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _indirect_target(func: ast.AST) -> bool:
