@@ -753,6 +753,11 @@ def diff_surfaces(base: Surface, head: Surface, rules: Sequence[EntryRule] | Non
     ctx = DiffContext(base=_index(base.entries()), head=_index(head.entries()), base_key_of=pairs)
     notes: dict[str, str] = {}
     for doubt in pairing.doubts:
+        if doubt.unread:  # too many look-alikes to score every pairing: read without scoring, and say so
+            pairs.update(doubt.default if doubt.pair_all else ())
+            note = _doubt_note(doubt, ctx)
+            notes.update((k, note) for k in (*doubt.base, *doubt.head))
+            continue
         chosen, revealing = _resolve(doubt, old, new, ctx, ENTRY_RULES if rules is None else rules)
         pairs.update(chosen)
         if revealing:
@@ -847,15 +852,29 @@ def _resolve(doubt: Doubt, old: Mapping[str, Entry], new: Mapping[str, Entry], c
     return out, any(scores[(h, b)][0] > 0 for h, b in out.items())
 
 
+_NOTE_PLACES = 3  # places listed per side in an ambiguity note (every change of the group carries it)
+
+
 def _doubt_note(doubt: Doubt, ctx: DiffContext) -> str:
     """Said on every change of a doubtful group: which entries could be which, and how it was read."""
     bases = [e for e in (ctx.base.get(k) for k in doubt.base) if e is not None]
     heads = [e for e in (ctx.head.get(k) for k in doubt.head) if e is not None]
     first = (bases or heads or [None])[0]
     what = f"{first.kind}s named '{first.name}'" if first is not None else "entries"
-    where = lambda es: ", ".join(sorted({f"{e.path}:{e.line}" for e in es}))  # noqa: E731
+
+    def where(es: list[Entry]) -> str:
+        places = sorted({f"{e.path}:{e.line}" for e in es})
+        more = len(places) - _NOTE_PLACES
+        return ", ".join(places[:_NOTE_PLACES]) + (f" and {more:,} more" if more > 0 else "")
+
+    if doubt.unread:
+        read = "by place and source order, the rest as" if doubt.pair_all and doubt.default else "as"
+        how = (f"too many of them ({len(doubt.base):,} x {len(doubt.head):,}) to weigh every pairing: "
+               f"read {read} removed and added")
+    else:
+        how = "read as the most severe pairing"
     return (f"(ambiguous pairing: {what} at {where(bases)} (base) and {where(heads)} (head) "
-            "could be the same ones; read as the most severe pairing)")
+            f"could be the same ones; {how})")
 
 
 def _collisions(surface: Surface) -> dict[tuple[str, ...], list[Entry]]:

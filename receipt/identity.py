@@ -26,7 +26,9 @@ Pairing across revisions, in stages, never guessing:
    thus no change, and a same-named decoy elsewhere makes the match ambiguous instead of stealing
    it: several candidates under one name are a `Doubt`, which the diff reads by its most severe
    pairing when that reveals a regression (a look-alike cannot turn a lowered approval into a quiet
-   removed + added) and says so; otherwise they stay removed and added.
+   removed + added) and says so; otherwise they stay removed and added. A group with more than
+   `MAX_PAIRINGS` pairings is not weighed (a PR adding hundreds of look-alikes must not make the
+   run quadratic): it stays removed and added, and says so.
 
 `unique_keys` keeps `Entry.key` (reaches, fingerprints) unique in one surface: the short
 `kind:scope/name` when it is unique, qualified by home, then slot, only when it is not.
@@ -35,6 +37,7 @@ Pairing across revisions, in stages, never guessing:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Iterable, Mapping, Sequence
@@ -116,6 +119,10 @@ class Doubt:
     head: tuple[str, ...]
     default: tuple[tuple[str, str], ...]
     pair_all: bool
+    # More pairings than `MAX_PAIRINGS`: too many look-alikes to score every pairing (a PR adding
+    # hundreds of them must not make the run quadratic). The diff then reads the group without
+    # scoring: `default` when `pair_all` (identity's own alignment), else removed + added, and says so.
+    unread: bool = False
 
 
 @dataclass(frozen=True)
@@ -177,6 +184,10 @@ def _label(slot: str) -> str:
 # shown about them except where they sit (a rank-bearing key, the line) and display-only texts.
 _NOT_CONTENT = frozenset({"key", "slot", "path", "line", "home", "defaults", "instructions_text", "description_text"})
 _MAX_ALIGN = 200  # entries per side of one changed run aligned by similarity; beyond, by order
+# Pairings (base x head candidates) of one ambiguous group the diff may score by severity; a larger
+# group is read without scoring (`Doubt.unread`). Natural groups hold a few look-alikes: 32 x 32 is
+# far beyond them, and scoring it costs a fraction of a second.
+MAX_PAIRINGS = 1024
 
 
 def _content(e: Entry) -> dict[str, Any]:
@@ -198,7 +209,8 @@ def _align(olds: list[Entry], news: list[Entry]) -> tuple[list[tuple[Entry, Entr
             sure.extend(zip(olds[i1:i2], news[j1:j2]))
         elif op == "replace":
             default = tuple((news[j1 + b].key, olds[i1 + a].key) for a, b in _best_run(old_c[i1:i2], new_c[j1:j2]))
-            doubts.append(Doubt(tuple(e.key for e in olds[i1:i2]), tuple(e.key for e in news[j1:j2]), default, True))
+            unread = (i2 - i1) * (j2 - j1) > MAX_PAIRINGS
+            doubts.append(Doubt(tuple(e.key for e in olds[i1:i2]), tuple(e.key for e in news[j1:j2]), default, True, unread))
     return sure, doubts
 
 
@@ -254,8 +266,11 @@ def _folder_moves(olds: list[Entry], news: list[Entry]) -> list[tuple[Entry, Ent
         used_h: set[int] = set()
         for length in sorted({t for t in tails.values() if t >= 2}, reverse=True):
             at = [(i, j) for (i, j), t in tails.items() if t == length and i not in used_b and j not in used_h]
+            # Counted once per length, not per candidate: many look-alikes at one length would
+            # otherwise cost the square of their pairings.
+            per_b, per_h = Counter(i for i, _ in at), Counter(j for _, j in at)
             for i, j in at:
-                if sum(1 for x, _ in at if x == i) == 1 and sum(1 for _, y in at if y == j) == 1:
+                if per_b[i] == 1 and per_h[j] == 1:
                     out.append((bs[i], hs[j]))
                     used_b.add(i)
                     used_h.add(j)
@@ -379,6 +394,12 @@ def pair_with_doubts(base: Iterable[Entry], head: Iterable[Entry]) -> Pairing:
             bs = [b for b, _ in kept] + bs
             hs = [h for _, h in kept] + hs
         elif not bs or not hs or (len(bs) == 1 and len(hs) == 1):
+            continue
+        if len(bs) * len(hs) > MAX_PAIRINGS:
+            # Too many look-alikes to weigh: the folder moves stay paired (each was the only
+            # candidate at its path), the rest removed and added; the diff says why.
+            default = tuple((h.key, b.key) for b, h in kept)
+            doubts.append(Doubt(tuple(e.key for e in bs), tuple(e.key for e in hs), default, bool(kept), True))
             continue
         ranked = sorted(((h, b) for b in bs for h in hs), key=lambda hb: -_shared_tail(hb[1].path, hb[0].path))
         default = tuple((h.key, b.key) for b, h in kept) + tuple((h.key, b.key) for h, b in ranked)

@@ -828,3 +828,60 @@ def test_a_source_that_says_when_it_is_known_is_not_told_twice():
     (c,) = [c for c in added(mk("tool", "t", dangerous=Dynamic(dynamic="tools of MCP server docs (listed at run time)")))
             if c.id == "attribute.dynamic"]
     assert c.message == "tool 't' dangerous flag depends on tools of MCP server docs (listed at run time)"
+
+
+# --- ambiguous groups too large to weigh every pairing ----------------------------------------------------
+
+
+def look_alikes(kind: str, name: str, paths: list[str], **kw: Any) -> list[Entry]:
+    """Same-named exported entries, one per file, keyed as identity keys them (`unique_keys`)."""
+    from receipt.identity import unique_keys
+
+    out = [mk(kind, name, path=p, home=p[:-3].replace("/", "."), slot=name, **kw) for p in paths]
+    unique_keys(out)
+    return out
+
+
+def test_a_look_alike_group_within_the_cap_is_read_by_its_most_severe_pairing():
+    from receipt.identity import MAX_PAIRINGS
+
+    decoys = [f"decoy{i}/tools.py" for i in range(MAX_PAIRINGS - 1)]  # 1 x MAX_PAIRINGS pairings
+    base = look_alikes("tool", "refund", ["billing/tools.py"], approval="always")
+    head = look_alikes("tool", "refund", ["payments/tools.py", *decoys], approval="always")
+    head[0].approval = "never"
+    changes = diff_surfaces(surf(*base), surf(*head, rev="head"))
+    assert sorted(set(ids(changes))) == ["tool.added", "tool.approval_lowered"]
+    lowered = next(c for c in changes if c.id == "tool.approval_lowered")
+    assert lowered.subject.path == "payments/tools.py" and "read as the most severe pairing" in lowered.message
+
+
+def test_a_look_alike_group_beyond_the_cap_is_removed_and_added_and_every_change_says_why():
+    # A PR adding more look-alikes than the diff weighs cannot make it score each pairing (quadratic):
+    # the group is read as removed + added, the fail-closed reading, and each change says so.
+    from receipt.identity import MAX_PAIRINGS
+
+    decoys = [f"decoy{i}/tools.py" for i in range(MAX_PAIRINGS)]  # 1 x (MAX_PAIRINGS + 1) pairings
+    base = look_alikes("tool", "refund", ["billing/tools.py"], approval="always")
+    head = look_alikes("tool", "refund", ["payments/tools.py", *decoys], approval="always")
+    head[0].approval = "never"
+    changes = diff_surfaces(surf(*base), surf(*head, rev="head"))
+    assert sorted(ids(changes)) == ["tool.added"] * (MAX_PAIRINGS + 1) + ["tool.removed"]
+    why = f"too many of them (1 x {MAX_PAIRINGS + 1:,}) to weigh every pairing: read as removed and added"
+    assert all(why in c.message for c in changes)
+    # The note names a few places per side, not every one (it is said on every change of the group).
+    removed = next(c for c in changes if c.id == "tool.removed")
+    assert f"and {MAX_PAIRINGS - 2:,} more (head)" in removed.message and len(removed.message) < 600
+
+
+def test_a_group_told_apart_by_order_beyond_the_cap_keeps_identity_s_alignment_and_says_so():
+    # 40 agents bound to one variable, every one edited and one inserted: 40 x 41 pairings. They are
+    # paired by place and order (identity's alignment) without weighing each pairing, and say so.
+    def bots(n: int, model: str) -> list[Entry]:
+        return [mk("agent", "bot", home="app.bots", slot=str(i + 1), key=f"agent:bot#{i + 1}", line=i + 1, model=model,
+                   instructions_sha256=f"{i:064x}") for i in range(n)]
+
+    base, head = bots(40, "gpt-4o"), bots(41, "gpt-5")
+    changes = diff_surfaces(surf(*base), surf(*head, rev="head"))
+    assert sorted(set(ids(changes))) == ["agent.added", "agent.model_changed"]
+    assert ids(changes).count("agent.model_changed") == 40
+    assert all("read by place and source order, the rest as removed and added" in c.message for c in changes)
