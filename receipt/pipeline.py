@@ -19,8 +19,8 @@ from receipt.diff import config_change, diff_surfaces, extraction_error_changes,
 from receipt.dialects.registry import dialects_for
 from receipt.errors import ConfigError, GitError
 from receipt.extract import READ_CEILING, extract_file, gc_quiet_run, too_large
-from receipt.extract.cache import FactsCache, SurfaceCache, decode_entry, default_cache_dir
-from receipt.extract.pool import extract_entries, worker_count
+from receipt.extract.cache import FactsCache, SurfaceCache, decode_entry, default_cache_dir, encode_entry
+from receipt.extract.pool import KEPT, extract_entries, worker_count
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
 from receipt.gitsource import GitRepo, SourceFile, TreeListing
@@ -224,11 +224,17 @@ def _extract_in_workers(repo: GitRepo, files: list[SourceFile], cache: FactsCach
     could not do (a missing object, a crash, no processes to be had) is left to the caller, which
     extracts it in this process, as without workers."""
     try:
-        def local(i: int) -> None:  # what this process extracts while it waits: kept in `cache`
-            _extracted(repo, files[i], cache, None)
+        def local(i: int) -> bytes | None:
+            """What this process extracts while it waits: kept in `cache`; its entry is written by a worker."""
+            f = files[i]
+            facts = extract_file(f.path, repo.read_blob(f.blob))
+            entry = None if cache.root is None else encode_entry(f.blob, f.path, facts)
+            cache.put(f.blob, f.path, facts, entry=entry, stored=KEPT)
+            return entry
 
         jobs = [(f.blob, f.path) for f in files]
-        for i, (f, made) in enumerate(zip(files, extract_entries(repo.git_dir, jobs, cache.root, workers, local))):
+        made_all = extract_entries(repo.git_dir, jobs, cache.root, workers, local, cache.unsettled)
+        for i, (f, made) in enumerate(zip(files, made_all)):
             if (done + i) % 50 == 0:
                 progress(f"{done + i}/{total} files")
             if made is not None:
@@ -300,7 +306,15 @@ def build_surface(
     """
     sha = repo.resolve(rev)
     config = config or Config()
-    cache = cache or FactsCache(default_cache_dir(repo.git_dir))
+    if cache is None:  # this run's own: the entries workers are still writing are waited for here
+        cache = FactsCache(default_cache_dir(repo.git_dir))
+        try:
+            return build_surface(
+                repo, rev, paths=paths, config=config, cache=cache, strict_paths=strict_paths, progress=progress,
+                listing=listing, fresh=fresh, reuse_linked=reuse_linked, layout_files=layout_files,
+            )
+        finally:
+            cache.settle()
     listing = listing or _listing(repo, sha, paths, config, strict_paths)
     layout_files = layout_files or _layout_files(repo, sha)
     linked = SurfaceCache(cache.root)

@@ -128,3 +128,20 @@ def test_parent_does_files_while_it_waits_each_file_once_in_order(git_repo: GitR
             assert got is not None and decode_entry(got[0], blob, path).path == path
     # The parent's share is the end of the list: the workers' entries come first, in order.
     assert by_parent == [] or min(by_parent) > max(i for i, got in enumerate(made) if got is not None)
+
+
+def test_workers_leave_the_cache_one_process_leaves(git_repo: GitRepoBuilder, tmp_path: Path) -> None:
+    """Workers write the entries (theirs and the parent's) after extraction: the run still ends with
+    every entry on disk, each the bytes one process writes, and a second run reads them all."""
+    import zlib
+
+    git_repo.commit(_tree("always"))
+    git_repo.commit({"shop/settings.py": 'GATE = "never"\n', "shop/lib/m7.py": LIBRARY.format(n=70)})
+    entries = {}
+    for workers in (1, 2):
+        cache = tmp_path / f"cache-{workers}"
+        out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path), "--format", "json",
+                      env={"RECEIPT_WORKERS": str(workers), "RECEIPT_TODAY": "2026-01-01", "RECEIPT_CACHE_DIR": str(cache)})
+        assert out.returncode == 1, out.stderr
+        entries[workers] = {f.name: zlib.decompress(f.read_bytes()) for f in (cache / "facts").rglob("*.zjson")}
+    assert len(entries[1]) >= MIN_FILES + 16 and entries[2] == entries[1]

@@ -26,6 +26,7 @@ import sys
 import tempfile
 import zlib
 from pathlib import Path
+from typing import Callable
 
 from receipt.extract import EXTRACTOR_VERSION, gc_paused
 from receipt.extract.facts import ModuleFacts, SharedValues, facts_from_json, facts_to_json
@@ -100,6 +101,9 @@ class FactsCache:
         # records of the facts it was computed from (see SurfaceCache).
         self._digests: dict[tuple[str, str], str] = {}
         self.shared = SharedValues()  # refs and constants of every entry decoded in this run
+        # Entries worker processes are still writing (see pool.py): each function waits for its
+        # share and returns how many files it created.
+        self.unsettled: list[Callable[[], int]] = []
 
     def _encode(self, blob: str, path: str, facts: ModuleFacts) -> bytes:
         return encode_entry(blob, path, facts)
@@ -152,8 +156,14 @@ class FactsCache:
         if stored == "written":
             self.written += 1
 
+    def settle(self) -> None:
+        """Wait until the entries worker processes are still writing are on disk."""
+        while self.unsettled:
+            self.written += self.unsettled.pop()()
+
     def evict(self) -> None:
         """Keep the directory under its size bound: least recently used entries go first."""
+        self.settle()
         if self.root is None or not self.written:
             return
         prune(self.root, max_cache_bytes())

@@ -9,6 +9,12 @@ parent's modules loaded; elsewhere, on one usable core, or for a few files, extr
 parent. `RECEIPT_WORKERS=N` sets the number of workers (1: none). While it waits for a worker, the
 parent extracts files itself (from the end of the list): those need no decoding.
 
+Writing entries to the cache directory (compressing, creating a file each) waits until extraction
+is over: each worker keeps its entries (up to `_KEEP_BYTES`), and those the parent extracts itself
+are handed to a worker as they are made; when the last file is extracted each worker writes what it
+holds, while the parent goes on to link (one core's work, so the other is free). The parent waits
+for those writes before the cache's bound is enforced (`FactsCache.settle`).
+
 Only data this run computed crosses between processes (JSON text and file names: no pickled
 objects from the analysed code), and a file a worker could not do (a missing object, a crash) is
 done again by the parent, which then fails or records it exactly as without workers.
@@ -27,10 +33,18 @@ from pathlib import Path
 from receipt.extract import extract_file
 from receipt.extract.cache import encode_entry, store_entry
 
+# What a worker says of an entry it keeps to write later (see _write_kept): not written yet.
+KEPT = "kept"
+
 # Below this many files to extract, starting workers costs more than it saves.
 MIN_FILES = 64
 _CHUNK = 8  # files per task: fewer round trips, still an even share at the end
 _IN_FLIGHT = 4  # tasks submitted ahead per worker
+
+# Bytes of entries a worker keeps to write once extraction is over; past this it writes at once
+# (the whole of a 5,000-file tree's entries is about 150 MB).
+_KEEP_BYTES = 48_000_000
+_SETTLE_SECONDS = 120  # a worker waiting for the others to take their share of the writes
 
 _worker: dict[str, object] = {}
 
@@ -54,11 +68,46 @@ def worker_count(files: int) -> int:
     return min(wanted, files // _CHUNK)
 
 
-def _start(git_dir: str, cache_root: str | None) -> None:
+def _start(git_dir: str, cache_root: str | None, barrier: object) -> None:
     from receipt.gitsource import GitRepo  # a fresh git reader: the parent's pipes stay the parent's
 
     _worker["repo"] = GitRepo(git_dir)
     _worker["root"] = Path(cache_root) if cache_root is not None else None
+    _worker["barrier"] = barrier
+    _worker["kept"] = []
+    _worker["kept_bytes"] = 0
+
+
+def _store_later(blob: str, path: str, entry: bytes) -> str | None:
+    """What store_entry did with the entry, or KEPT: it is written by `_write_kept`."""
+    root = _worker["root"]
+    if root is None:
+        return None
+    if _worker["kept_bytes"] + len(entry) > _KEEP_BYTES:  # type: ignore[operator]
+        return store_entry(root, blob, path, entry)  # type: ignore[arg-type]
+    _worker["kept"].append((blob, path, entry))  # type: ignore[attr-defined]
+    _worker["kept_bytes"] += len(entry)  # type: ignore[operator]
+    return KEPT
+
+
+def _keep(blob: str, path: str, entry: bytes) -> str | None:
+    """An entry the parent made, to be written with this worker's own."""
+    return _store_later(blob, path, entry)
+
+
+def _write_kept() -> int:
+    """Write the entries this worker kept; how many files were written. Each worker takes exactly
+    one of these tasks: it waits here until every worker has taken its own."""
+    root = _worker["root"]
+    kept = _worker["kept"]
+    written = 0
+    try:
+        for blob, path, entry in kept:  # type: ignore[attr-defined]
+            written += store_entry(root, blob, path, entry) == "written"  # type: ignore[arg-type]
+    finally:
+        kept.clear()  # type: ignore[attr-defined]
+        _worker["barrier"].wait(_SETTLE_SECONDS)  # type: ignore[attr-defined]
+    return written
 
 
 def _extract(job: tuple[str, str]) -> tuple[bytes, str | None] | None:
@@ -67,8 +116,7 @@ def _extract(job: tuple[str, str]) -> tuple[bytes, str | None] | None:
     try:
         facts = extract_file(path, _worker["repo"].read_blob(blob))  # type: ignore[attr-defined]
         entry = encode_entry(blob, path, facts)
-        root = _worker["root"]
-        return entry, None if root is None else store_entry(root, blob, path, entry)  # type: ignore[arg-type]
+        return entry, _store_later(blob, path, entry)
     except Exception:  # noqa: BLE001 - redone (and reported or raised) by the parent
         return None
 
@@ -79,28 +127,37 @@ def _extract_chunk(jobs: Sequence[tuple[str, str]]) -> list[tuple[bytes, str | N
 
 def extract_entries(
     git_dir: Path, jobs: Sequence[tuple[str, str]], cache_root: Path | None, workers: int,
-    local: Callable[[int], object] | None = None,
+    local: Callable[[int], bytes | None] | None = None, later: list[Callable[[], int]] | None = None,
 ) -> Iterator[tuple[bytes, str | None] | None]:
     """For each (blob, path) of `jobs`, in order: (its encoded entry, what `store_entry` did with it
-    in `cache_root`), or None when a worker could not do it.
+    in `cache_root`: KEPT when it is written later), or None when a worker could not do it.
 
     With `local`, the parent does files itself while the workers it waits for are busy: it calls
     `local(i)` for job `i` (taken from the end of the list, so the workers' share stays in order)
     and yields None for it; `local` leaves the facts where the caller finds them (its memory
-    cache). Facts made in the parent need no decoding, which is what the parent otherwise spends
-    its time on while workers extract. An exception from `local` leaves that file to the caller."""
+    cache) and returns their entry when it is still to be written (a worker keeps it with its
+    own). Facts made in the parent need no decoding, which is what the parent otherwise spends
+    its time on while workers extract. An exception from `local` leaves that file to the caller.
+
+    The kept entries are written once the last file is extracted, while the caller goes on; a
+    function that waits for those writes and returns how many files they created is appended to
+    `later` (without `later`, they are waited for here)."""
+    context = multiprocessing.get_context("fork")
     # concurrent.futures, not multiprocessing.Pool: a worker that dies makes the result raise
     # (BrokenProcessPool) instead of waiting forever for its files.
-    with ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context("fork"), initializer=_start,
-        initargs=(str(git_dir), None if cache_root is None else str(cache_root)),
-    ) as pool:
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start,
+        initargs=(str(git_dir), None if cache_root is None else str(cache_root), context.Barrier(workers)),
+    )
+    handed_over = False
+    try:
         # A few chunks in flight per worker, not all of them (what `map` submits): entries the
         # parent has not decoded yet wait in its memory, and on a busy machine the workers run
         # ahead (all of a 1,500-file tree's entries waiting cost 48 MB of peak RSS).
         starts = range(0, len(jobs), _CHUNK)
         front, back = 0, len(starts)  # chunks [front, back) are nobody's yet
         pending: deque = deque()
+        kept: list = []  # the parent's entries handed to workers
         while front < back and len(pending) < workers * _IN_FLIGHT:
             pending.append(pool.submit(_extract_chunk, jobs[starts[front] : starts[front] + _CHUNK]))
             front += 1
@@ -109,14 +166,42 @@ def extract_entries(
                 back -= 1  # the last chunk nobody has: the parent's
                 for i in range(starts[back], min(starts[back] + _CHUNK, len(jobs))):
                     try:
-                        local(i)
+                        entry = local(i)
                     except Exception:  # noqa: BLE001 - redone (and reported or raised) by the caller
-                        pass
+                        continue
+                    if entry is not None and cache_root is not None:
+                        kept.append(pool.submit(_keep, jobs[i][0], jobs[i][1], entry))
                 continue
             done = pending.popleft().result()
             if front < back:
                 pending.append(pool.submit(_extract_chunk, jobs[starts[front] : starts[front] + _CHUNK]))
                 front += 1
             yield from done
+        # Every worker writes what it kept (one task each: see _write_kept) while the parent goes on.
+        writes = [pool.submit(_write_kept) for _ in range(workers)] if cache_root is not None else []
+
+        def settle() -> int:
+            written = 0
+            for future in kept:
+                try:
+                    written += future.result() == "written"
+                except Exception:  # noqa: BLE001 - an entry not written: the cache only accelerates
+                    pass
+            for future in writes:
+                try:
+                    written += future.result()
+                except Exception:  # noqa: BLE001 - idem
+                    pass
+            return written
+
+        if later is None:
+            settle()
+        else:
+            later.append(settle)
+        handed_over = True
         for _ in range(min(back * _CHUNK, len(jobs)), len(jobs)):  # what the parent did itself
             yield None
+    finally:
+        # Handed over: the workers finish their writes and exit on their own (the interpreter waits
+        # for them at exit). Otherwise (an error, a caller that stopped early): stop them now.
+        pool.shutdown(wait=not handed_over, cancel_futures=not handed_over)
