@@ -23,6 +23,7 @@ from receipt.extract.cache import FactsCache, SurfaceCache, decode_entry, defaul
 from receipt.extract.pool import KEPT, extract_entries, worker_count
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
+from receipt.extract.screens import ScreenMemo
 from receipt.gitsource import GitRepo, SourceFile, TreeListing
 from receipt.layout import Layout, is_layout_file, read_layout
 from receipt.link import link
@@ -265,10 +266,13 @@ def layout_of(repo: GitRepo, found: LayoutFiles, listing: TreeListing) -> Layout
 
 
 def surface_from_facts(
-    facts: Sequence[ModuleFacts], *, rev: str, sha: str, exports: Sequence[str] = (), layout: Layout | None = None
+    facts: Sequence[ModuleFacts], *, rev: str, sha: str, exports: Sequence[str] = (), layout: Layout | None = None,
+    screens: ScreenMemo | None = None,
 ) -> tuple[Surface, list[ExtractionIssue]]:
-    """Pure: per-file facts -> linked surface (and unresolved-registration issues)."""
+    """Pure: per-file facts -> linked surface (and unresolved-registration issues). `screens`: what
+    the dialects' scans selected in the run's program before, reused where provably the same."""
     program = Program([f for f in facts if not f.error], layout)
+    program.screens = screens
     imported = [*program.imports.values(), *(s for m in program.modules.values() for s in m.star_imports)]
     results = [d.extract(program) for d in dialects_for(imported)]
     entries, issues = link(program, results, exports)
@@ -296,6 +300,7 @@ def build_surface(
     fresh: frozenset[tuple[str, str]] = frozenset(),
     reuse_linked: bool = True,
     layout_files: LayoutFiles | None = None,
+    screens: ScreenMemo | None = None,
 ) -> Surface:
     """The surface of `rev`.
 
@@ -328,7 +333,7 @@ def build_surface(
     facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes)
     progress("linking")
     layout = layout_of(repo, layout_files, listing)
-    surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports, layout=layout)
+    surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports, layout=layout, screens=screens)
     surface.errors = sorted([*errors, *layout.issues], key=lambda e: (e.path, e.line or 0))
     # Registrations that look real but cannot be resolved are reported, not dropped.
     surface.skipped = sorted([*skipped, *issues], key=lambda e: (e.path, e.line or 0, e.message))
@@ -436,14 +441,16 @@ def build_receipt(
     head_files = {(f.blob, f.path) for f in head_listing.files}
     fresh = frozenset(base_files ^ head_files)
     base_layout, head_layout = _layout_files(git_repo, base_sha), _layout_files(git_repo, head_sha)
+    screens = ScreenMemo()  # the head's dialects reuse what the base's selected in the files both share
     base_surface = build_surface(
         git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh,
-        layout_files=base_layout,
+        layout_files=base_layout, screens=screens,
     )
     head_surface = build_surface(
         git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
-        layout_files=head_layout,
+        layout_files=head_layout, screens=screens,
     )
+    del screens
     cache.evict()
     base_surface.sha, head_surface.sha = base_sha, head_sha
     # A PATH may exist at one revision only (a folder the PR adds or deletes): its entries are the

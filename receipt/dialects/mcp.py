@@ -430,18 +430,10 @@ class _Analyser:
 
     def run(self) -> Analysis:
         self.find_servers()
-        for fn in self.p.iter_functions():
-            for dec in fn.decorators:
-                self.decorator(fn, dec)
-        for m in self.p.modules.values():
-            for call, cond in _statement_calls(m):
-                call = self.p.resolve_call(call)
-                func = call.func
-                target = func.func if isinstance(func, Call) else func
-                owner = None
-                if isinstance(target, Dyn) and target.why == "parameter":
-                    owner = _owner_by_line(m, target.src.split(".")[0], call.line)
-                self.call(call, cond, owner, m.path)
+        for _m, (fn, dec) in self.p.scan("mcp.decorators", _registration_decorators):
+            self.decorator(fn, dec)
+        for m, (call, cond, owner) in self.p.scan("mcp.calls", _registration_calls):
+            self.call(call, cond, owner, m.path)
         for server in list(self.a.servers.values()):
             self.constructor_tools(server)
             if server.lowlevel:
@@ -456,18 +448,10 @@ class _Analyser:
         code as a value (`setup(mcp.tool)`: what that code registers through it is not followed)."""
         if not self.a.servers:
             return  # uses of a server need a server
-        for call, _cond, m in self.p.iter_calls():
-            if _may_use_server(call):
-                self.unfollowed_use(call, m.path)
-        for m in self.p.modules.values():
-            for fn in m.functions:
-                for call in fn.calls:
-                    if _may_use_server(call):
-                        self.unfollowed_use(call, self.p.path_of(fn.symbol))
-                for d in fn.decorators:
-                    for call in calls_in(d):
-                        if _may_use_server(call):
-                            self.unfollowed_use(call, self.p.path_of(fn.symbol))
+        for m, call in self.p.scan("mcp.statement uses", _statement_uses):
+            self.unfollowed_use(call, m.path)
+        for _m, (call, path) in self.p.scan("mcp.function uses", _function_uses):
+            self.unfollowed_use(call, path)
 
     def unfollowed_use(self, call: Call, path: str) -> None:
         """One call `_may_use_server` let through (see `unfollowed_uses`)."""
@@ -863,6 +847,60 @@ def _may_use_server(call: Call) -> bool:
         if value.__class__ is Ref and value.name.rpartition(".")[2] in _REGISTER_METHODS:  # type: ignore[union-attr]
             return True
     return False
+
+
+# --- screens: what each scan of the analyser looks at in one module (`Program.scan`). Pure functions
+# of the module and of what they ask the program; what they skip, the analyser would skip too.
+
+
+def _registration_decorators(p: Program, m: ModuleFacts) -> list[tuple[FunctionFact, Expr]]:
+    """(function, decorator) for decorators that, seen through, call a method `decorator` reads."""
+    out = []
+    for fn in m.functions:
+        for dec in fn.decorators:
+            seen = p.see_through(dec)
+            if isinstance(seen, Call) and isinstance(seen.func, Ref) and p.canonical(seen.func.name) == "functools.partial" and seen.args:
+                seen = replace(seen, func=p.see_through(seen.args[0]), args=seen.args[1:])
+            receiver, method = split_method(decorator_call(seen)[0], parameters=True)
+            if receiver is not None and method in ("tool", "prompt", "list_tools", "list_prompts"):
+                out.append((fn, dec))
+    return out
+
+
+def _registration_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, bool, str | None]]:
+    """(call seen through, conditional, function whose parameter is the receiver) for the statement
+    calls `_Analyser.call` reads: registration and serving methods."""
+    out = []
+    for call, cond in _statement_calls(m):
+        call = p.resolve_call(call)
+        func = call.func
+        inner = func if isinstance(func, Call) else None
+        target = func.func if inner is not None else func
+        receiver, method = split_method(target, parameters=True)
+        if receiver is None or method is None or (method not in _REGISTER and method not in _SERVE):
+            continue
+        if inner is None and method in ("tool", "prompt") and not call.args:
+            continue  # `mcp.tool(name=...)` alone is a decorator factory, used elsewhere
+        owner = None
+        if isinstance(target, Dyn) and target.why == "parameter":
+            owner = _owner_by_line(m, target.src.split(".")[0], call.line)
+        out.append((call, cond, owner))
+    return out
+
+
+def _statement_uses(_p: Program, m: ModuleFacts) -> list[Call]:
+    """Calls of assigned values and statements (`Program.iter_calls` order) `unfollowed_use` reads."""
+    return [call for expr in [*(a.value for a in m.assigns), *(e.call for e in m.effects)] for call in calls_in(expr) if _may_use_server(call)]
+
+
+def _function_uses(p: Program, m: ModuleFacts) -> list[tuple[Call, str]]:
+    """(call, path) in function bodies and decorators that `unfollowed_use` reads."""
+    out = []
+    for fn in m.functions:
+        for call in [*fn.calls, *(c for d in fn.decorators for c in calls_in(d))]:
+            if _may_use_server(call):
+                out.append((call, p.path_of(fn.symbol)))
+    return out
 
 
 def _statement_calls(m: ModuleFacts) -> Iterable[tuple[Call, bool]]:

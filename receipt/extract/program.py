@@ -35,6 +35,7 @@ from receipt.extract.facts import (
     nodes_in,
     walk,
 )
+from receipt.extract.screens import ALWAYS, INDEXES, Recorded, ScreenMemo
 from receipt.layout import Layout, read_layout
 from receipt.models import Dynamic
 
@@ -214,9 +215,34 @@ class Program:
         Names outside the repository come back as their import origin (`agents.function_tool`).
         """
         cached = self._canon_cache.get(name)
+        if self._reads is not None:
+            return self._recorded_canonical(name, _depth, cached)
         if cached is None:
             # Both are names the facts already spell (interned there): one string object each.
             cached = self._canon_cache[sys.intern(name)] = sys.intern(self._canonical(name, _depth))
+        return cached
+
+    def _recorded_canonical(self, name: str, depth: int, cached: str | None) -> str:
+        """`canonical` while a screen records its reads: a cached answer adds the keys its
+        resolution read (resolved again, recording, when it was cached outside a screen)."""
+        reads = self._reads
+        assert reads is not None
+        known = self._canon_reads.get(name)
+        if known is not None:
+            reads.update(known)
+            return cached  # type: ignore[return-value]  (both are kept together)
+        mine: set = set()
+        self._reads = mine
+        try:
+            found = sys.intern(self._canonical(name, depth))
+        finally:
+            self._reads = reads
+        if cached is None:
+            cached = self._canon_cache[sys.intern(name)] = found
+        elif cached != found:  # resolved at another depth before: its reads are not these
+            mine.add(ALWAYS)
+        self._canon_reads[sys.intern(name)] = frozenset(mine)
+        reads.update(mine)
         return cached
 
     def _canonical(self, name: str, depth: int) -> str:
@@ -769,6 +795,55 @@ class Program:
             return replace(call, func=inner, args=(*func.args[1:], *call.args), kwargs=tuple(kwargs.items()), star=call.star or func.star)
         return call if func is call.func else replace(call, func=func)
 
+    # -- screened scans: what a dialect selects module by module, reused across programs -----------
+
+    _reads: set | None = None  # the keys the screen being computed has read (None: not recording)
+    screens: ScreenMemo | None = None  # results kept for the next program of the run
+
+    @property
+    def _canon_reads(self) -> dict[str, frozenset]:
+        found = self.__dict__.get("_canon_reads_")
+        if found is None:
+            found = self.__dict__["_canon_reads_"] = {}
+        return found
+
+    def scan(self, site: str, screen: Callable[["Program", ModuleFacts], list[Any]]) -> Iterator[tuple[ModuleFacts, Any]]:
+        """(module, item) for each item `screen(self, module)` selects, module by module in program order.
+
+        `screen` must be a pure function of that module's facts and of what it asks this program
+        (names, lookups, values: all recorded here, hits and misses): never of a dialect's own
+        state. `site` names it uniquely among screens. With a memo (`screens`), a module's result
+        is taken from the program before whenever its facts are the same object and no key it
+        read differs between the two programs; else it is computed again, recording its reads.
+        """
+        memo = self.screens
+        if memo is not None:
+            memo.attach(self)
+        for m in self.modules.values():
+            found = memo.get(site, m.module, m) if memo is not None else None
+            if found is None:
+                found = self._screened(screen, m) if memo is not None else screen(self, m)
+                if memo is not None:
+                    memo.put(site, m.module, m, found[0], found[1])
+                    found = found[0]
+            for item in found:
+                yield m, item
+
+    def _screened(self, screen: Callable[["Program", ModuleFacts], list[Any]], m: ModuleFacts) -> tuple[list[Any], set]:
+        if self._reads is not None:
+            raise RuntimeError("a screen must not run another screen")
+        reads: set = set()
+        plain = {tag: self.__dict__[tag] for tag in INDEXES}
+        self._reads = reads
+        try:
+            for tag, index in plain.items():  # every read of an index goes through a recording view
+                self.__dict__[tag] = Recorded(index, tag, self)
+            items = screen(self, m)
+        finally:
+            self.__dict__.update(plain)
+            self._reads = None
+        return items, reads
+
     # -- iteration helpers for dialects -------------------------------------------------------------
 
     def iter_functions(self) -> Iterable[FunctionFact]:
@@ -789,6 +864,8 @@ class Program:
 
     def iter_calls(self) -> Iterator[tuple[Call, bool, ModuleFacts]]:
         """Every call found as an assignment value or a statement, with its conditional flag."""
+        if self._reads is not None:  # a screen reading every module reads the whole program
+            self._reads.add(ALWAYS)
         if self._calls is None:
             # Collected once per program (several analyses walk every expression for calls), as
             # runs of calls sharing a module and a flag: a tuple per call was most of the index.

@@ -1,0 +1,138 @@
+"""Screens: what a dialect's whole-program scan selects in one module, kept with what selecting it read.
+
+A dialect's scan site (every call of every module, every function, ...) mostly finds nothing: a
+screen is a pure function of one module's facts and the linked program's answers that returns the
+few items of that module the dialect must look at (`Program.scan`). Its result depends only on
+that module's facts and on the program index keys read while computing it (names looked up, hit
+or miss: a failed lookup turns into a hit when a changed module defines the name), which
+`Program` records. A `ScreenMemo` keeps each result with that read set, so the next program of
+the same run (the head after the base) reuses it for a module with the very same facts object
+whenever no index key it read differs between the two programs. Anything the memo cannot prove
+equal is computed again: it can make a run faster, never change what a run finds.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+# The Program indexes resolution reads (attribute names). While a screen computes, each is seen
+# through a `Recorded` view that notes the keys asked for; the memo compares them between programs.
+INDEXES = ("modules", "functions", "classes", "assigns", "imports", "module_of", "effects_by_receiver", "homes", "_by_import", "_suffix")
+WHOLE = "*"  # (WHOLE, index): the whole index was read (iterated, measured)
+ALWAYS = (WHOLE, WHOLE)  # a read no comparison can vouch for: the result is never reused
+
+
+class Recorded:
+    """A read-only view of one Program index that adds each key asked for, found or not, to the
+    reads of the screen its program is computing (`Program._reads`).
+
+    Only the reading methods of a dict exist here: a screen that tried anything else would fail
+    loudly rather than read something unrecorded."""
+
+    __slots__ = ("data", "tag", "owner")
+
+    def __init__(self, data: dict, tag: str, owner: Any) -> None:
+        self.data, self.tag, self.owner = data, tag, owner
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self.owner._reads.add((self.tag, key))
+        return self.data.get(key, default)
+
+    def __getitem__(self, key: Any) -> Any:
+        self.owner._reads.add((self.tag, key))
+        return self.data[key]
+
+    def __contains__(self, key: Any) -> bool:
+        self.owner._reads.add((self.tag, key))
+        return key in self.data
+
+    def _whole(self) -> dict:
+        self.owner._reads.add((WHOLE, self.tag))
+        return self.data
+
+    def __iter__(self) -> Iterator:
+        return iter(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+    def keys(self):  # noqa: ANN201 - a dict's views
+        return self._whole().keys()
+
+    def values(self):  # noqa: ANN201
+        return self._whole().values()
+
+    def items(self):  # noqa: ANN201
+        return self._whole().items()
+
+
+def changed_keys(old: Any, new: Any) -> set[tuple[str, Any]]:
+    """Every (index, key) whose answer may differ between two programs, and (WHOLE, index) for each
+    index with any such key.
+
+    A run shares the facts objects of unchanged files between its revisions, so a module whose
+    facts are not the very same object is a changed one (a module rewritten for its project's
+    imports is one in every program). The definition indexes (functions, classes, assigns,
+    imports, module_of) are built from each module's own facts, in module order: only the keys a
+    changed module defines, in either program, can answer differently. The others depend on the
+    whole tree (its layout, every module's name, where each receiver resolves) and are compared
+    whole."""
+    out: set[tuple[str, Any]] = {ALWAYS}
+    changed = [m for name, m in old.modules.items() if new.modules.get(name) is not m]
+    changed += [m for name, m in new.modules.items() if old.modules.get(name) is not m]
+    by_tag: dict[str, set[Any]] = {tag: set() for tag in INDEXES}
+    for m in changed:
+        by_tag["modules"].add(m.module)
+        by_tag["imports"].update(m.imports)
+        by_tag["functions"].update(f.symbol for f in m.functions)
+        by_tag["classes"].update(c.symbol for c in m.classes)
+        by_tag["assigns"].update(a.target for a in m.assigns)
+    by_tag["module_of"] = by_tag["functions"] | by_tag["classes"] | by_tag["assigns"]
+    for tag in ("homes", "_by_import", "_suffix", "effects_by_receiver"):
+        a, b = getattr(old, tag), getattr(new, tag)
+        differ = by_tag[tag]
+        differ.update(a.keys() ^ b.keys())
+        # `==` on tuples and lists compares identical facts by identity first: quick, and exact.
+        differ.update(k for k, v in a.items() if k in b and b[k] != v)
+    for tag, keys in by_tag.items():
+        if keys:
+            out.add((WHOLE, tag))
+            out.update((tag, k) for k in keys)
+    return out
+
+
+class ScreenMemo:
+    """Screen results of one run's programs: (site, module) -> (module facts, selected items, reads).
+
+    Every kept result holds for `program`, the last program attached; attaching another one drops
+    each result a changed key of the two programs reaches (see `Program.scan`)."""
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[str, str], tuple[Any, list, frozenset]] = {}
+        self.program: Any = None
+        self.reused = self.computed = 0
+
+    def attach(self, program: Any) -> None:
+        if self.program is program:
+            return
+        if self.program is not None and self.entries:
+            dirty = changed_keys(self.program, program)
+            modules = program.modules
+            self.entries = {
+                key: entry for key, entry in self.entries.items()
+                if modules.get(key[1]) is entry[0] and entry[2].isdisjoint(dirty)
+            }
+        self.program = program
+
+    def get(self, site: str, module: str, facts: Any) -> list | None:
+        entry = self.entries.get((site, module))
+        if entry is None or entry[0] is not facts:
+            return None
+        self.reused += 1
+        return entry[1]
+
+    def put(self, site: str, module: str, facts: Any, items: list, reads: set) -> None:
+        self.computed += 1
+        if ALWAYS in reads:
+            return
+        self.entries[(site, module)] = (facts, items, frozenset(reads))

@@ -1,0 +1,150 @@
+"""The head's dialects reuse what the base's scans selected in the modules both revisions share
+(`Program.scan`, `receipt.extract.screens`), and that reuse never hides what the change does.
+
+Each case changes only a module B that decides whether an untouched module A registers something:
+an alias, a variable holding a decorator, a re-export, a module that appears where an import
+failed, a module that goes away. A's screens were computed for the base; the head's surface in the
+receipt must be the surface of the head computed alone (no memo), byte for byte, and the change must
+show. Real git repositories, the real pipeline and cache.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from receipt import pipeline
+from receipt.extract.screens import ScreenMemo
+from receipt.gitsource import GitRepo
+from receipt.pipeline import build_receipt, build_surface
+from tests.helpers import GitRepoBuilder
+
+SERVER = "from fastmcp import FastMCP\n\nmcp = FastMCP('ops')\n"
+PLAIN_HOOKS = "def add(f):\n    return f\n\n\ndef register(f):\n    return f\n"
+SERVER_HOOKS = "from ops.server import mcp\n\nadd = mcp.add_tool\nregister = mcp.tool()\n"
+TOOLS = '''
+from ops.hooks import add, register
+
+
+def wipe(path: str) -> str:
+    """Delete everything under a path."""
+    return path
+
+
+handle = add(wipe)  # an assigned call: its callee is resolved (and cached) before any screen runs
+
+
+@register
+def purge(path: str) -> str:
+    """Purge a path."""
+    return path
+'''
+# Enough untouched modules that most screens are reused.
+FILLER = {f"ops/util{i}.py": f"def helper{i}(x):\n    return x + {i}\n\n\nVALUE{i} = helper{i}(1)\n" for i in range(5)}
+
+
+def _surface_json(surface) -> str:
+    return json.dumps(surface.model_dump(mode="json", by_alias=True, exclude={"rev"}), sort_keys=True)
+
+
+def _check(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[set[str], set[str]]:
+    """The receipt's two surfaces are those computed alone; returns (base tools, head tools)."""
+    memos: list[ScreenMemo] = []
+
+    class Spy(ScreenMemo):
+        def __init__(self) -> None:
+            super().__init__()
+            memos.append(self)
+
+    monkeypatch.setattr(pipeline, "ScreenMemo", Spy)
+    monkeypatch.setenv("RECEIPT_CACHE_DIR", str(tmp_path / "receipt-cache"))
+    receipt = build_receipt(repo, "HEAD~1", "HEAD")
+    assert memos and memos[0].reused > 0  # the head did reuse the base's screens
+    git = GitRepo(repo)
+    for side, rev in (("base", "HEAD~1"), ("head", "HEAD")):
+        monkeypatch.setenv("RECEIPT_CACHE_DIR", str(tmp_path / f"alone-{side}"))
+        alone = build_surface(git, rev)
+        alone.sha = receipt.surfaces[side].sha
+        assert _surface_json(receipt.surfaces[side]) == _surface_json(alone), side
+    return ({t.name for t in receipt.surfaces["base"].tools}, {t.name for t in receipt.surfaces["head"].tools})
+
+
+def test_an_alias_defined_in_another_module_makes_an_untouched_call_a_registration(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": PLAIN_HOOKS, "ops/tools.py": TOOLS, **FILLER})
+    git_repo.commit({"ops/hooks.py": SERVER_HOOKS})  # ops/tools.py is untouched
+    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    assert base == set() and head == {"wipe", "purge"}
+
+
+def test_an_alias_that_stops_naming_a_registration_removes_what_it_registered(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": SERVER_HOOKS, "ops/tools.py": TOOLS, **FILLER})
+    git_repo.commit({"ops/hooks.py": PLAIN_HOOKS})
+    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    assert base == {"wipe", "purge"} and head == set()
+
+
+def test_a_module_added_where_an_import_failed_turns_untouched_calls_into_registrations(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At the base, `from ops.hooks import ...` names nothing in the tree: every lookup of it fails.
+    git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/tools.py": TOOLS, **FILLER})
+    git_repo.commit({"ops/hooks.py": SERVER_HOOKS})
+    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    assert base == set() and head == {"wipe", "purge"}
+
+
+def test_a_deleted_module_takes_the_registrations_it_decided_with_it(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": SERVER_HOOKS, "ops/tools.py": TOOLS, **FILLER})
+    git_repo.commit({"ops/hooks.py": None})
+    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    assert base == {"wipe", "purge"} and head == set()
+
+
+def test_a_reexport_switched_to_another_module_changes_what_an_untouched_module_registers(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tools = TOOLS.replace("from ops.hooks import add, register", "from ops import add, register")
+    files = {"ops/server.py": SERVER, "ops/plain.py": PLAIN_HOOKS, "ops/hooks.py": SERVER_HOOKS, "ops/tools.py": tools, **FILLER}
+    git_repo.commit({"ops/__init__.py": "from ops.plain import add, register\n", **files})
+    git_repo.commit({"ops/__init__.py": "from ops.hooks import add, register\n"})
+    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    assert base == set() and head == {"wipe", "purge"}
+
+
+def test_a_server_that_moves_to_a_new_module_keeps_its_untouched_registrations(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The server module is renamed; `ops/hooks.py` follows it, `ops/tools.py` is untouched.
+    git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": SERVER_HOOKS, "ops/tools.py": TOOLS, **FILLER})
+    git_repo.commit({"ops/server.py": None, "ops/app.py": SERVER, "ops/hooks.py": SERVER_HOOKS.replace("ops.server", "ops.app")})
+    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    assert base == head == {"wipe", "purge"}
+
+
+def test_every_index_a_program_answers_from_is_recorded_while_a_screen_runs(git_repo: GitRepoBuilder) -> None:
+    """A screen's reads are recorded by putting a view in front of each Program index it could
+    read. An index added to Program and left out of `screens.INDEXES` would be read unrecorded, and
+    a reused screen could then hide a change: this lists what a real program holds."""
+    from receipt.extract.program import Program
+    from receipt.extract.screens import INDEXES
+    from receipt.pipeline import _listing, _facts_for
+    from receipt.config import Config
+    from receipt.extract.cache import FactsCache
+
+    git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": SERVER_HOOKS, "ops/tools.py": TOOLS})
+    git = GitRepo(git_repo.path)
+    facts, _, _ = _facts_for(git, _listing(git, "HEAD", (), Config(), False), FactsCache(None), lambda _: None)
+    program = Program(facts)
+    program.screens = ScreenMemo()
+    list(program.scan("probe", lambda p, m: [p.canonical("ops.tools.add")]))
+    derived = {"_canon_cache", "_canon_reads_"}  # answers kept with their reads (see Program.canonical)
+    held = {name for name, value in vars(program).items() if isinstance(value, (dict, list, set, tuple))}
+    assert held - derived - {"_calls"} <= set(INDEXES), held - derived - set(INDEXES)
