@@ -13,9 +13,9 @@ import hashlib
 import re
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
-from receipt.extract.facts import Attr, Call, Dyn, Expr, FunctionFact, Ref
+from receipt.extract.facts import AssignFact, Attr, Call, ClassFact, Dyn, EffectFact, Expr, FunctionFact, ModuleFacts, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import APPROVAL_ORDER, TEXT_LIMIT, TRUST_FROM_APPROVAL, Dynamic, Entry, ExtractionIssue, Param, Signature
 
@@ -279,3 +279,28 @@ def origin_matches(origin: str | None, *candidates: str) -> bool:
         if origin.startswith(pkg + ".") and origin.rsplit(".", 1)[-1] == c.rsplit(".", 1)[-1]:
             return True
     return False
+
+
+# -- screened scans (see `Program.scan`): a dialect's whole-program loop limited to what a pure test
+# of each item selects. `keep` may read the item and ask the program anything, never the dialect's
+# own state; the site names the loop uniquely, so that a memo can reuse its per-module results.
+
+
+def screened_functions(p: Program, site: str, keep: Callable[[Program, FunctionFact], bool]) -> Iterator[FunctionFact]:
+    """`p.iter_functions()`, only those `keep` selects, in the same order."""
+    return (fn for _m, fn in p.scan(site, lambda p, m: [fn for fn in m.functions if keep(p, fn)]))
+
+
+def screened_assigns(p: Program, site: str, keep: Callable[[Program, AssignFact], bool]) -> Iterator[AssignFact]:
+    """`p.iter_assigns()`, only those `keep` selects, in the same order."""
+    return (a for _m, a in p.scan(site, lambda p, m: [a for a in m.assigns if keep(p, a)]))
+
+
+def screened_classes(p: Program, site: str, keep: Callable[[Program, ClassFact], bool]) -> Iterator[ClassFact]:
+    """`p.iter_classes()`, only those `keep` selects, in the same order."""
+    return (c for _m, c in p.scan(site, lambda p, m: [c for c in m.classes if keep(p, c)]))
+
+
+def screened_effects(p: Program, site: str, keep: Callable[[Program, EffectFact], bool]) -> Iterator[tuple[ModuleFacts, EffectFact]]:
+    """(module, effect) for the effects of every module `keep` selects, in program order."""
+    return p.scan(site, lambda p, m: [e for e in m.effects if keep(p, e)])

@@ -67,6 +67,10 @@ from receipt.dialects.base import (
     shape,
     leaf,
     origin_matches,
+    screened_assigns,
+    screened_classes,
+    screened_effects,
+    screened_functions,
     signature_of,
     split_method,
     stricter,
@@ -183,7 +187,7 @@ class _Extractor:
     # -- tool declarations ----------------------------------------------------------------------
 
     def decorated_tools(self) -> None:
-        for fn in self.p.iter_functions():
+        for fn in screened_functions(self.p, "langchain.decorated tools", _decorated_tool):
             for dec in fn.decorators:
                 func, call = decorator_call(dec)
                 if not origin_matches(self.p.origin(func), *_TOOL_DECORATOR):
@@ -233,7 +237,7 @@ class _Extractor:
         return self.add(tid, entry, {tid}, fn, conditional)
 
     def assigned_tools(self) -> None:
-        for a in self.p.iter_assigns():
+        for a in screened_assigns(self.p, "langchain.assigned tools", _assigned_tool):
             if a.op == "=" and isinstance(a.value, Call):
                 self.tool_call(a.value, a.target, self.p.path_of(a.target), a.conditional)
 
@@ -249,7 +253,7 @@ class _Extractor:
         return None
 
     def class_tools(self) -> None:
-        for cls in self.p.iter_classes():
+        for cls in screened_classes(self.p, "langchain.tool classes", _tool_class):
             if not any(origin_matches(b, *_BASE_TOOL) for b in self.p.class_bases(cls)):
                 continue
             name_expr = self.class_attr(cls, "name")
@@ -320,15 +324,7 @@ class _Extractor:
 
     def kind_of(self, expr: Expr | None) -> bool | None:
         """True for create_react_agent, False for create_agent, None for anything else."""
-        expr = self.unwrap(expr)
-        if not isinstance(expr, Call):
-            return None
-        origin = self.p.origin(expr.func)
-        if origin_matches(origin, *_CREATE_AGENT):
-            return False
-        if origin_matches(origin, *_REACT_AGENT):
-            return True
-        return None
+        return _agent_kind(self.p, expr)
 
     def add_agent(self, symbol: str, call: Call, react: bool, conditional: bool, hint: str, path: str, graph: bool = False) -> None:
         if not replaces(self.agents.get(symbol), conditional, self.result, path, call.line):
@@ -350,18 +346,18 @@ class _Extractor:
 
     def find_agents(self) -> None:
         self.find_graphs()
-        for a in self.p.iter_assigns():
+        for a in screened_assigns(self.p, "langchain.agents", _assigned_agent):
             react = self.kind_of(a.value) if a.op == "=" else None
             if react is not None:
                 self.add_agent(a.target, self.unwrap(a.value), react, a.conditional, a.target.rsplit(".", 1)[-1], self.p.path_of(a.target))  # type: ignore[arg-type]
-        for a in self.p.iter_assigns():  # `served = agent.with_config(...)`: the same agent
+        for a in screened_assigns(self.p, "langchain.wrapped", _wrapped_name):  # `served = agent.with_config(...)`: the same agent
             inner = self.unwrap(a.value) if a.op == "=" and isinstance(a.value, Call) else None
             if isinstance(inner, Ref) and inner is not a.value:
                 target = self.agents.get(self.p.canonical(inner.name))
                 if target is not None and a.target not in self.agents:
                     target.aliases.add(a.target)
                     target.entry.root = target.entry.root or builds_root(self.p, a.target)
-        for fn in self.p.iter_functions():
+        for fn in screened_functions(self.p, "langchain.returned agents", _returns_agent_or_name):
             for ret in fn.returns_exprs:
                 react = self.kind_of(ret)
                 inner = self.unwrap(ret)
@@ -379,32 +375,31 @@ class _Extractor:
         node that is an agent or another compiled graph as that agent. `compile(interrupt_before=
         ["tools"])` gates the tools as for the prebuilt agents."""
         p = self.p
-        builders = {a.target for a in p.iter_assigns() if a.op == "=" and isinstance(a.value, Call) and origin_matches(p.origin(a.value.func), *_STATE_GRAPH)}
+        builders = {a.target for a in screened_assigns(p, "langchain.graph builders", _graph_builder)}
         if not builders:
             return
         tools: dict[str, list[Item]] = {b: [] for b in builders}
         nodes: dict[str, list[tuple[str | None, Item]]] = {b: [] for b in builders}
-        for m in p.modules.values():
-            for e in m.effects:
-                receiver, method = split_method(e.call.func)
-                if method not in ("add_node", "add_sequence") or not isinstance(receiver, Ref) or p.canonical(receiver.name) not in builders:
+        for m, e in screened_effects(p, "langchain.graph nodes", _adds_node):
+            receiver, method = split_method(e.call.func)
+            if method not in ("add_node", "add_sequence") or not isinstance(receiver, Ref) or p.canonical(receiver.name) not in builders:
+                continue
+            builder = p.canonical(receiver.name)
+            if method == "add_node":  # add_node(action) or add_node(name, action)
+                action = e.call.arg(1, "action")
+                given = [[a for a in (e.call.arg(0, "node"), action, e.call.kw("error_handler")) if a is not None]]
+                if action is not None:
+                    given[0][0] = Const(p.evaluate(given[0][0]) if isinstance(p.evaluate(given[0][0]), str) else None)
+            else:  # add_sequence([f, ("name", g), ...])
+                listed = p.items(e.call.arg(0, "nodes"))
+                if isinstance(listed, Dynamic):
+                    self.result.issues.append(issue(m.path, e.call.line, f"graph nodes '{listed.dynamic}' could not be resolved statically", site=("graph nodes", shape(listed.dynamic))))
                     continue
-                builder = p.canonical(receiver.name)
-                if method == "add_node":  # add_node(action) or add_node(name, action)
-                    action = e.call.arg(1, "action")
-                    given = [[a for a in (e.call.arg(0, "node"), action, e.call.kw("error_handler")) if a is not None]]
-                    if action is not None:
-                        given[0][0] = Const(p.evaluate(given[0][0]) if isinstance(p.evaluate(given[0][0]), str) else None)
-                else:  # add_sequence([f, ("name", g), ...])
-                    listed = p.items(e.call.arg(0, "nodes"))
-                    if isinstance(listed, Dynamic):
-                        self.result.issues.append(issue(m.path, e.call.line, f"graph nodes '{listed.dynamic}' could not be resolved statically", site=("graph nodes", shape(listed.dynamic))))
-                        continue
-                    given = [list(v.items) if isinstance(v := p.value_of(i.expr), Seq) else [i.expr] for i in listed]
-                for node_args in given:
-                    named = p.evaluate(node_args[0]) if node_args else None
-                    fallback = leaf(node_args[0].name) if node_args and isinstance(node_args[0], Ref) else None
-                    self.graph_node(builder, named if isinstance(named, str) else fallback, node_args, e.conditional, m.path, e.call.line, tools, nodes)
+                given = [list(v.items) if isinstance(v := p.value_of(i.expr), Seq) else [i.expr] for i in listed]
+            for node_args in given:
+                named = p.evaluate(node_args[0]) if node_args else None
+                fallback = leaf(node_args[0].name) if node_args and isinstance(node_args[0], Ref) else None
+                self.graph_node(builder, named if isinstance(named, str) else fallback, node_args, e.conditional, m.path, e.call.line, tools, nodes)
 
         def compiled(expr: Expr | None) -> tuple[Call, str] | None:
             if not isinstance(expr, Call):
@@ -414,13 +409,13 @@ class _Extractor:
                 return expr, p.canonical(receiver.name)
             return None
 
-        for a in p.iter_assigns():
+        for a in screened_assigns(p, "langchain.compiled", lambda _p, a: a.op == "=" and _compiles(a.value)):
             found = compiled(self.unwrap(a.value)) if a.op == "=" else None
             if found is not None:
                 self.add_agent(a.target, found[0], True, a.conditional, a.target.rsplit(".", 1)[-1], p.path_of(a.target), graph=True)
                 self.agents[a.target].tool_items = tools[found[1]]
                 self.agents[a.target].nodes = nodes[found[1]]
-        for fn in p.iter_functions():
+        for fn in screened_functions(p, "langchain.returned compiled", lambda _p, fn: any(_compiles(r) for r in fn.returns_exprs)):
             for ret in fn.returns_exprs:
                 found = compiled(self.unwrap(ret))
                 if found is not None:
@@ -784,6 +779,72 @@ class _Extractor:
         for tid in sorted(self.tools):
             self.result.candidates.append(self.tools[tid].candidate())
         return self.result
+
+
+# -- screens (see `base.screened_functions`): pure tests of one item, each a necessary condition of
+# what the loop using it goes on to read.
+
+
+def _decorated_tool(p: Program, fn: FunctionFact) -> bool:
+    return any(origin_matches(p.origin(decorator_call(dec)[0]), *_TOOL_DECORATOR) for dec in fn.decorators)
+
+
+def _assigned_tool(p: Program, a: AssignFact) -> bool:
+    if a.op != "=" or not isinstance(a.value, Call):
+        return False
+    origin = p.origin(a.value.func)
+    return origin_matches(origin, *_TOOL_DECORATOR) or _from_function(origin) or origin_matches(origin, *_SIMPLE_TOOL)
+
+
+def _tool_class(p: Program, cls: ClassFact) -> bool:
+    return any(origin_matches(b, *_BASE_TOOL) for b in p.class_bases(cls))
+
+
+def _agent_kind(p: Program, expr: Expr | None) -> bool | None:
+    """True for create_react_agent, False for create_agent, None for anything else."""
+    expr = _Extractor.unwrap(expr)
+    if not isinstance(expr, Call):
+        return None
+    origin = p.origin(expr.func)
+    if origin_matches(origin, *_CREATE_AGENT):
+        return False
+    if origin_matches(origin, *_REACT_AGENT):
+        return True
+    return None
+
+
+def _assigned_agent(p: Program, a: AssignFact) -> bool:
+    return a.op == "=" and _agent_kind(p, a.value) is not None
+
+
+def _wrapped_name(_p: Program, a: AssignFact) -> bool:
+    """`served = agent.with_config(...)`: a name wrapped in runnable wrappers."""
+    if a.op != "=" or not isinstance(a.value, Call):
+        return False
+    inner = _Extractor.unwrap(a.value)
+    return isinstance(inner, Ref) and inner is not a.value
+
+
+def _returns_agent_or_name(p: Program, fn: FunctionFact) -> bool:
+    return any(_agent_kind(p, r) is not None or isinstance(_Extractor.unwrap(r), Ref) for r in fn.returns_exprs)
+
+
+def _graph_builder(p: Program, a: AssignFact) -> bool:
+    return a.op == "=" and isinstance(a.value, Call) and origin_matches(p.origin(a.value.func), *_STATE_GRAPH)
+
+
+def _adds_node(_p: Program, e: Any) -> bool:
+    receiver, method = split_method(e.call.func)
+    return method in ("add_node", "add_sequence") and isinstance(receiver, Ref)
+
+
+def _compiles(expr: Expr | None) -> bool:
+    """`<name>.compile(...)` (seen through runnable wrappers)."""
+    expr = _Extractor.unwrap(expr)
+    if not isinstance(expr, Call):
+        return False
+    receiver, method = split_method(expr.func)
+    return method == "compile" and isinstance(receiver, Ref)
 
 
 def describe_value(value: Any) -> str:

@@ -55,6 +55,8 @@ from receipt.dialects.base import (
     name_expression,
     shape,
     origin_matches,
+    screened_assigns,
+    screened_functions,
     signature_of,
     split_method,
     trust_from,
@@ -176,27 +178,16 @@ class _Extractor:
         return origin_matches(self._origin(expr), *names)
 
     def _is_agent_class(self, func: Expr) -> bool:
-        origin = self._origin(func)
-        if origin_matches(origin, *_AGENT_CLASSES):
-            return True
-        cls = self.p.classes.get(origin or "")
-        return cls is not None and any(origin_matches(b, *_AGENT_CLASSES) for b in self.p.class_bases(cls))
+        return _is_agent_class(self.p, func)
 
     def _is_function_tool(self, expr: Expr | None) -> bool:
-        origin = self._origin(expr)
-        return origin in _FUNCTION_TOOL_ALIASES or origin_matches(origin, _FUNCTION_TOOL)
+        return _is_function_tool(self.p, expr)
 
     def _is_agent_ctor(self, expr: Expr | None) -> bool:
-        return isinstance(expr, Call) and not isinstance(expr.func, Call) and self._is_agent_class(expr.func)
+        return _is_agent_ctor(self.p, expr)
 
     def _hosted_leaf(self, call: Call) -> str | None:
-        if isinstance(call.func, Call):
-            return None
-        origin = self._origin(call.func)
-        if not origin or not origin.startswith(_PKG + "."):
-            return None
-        leaf = origin.rsplit(".", 1)[-1]
-        return leaf if leaf in _HOSTED and origin_matches(origin, f"{_PKG}.{leaf}") else None
+        return _hosted_leaf(self.p, call)
 
     @staticmethod
     def _method(call: Call, name: str) -> Expr | None:
@@ -256,7 +247,7 @@ class _Extractor:
     # -- agents: discovery ----------------------------------------------------------------------
 
     def discover_agents(self) -> None:
-        for a in self.p.iter_assigns():
+        for a in screened_assigns(self.p, "openai-agents.agents", _assigned_agent):
             if a.op != "=" or not isinstance(a.value, Call):
                 continue
             if self._is_agent_ctor(a.value):
@@ -265,14 +256,14 @@ class _Extractor:
                 self._raw_clones.setdefault(a.target, []).append(a)
         for target in list(self._raw_clones):
             self._clone_specs(target)
-        for fn in self.p.iter_functions():
+        for fn in screened_functions(self.p, "openai-agents.factories", _returns_agent_or_name):
             self._factory(fn)
         self._factory_results()
 
     def _factory_results(self) -> None:
         """`x = make_agent()`: `x` denotes the agent the factory returns, and `x.handoffs.append(...)`
         after the call changes that agent's lists."""
-        for a in self.p.iter_assigns():
+        for a in screened_assigns(self.p, "openai-agents.factory calls", _calls_a_function):
             if a.op != "=" or not isinstance(a.value, Call) or a.target in self.specs:
                 continue
             fn = self.p.functions.get(self._origin(a.value.func) or "")
@@ -414,13 +405,13 @@ class _Extractor:
     # -- tools ------------------------------------------------------------------------------------
 
     def discover_tools(self) -> None:
-        for fn in self.p.iter_functions():
+        for fn in screened_functions(self.p, "openai-agents.decorated tools", _decorated_tool):
             for dec in fn.decorators:
                 func, call = decorator_call(dec)
                 if self._is_function_tool(func) and not isinstance(func, Call):
                     self._function_tool(fn, call, {fn.symbol}, self.p.path_of(fn.symbol), fn.line, fn.conditional)
                     break
-        for a in self.p.iter_assigns():
+        for a in screened_assigns(self.p, "openai-agents.assigned tools", _assigned_tool):
             if a.op == "=" and isinstance(a.value, Call) and a.target not in self.tools:
                 self._tool_from_call(a.value, a.target, self.p.path_of(a.target), a.line, a.conditional)
 
@@ -887,6 +878,78 @@ class _Extractor:
                 cand.entry.conditional = True
             cand.reach = sorted(set(cand.reach))
         return self.result
+
+
+# -- recognising names, and screens (see `base.screened_functions`): pure functions of the program and
+# one item; each screen is a necessary condition of what the loop using it goes on to read.
+
+
+def _is_agent_class(p: Program, func: Expr) -> bool:
+    origin = p.origin(func)
+    if origin_matches(origin, *_AGENT_CLASSES):
+        return True
+    cls = p.classes.get(origin or "")
+    return cls is not None and any(origin_matches(b, *_AGENT_CLASSES) for b in p.class_bases(cls))
+
+
+def _is_function_tool(p: Program, expr: Expr | None) -> bool:
+    origin = p.origin(expr)
+    return origin in _FUNCTION_TOOL_ALIASES or origin_matches(origin, _FUNCTION_TOOL)
+
+
+def _is_agent_ctor(p: Program, expr: Expr | None) -> bool:
+    return isinstance(expr, Call) and not isinstance(expr.func, Call) and _is_agent_class(p, expr.func)
+
+
+def _hosted_leaf(p: Program, call: Call) -> str | None:
+    if isinstance(call.func, Call):
+        return None
+    origin = p.origin(call.func)
+    if not origin or not origin.startswith(_PKG + "."):
+        return None
+    leaf = origin.rsplit(".", 1)[-1]
+    return leaf if leaf in _HOSTED and origin_matches(origin, f"{_PKG}.{leaf}") else None
+
+
+def _assigned_agent(p: Program, a: AssignFact) -> bool:
+    """`x = Agent(...)` or `x = y.clone(...)`."""
+    return a.op == "=" and isinstance(a.value, Call) and (_is_agent_ctor(p, a.value) or _Extractor._method(a.value, "clone") is not None)
+
+
+def _returns_agent_or_name(p: Program, fn: FunctionFact) -> bool:
+    """What `_factory` reads: a return of an Agent(...), a clone, or a name."""
+    return any(
+        isinstance(r, Ref) or (isinstance(r, Call) and (_is_agent_ctor(p, r) or _Extractor._method(r, "clone") is not None))
+        for r in fn.returns_exprs
+    )
+
+
+def _calls_a_function(p: Program, a: AssignFact) -> bool:
+    """`x = make_agent()`: an assigned call of a repository function."""
+    return a.op == "=" and isinstance(a.value, Call) and p.functions.get(p.origin(a.value.func) or "") is not None
+
+
+def _decorated_tool(p: Program, fn: FunctionFact) -> bool:
+    for dec in fn.decorators:
+        func = decorator_call(dec)[0]
+        if _is_function_tool(p, func) and not isinstance(func, Call):
+            return True
+    return False
+
+
+def _assigned_tool(p: Program, a: AssignFact) -> bool:
+    """An assigned call `_tool_from_call` reads: function_tool(...), FunctionTool(...), a hosted tool, `.as_tool(...)`."""
+    if a.op != "=" or not isinstance(a.value, Call):
+        return False
+    call = a.value
+    if isinstance(call.func, Call):
+        return _is_function_tool(p, call.func.func)
+    return (
+        _is_function_tool(p, call.func)
+        or origin_matches(p.origin(call.func), _FUNCTION_TOOL_CLASS)
+        or _hosted_leaf(p, call) is not None
+        or _Extractor._method(call, "as_tool") is not None
+    )
 
 
 def extract(program: Program) -> DialectResult:

@@ -49,6 +49,8 @@ from receipt.dialects.base import (
     shape,
     leaf,
     origin_matches,
+    screened_assigns,
+    screened_functions,
     signature_of,
     split_method,
     stricter,
@@ -147,10 +149,10 @@ class _Extractor:
     # -- discovery ------------------------------------------------------------------------------
 
     def is_call_of(self, expr: Expr | None, names: tuple[str, ...]) -> bool:
-        return isinstance(expr, Call) and origin_matches(self.p.origin(expr.func), *names)
+        return _is_call_of(self.p, expr, names)
 
     def find_objects(self) -> None:
-        for a in self.p.iter_assigns():
+        for a in screened_assigns(self.p, "pydantic-ai.objects", _assigned_object):
             if a.op != "=":
                 continue
             if self.is_call_of(a.value, _AGENT):
@@ -159,14 +161,14 @@ class _Extractor:
                 self.toolsets[a.target] = _Toolset(a.target, a.value, a.conditional)  # type: ignore[arg-type]
             elif self.is_call_of(a.value, _TOOL):
                 self.tool_object(a.value, a.target, self.p.path_of(a.target), a.conditional)  # type: ignore[arg-type]
-        for fn in self.p.iter_functions():
+        for fn in screened_functions(self.p, "pydantic-ai.returned agents", lambda p, fn: any(_is_call_of(p, r, _AGENT) for r in fn.returns_exprs)):
             for ret in fn.returns_exprs:
                 if self.is_call_of(ret, _AGENT):  # `def build(): return Agent(...)`
                     sym = f"{fn.symbol}.<return>"
                     self.add_agent(sym, ret, ret.line, True, name_hint=fn.name, path=self.p.path_of(fn.symbol))  # type: ignore[arg-type,union-attr]
                     self.agents[sym].entry.root = builds_root(self.p, fn.symbol)
         # `def build(): agent = Agent(...); ...; return agent` -> a conditional root.
-        for fn in self.p.iter_functions():
+        for fn in screened_functions(self.p, "pydantic-ai.returned names", lambda _p, fn: any(isinstance(r, Ref) for r in fn.returns_exprs)):
             for ret in fn.returns_exprs:
                 if isinstance(ret, Ref) and self.p.canonical(ret.name) in self.agents and builds_root(self.p, fn.symbol):
                     self.agents[self.p.canonical(ret.name)].entry.root = True
@@ -420,7 +422,7 @@ class _Extractor:
 
     def decorated(self) -> None:
         """`@agent.tool`, `@agent.tool_plain`, `@agent.system_prompt`, `@agent.instructions`."""
-        for fn in self.p.iter_functions():
+        for fn in screened_functions(self.p, "pydantic-ai.decorated", _decorated):
             for dec in fn.decorators:
                 func, call = decorator_call(dec)
                 if not isinstance(func, Ref) or "." not in func.name:
@@ -468,6 +470,27 @@ class _Extractor:
         for tid in sorted(self.tools):
             self.result.candidates.append(self.tools[tid].candidate())
         return self.result
+
+
+# -- screens (see `base.screened_functions`): pure tests of one item, each a necessary condition of
+# what the loop using it goes on to read.
+
+
+def _is_call_of(p: Program, expr: Expr | None, names: tuple[str, ...]) -> bool:
+    return isinstance(expr, Call) and origin_matches(p.origin(expr.func), *names)
+
+
+def _assigned_object(p: Program, a: AssignFact) -> bool:
+    return a.op == "=" and any(_is_call_of(p, a.value, names) for names in (_AGENT, _FUNCTION_TOOLSET, _TOOL))
+
+
+def _decorated(_p: Program, fn: FunctionFact) -> bool:
+    """`@<name>.tool`, `@<name>.system_prompt`, ...: what `decorated` reads, whatever the name is."""
+    for dec in fn.decorators:
+        func = decorator_call(dec)[0]
+        if isinstance(func, Ref) and func.name.rpartition(".")[2] in (*_TOOL_DECORATORS, *_PROMPT_DECORATORS) and "." in func.name:
+            return True
+    return False
 
 
 def extract(program: Program) -> DialectResult:

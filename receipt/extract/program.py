@@ -35,7 +35,7 @@ from receipt.extract.facts import (
     nodes_in,
     walk,
 )
-from receipt.extract.screens import ALWAYS, INDEXES, Recorded, ScreenMemo
+from receipt.extract.screens import ALWAYS, CANONICAL, INDEXES, Recorded, ScreenMemo
 from receipt.layout import Layout, read_layout
 from receipt.models import Dynamic
 
@@ -223,26 +223,32 @@ class Program:
         return cached
 
     def _recorded_canonical(self, name: str, depth: int, cached: str | None) -> str:
-        """`canonical` while a screen records its reads: a cached answer adds the keys its
-        resolution read (resolved again, recording, when it was cached outside a screen)."""
+        """`canonical` while a screen records its reads. A screen reads the derived key
+        (CANONICAL, name); the keys that resolution read are kept once per name in `canon_reads`
+        (resolved again, recording, when it was cached outside a screen), and flattened into the
+        reads of another name's resolution."""
         reads = self._reads
         assert reads is not None
-        known = self._canon_reads.get(name)
-        if known is not None:
+        canon_reads = self._recording[1]
+        known = canon_reads.get(name)
+        if known is None or cached is None:
+            mine: set = set()
+            self._reads = mine
+            self._resolving += 1
+            try:
+                found = sys.intern(self._canonical(name, depth))
+            finally:
+                self._reads = reads
+                self._resolving -= 1
+            if cached is None:
+                cached = self._canon_cache[sys.intern(name)] = found
+            elif cached != found:  # resolved at another depth before: its reads are not these
+                mine.add(ALWAYS)
+            known = canon_reads[sys.intern(name)] = frozenset(mine)
+        if self._resolving:
             reads.update(known)
-            return cached  # type: ignore[return-value]  (both are kept together)
-        mine: set = set()
-        self._reads = mine
-        try:
-            found = sys.intern(self._canonical(name, depth))
-        finally:
-            self._reads = reads
-        if cached is None:
-            cached = self._canon_cache[sys.intern(name)] = found
-        elif cached != found:  # resolved at another depth before: its reads are not these
-            mine.add(ALWAYS)
-        self._canon_reads[sys.intern(name)] = frozenset(mine)
-        reads.update(mine)
+        else:
+            reads.add((CANONICAL, name))
         return cached
 
     def _canonical(self, name: str, depth: int) -> str:
@@ -798,14 +804,20 @@ class Program:
     # -- screened scans: what a dialect selects module by module, reused across programs -----------
 
     _reads: set | None = None  # the keys the screen being computed has read (None: not recording)
+    _resolving = 0  # depth of `canonical` resolutions being recorded
     screens: ScreenMemo | None = None  # results kept for the next program of the run
 
     @property
-    def _canon_reads(self) -> dict[str, frozenset]:
-        found = self.__dict__.get("_canon_reads_")
+    def _recording(self) -> tuple[dict[str, Recorded], dict[str, frozenset]]:
+        """(a recording view of each index, the keys each recorded name resolution read)."""
+        found = self.__dict__.get("_recording_")
         if found is None:
-            found = self.__dict__["_canon_reads_"] = {}
+            found = self.__dict__["_recording_"] = ({tag: Recorded(self.__dict__[tag], tag, self) for tag in INDEXES}, {})
         return found
+
+    @property
+    def canon_reads(self) -> dict[str, frozenset]:
+        return self._recording[1]
 
     def scan(self, site: str, screen: Callable[["Program", ModuleFacts], list[Any]]) -> Iterator[tuple[ModuleFacts, Any]]:
         """(module, item) for each item `screen(self, module)` selects, module by module in program order.
@@ -833,14 +845,14 @@ class Program:
         if self._reads is not None:
             raise RuntimeError("a screen must not run another screen")
         reads: set = set()
-        plain = {tag: self.__dict__[tag] for tag in INDEXES}
+        views = self._recording[0]
         self._reads = reads
         try:
-            for tag, index in plain.items():  # every read of an index goes through a recording view
-                self.__dict__[tag] = Recorded(index, tag, self)
+            self.__dict__.update(views)  # every read of an index goes through a recording view
             items = screen(self, m)
         finally:
-            self.__dict__.update(plain)
+            for tag, view in views.items():
+                self.__dict__[tag] = view.data
             self._reads = None
         return items, reads
 

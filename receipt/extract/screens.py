@@ -20,6 +20,7 @@ from typing import Any, Iterator
 INDEXES = ("modules", "functions", "classes", "assigns", "imports", "module_of", "effects_by_receiver", "homes", "_by_import", "_suffix")
 WHOLE = "*"  # (WHOLE, index): the whole index was read (iterated, measured)
 ALWAYS = (WHOLE, WHOLE)  # a read no comparison can vouch for: the result is never reused
+CANONICAL = "canonical"  # (CANONICAL, name): `Program.canonical(name)`, by the keys its resolution read
 
 
 class Recorded:
@@ -109,6 +110,8 @@ class ScreenMemo:
 
     def __init__(self) -> None:
         self.entries: dict[tuple[str, str], tuple[Any, list, frozenset]] = {}
+        # name -> the keys its resolution read, for every (CANONICAL, name) a kept result read
+        self.canon_reads: dict[str, frozenset] = {}
         self.program: Any = None
         self.reused = self.computed = 0
 
@@ -116,7 +119,12 @@ class ScreenMemo:
         if self.program is program:
             return
         if self.program is not None and self.entries:
+            self.canon_reads.update(self.program.canon_reads)
             dirty = changed_keys(self.program, program)
+            stale = [name for name, reads in self.canon_reads.items() if not reads.isdisjoint(dirty)]
+            for name in stale:
+                del self.canon_reads[name]
+            dirty.update((CANONICAL, name) for name in stale)
             modules = program.modules
             self.entries = {
                 key: entry for key, entry in self.entries.items()
