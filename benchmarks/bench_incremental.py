@@ -17,6 +17,10 @@ Then, once, how much of the program the dialects reach (instrumented `Program`):
 - modules whose definitions a dialect read outside name resolution (a `functions`/`classes`/
   `assigns` lookup outside `canonical` that found something): what a per-module lazy decode would
   have to decode, when names (and failed lookups) are answered from a small per-module index;
+- screens (sound, what a receipt does): the base's dialects run with a `ScreenMemo`, recording what
+  each screened scan read in each module, then the head's reuse it for the modules both share (one
+  facts cache, as a receipt reads both revisions): each side's dialect CPU time beside the same
+  dialects without a memo, and whether the results are the same;
 - an orientation probe, NOT a sound method: every dialect again with its whole-program scans limited
   to the modules where the base found something plus the changed ones (lookups still see every
   module), its CPU time, and whether the result is the same. A "no" shows that registrations are
@@ -46,6 +50,7 @@ from receipt.dialects.registry import dialects_for
 from receipt.extract import gc_quiet_run
 from receipt.extract.cache import FactsCache
 from receipt.extract.program import Program
+from receipt.extract.screens import ScreenMemo
 from receipt.gitsource import GitRepo
 from receipt.link import link
 
@@ -74,6 +79,46 @@ def run_dialects(program: Program) -> tuple[list, dict[str, float]]:
         times[d.NAME], r = cpu(lambda d=d: d.extract(program))
         results.append((d.NAME, r))
     return results, times
+
+
+def both_facts(repo: GitRepo, cache_dir: Path, base: str, head: str) -> tuple[tuple[list, Any], tuple[list, Any]]:
+    """Both revisions' facts as one receipt reads them: one in-memory cache, so the files the two
+    share are the same facts objects."""
+    cfg = Config()
+    listings = [pipeline._listing(repo, sha, (), cfg, False) for sha in (base, head)]
+    fresh = frozenset({(f.blob, f.path) for f in listings[0].files} ^ {(f.blob, f.path) for f in listings[1].files})
+    cache = FactsCache(cache_dir)
+    out = []
+    for sha, listing in zip((base, head), listings):
+        facts, _errors, _skipped = pipeline._facts_for(repo, listing, cache, lambda _: None, fresh, cfg.max_file_bytes)
+        out.append(([f for f in facts if not f.error], pipeline.layout_of(repo, pipeline._layout_files(repo, sha), listing)))
+    return out[0], out[1]
+
+
+def screens(repo: GitRepo, cache_dir: Path, base: str, head: str, repeat: int) -> None:
+    (bf, bl), (hf, hl) = both_facts(repo, cache_dir, base, head)
+    rows: dict[str, list[float]] = {}
+    same = True
+    for _ in range(repeat):
+        plain = [run_dialects(Program(f, layout)) for f, layout in ((bf, bl), (hf, hl))]
+        memo = ScreenMemo()
+        programs = []
+        for f, layout in ((bf, bl), (hf, hl)):
+            programs.append(Program(f, layout))
+            programs[-1].screens = memo
+        t, _ = cpu(lambda: memo.attach(programs[0]))
+        with_memo = [run_dialects(programs[0])]
+        t, _ = cpu(lambda: memo.attach(programs[1]))  # compare the two programs (counted with the head)
+        with_memo.append(run_dialects(programs[1]))
+        with_memo[1][1]["(attach)"] = t
+        for side, (a, b) in zip(("base", "head"), zip(plain, with_memo)):
+            rows.setdefault(f"{side}: dialects without a memo", []).append(sum(a[1].values()))
+            rows.setdefault(f"{side}: dialects with the memo", []).append(sum(b[1].values()))
+        same = same and [digest(p, r[0]) for p, r in zip(programs, with_memo)] == [
+            digest(Program(f, layout), r[0]) for (f, layout), r in zip(((bf, bl), (hf, hl)), plain)
+        ]
+    print(table(["screens (a receipt's two programs)", "CPU s"], [[k, f"{median(v):.3f}"] for k, v in rows.items()]))
+    print(f"\nmemo: {memo.reused} module screens reused by the head, {memo.computed} computed in all; same results: {'yes' if same else 'NO'}\n")
 
 
 def digest(program: Program, results: list) -> str:
@@ -188,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
         total = sum(median(v) for v in runs.values())
         print(table(["stage", "CPU s", "share"], [[k, f"{median(v):.3f}", f"{median(v) / total:.0%}"] for k, v in runs.items()]))
         print(f"\n{len(facts)} modules, {len(changed)} files differ from the base\n")
+
+        screens(repo, cache_dir, base, head, args.repeat)
 
         rows, _ = reach(facts, layout)
         print(table(["dialect", "found (entries + issues)", "modules holding them", "modules whose definitions it read", "modules"], rows))

@@ -826,7 +826,16 @@ def _wrapped_name(_p: Program, a: AssignFact) -> bool:
 
 
 def _returns_agent_or_name(p: Program, fn: FunctionFact) -> bool:
-    return any(_agent_kind(p, r) is not None or isinstance(_Extractor.unwrap(r), Ref) for r in fn.returns_exprs)
+    """A return of an agent built in place, or of a name bound to one (an agent or a compiled graph)."""
+    for r in fn.returns_exprs:
+        if _agent_kind(p, r) is not None:
+            return True
+        inner = _Extractor.unwrap(r)
+        if isinstance(inner, Ref):
+            symbol = p.canonical(inner.name)
+            if symbol.endswith(".<return>") or any(a.op == "=" and (_agent_kind(p, a.value) is not None or _compiles(a.value)) for a in p.assigns.get(symbol, ())):
+                return True
+    return False
 
 
 def _graph_builder(p: Program, a: AssignFact) -> bool:

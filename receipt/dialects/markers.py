@@ -19,6 +19,7 @@ from receipt.dialects.base import (
     digest,
     name_expression,
     issue,
+    screened_functions,
     signature_of,
     trust_from,
 )
@@ -113,9 +114,14 @@ def _refs(program: Program, expr: Any) -> list[str]:
     return []
 
 
+def _marked(p: Program, fn: FunctionFact) -> bool:
+    """A screen (see `base.screened_functions`): a decorator that is one of our markers."""
+    return any(_marker_name(p, dec)[0] is not None for dec in fn.decorators)
+
+
 def extract(program: Program) -> DialectResult:
     result = DialectResult()
-    for fn in program.iter_functions():
+    for fn in screened_functions(program, "markers.decorated", _marked):
         kinds: list[tuple[str, Any]] = []
         flags: set[str] = set()
         for dec in fn.decorators:

@@ -199,47 +199,39 @@ class _Analyser:
     # -- servers
 
     def _server_kind(self, call: Call) -> tuple[str, bool] | None:
-        origin = self.p.origin(call.func)
-        kind = _server_class(origin)
-        if kind is None and origin in self.p.classes:
-            for base in sorted(self.p.class_bases(self.p.classes[origin])):
-                kind = _server_class(base)
-                if kind:
-                    break
-        return kind
+        return _server_kind(self.p, call)
 
     def find_servers(self) -> None:
-        for m in self.p.modules.values():
-            for a in m.assigns:
-                if a.op != "=" or not isinstance(a.value, Call):
-                    continue
-                origin = self.p.origin(a.value.func) or ""
-                generated = origin.startswith("fastmcp.") and leaf(origin) in _GENERATED
-                if generated:
-                    self.warn("fastmcp", m.path, a.line, f"MCP server {a.target.rsplit('.', 1)[-1]} = {leaf(origin)}(...) gets its "
-                              "components at run time; they are not in the surface", site=("runtime server", leaf(origin)))
-                # Still a FastMCP server: what the code registers on it explicitly is read as on any other.
-                call = a.value if generated else self._constructed(a.value)
-                kind = ("fastmcp", False) if generated else (self._server_kind(call) if call is not None else None)
-                if kind is None or call is None or a.target in self.a.servers:
-                    continue
-                flavor, low = kind
-                name = self.p.evaluate(call.kw("name") if generated else call.arg(0, "name"))
-                if not isinstance(name, str) or not name:
-                    # Dynamic or defaulted (the frameworks then invent one): the variable names it.
-                    name = a.target.rsplit(".", 1)[-1]
-                server = Server(a.target, flavor, low, name, a.conditional or "<locals>" in a.target, call, m.path)
-                if flavor == "fastmcp":
-                    server.include_tags = self._tag_set(call.kw("include_tags"))
-                    server.exclude_tags = self._tag_set(call.kw("exclude_tags")) or frozenset()
-                self.a.servers[a.target] = server
+        for m, a in self.p.scan("mcp.servers", _server_assigns):
+            if a.op != "=" or not isinstance(a.value, Call):
+                continue
+            origin = self.p.origin(a.value.func) or ""
+            generated = origin.startswith("fastmcp.") and leaf(origin) in _GENERATED
+            if generated:
+                self.warn("fastmcp", m.path, a.line, f"MCP server {a.target.rsplit('.', 1)[-1]} = {leaf(origin)}(...) gets its "
+                          "components at run time; they are not in the surface", site=("runtime server", leaf(origin)))
+            # Still a FastMCP server: what the code registers on it explicitly is read as on any other.
+            call = a.value if generated else self._constructed(a.value)
+            kind = ("fastmcp", False) if generated else (self._server_kind(call) if call is not None else None)
+            if kind is None or call is None or a.target in self.a.servers:
+                continue
+            flavor, low = kind
+            name = self.p.evaluate(call.kw("name") if generated else call.arg(0, "name"))
+            if not isinstance(name, str) or not name:
+                # Dynamic or defaulted (the frameworks then invent one): the variable names it.
+                name = a.target.rsplit(".", 1)[-1]
+            server = Server(a.target, flavor, low, name, a.conditional or "<locals>" in a.target, call, m.path)
+            if flavor == "fastmcp":
+                server.include_tags = self._tag_set(call.kw("include_tags"))
+                server.exclude_tags = self._tag_set(call.kw("exclude_tags")) or frozenset()
+            self.a.servers[a.target] = server
         self._returned_servers()
 
     def _returned_servers(self) -> None:
         """A factory that builds its server in the return statement (`return Server("x",
         on_list_tools=...)`) and that no assignment in the tree calls (it is handed to a runner): the
         server is the factory's result, registered by its constructor's arguments."""
-        for symbol, fn in sorted(self.p.functions.items()):
+        for symbol, fn in sorted(((fn.symbol, fn) for _m, fn in self.p.scan("mcp.returned servers", _server_factories)), key=lambda t: t[0]):
             if symbol in self._factories:
                 continue
             made = [r for r in fn.returns_exprs if isinstance(r, Call) and self._server_kind(r) is not None]
@@ -851,6 +843,43 @@ def _may_use_server(call: Call) -> bool:
 
 # --- screens: what each scan of the analyser looks at in one module (`Program.scan`). Pure functions
 # of the module and of what they ask the program; what they skip, the analyser would skip too.
+
+
+def _server_kind(p: Program, call: Call) -> tuple[str, bool] | None:
+    """(flavor, low-level) of the server class a call constructs, or None."""
+    origin = p.origin(call.func)
+    kind = _server_class(origin)
+    if kind is None and origin in p.classes:
+        for base in sorted(p.class_bases(p.classes[origin])):
+            kind = _server_class(base)
+            if kind:
+                break
+    return kind
+
+
+def _server_assigns(p: Program, m: ModuleFacts) -> list[AssignFact]:
+    """Assignments `find_servers` reads: a server built (`FastMCP(...)`, a generated one) or a call of a
+    repository function returning exactly one server construction (a factory, which it notes)."""
+    out = []
+    for a in m.assigns:
+        if a.op != "=" or not isinstance(a.value, Call):
+            continue
+        origin = p.origin(a.value.func) or ""
+        if (origin.startswith("fastmcp.") and leaf(origin) in _GENERATED) or _server_kind(p, a.value) is not None:
+            out.append(a)
+            continue
+        fn = p.functions.get(p.origin(a.value.func) or "")
+        if fn is not None and not a.value.star and sum(1 for r in fn.returns_exprs if isinstance(r, Call) and _server_kind(p, r) is not None) == 1:
+            out.append(a)
+    return out
+
+
+def _server_factories(p: Program, m: ModuleFacts) -> list[FunctionFact]:
+    """Functions (as `Program.functions` holds them) returning exactly one server construction."""
+    return [
+        fn for fn in m.functions
+        if p.functions.get(fn.symbol) is fn and sum(1 for r in fn.returns_exprs if isinstance(r, Call) and _server_kind(p, r) is not None) == 1
+    ]
 
 
 def _registration_decorators(p: Program, m: ModuleFacts) -> list[tuple[FunctionFact, Expr]]:

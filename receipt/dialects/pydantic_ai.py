@@ -168,7 +168,7 @@ class _Extractor:
                     self.add_agent(sym, ret, ret.line, True, name_hint=fn.name, path=self.p.path_of(fn.symbol))  # type: ignore[arg-type,union-attr]
                     self.agents[sym].entry.root = builds_root(self.p, fn.symbol)
         # `def build(): agent = Agent(...); ...; return agent` -> a conditional root.
-        for fn in screened_functions(self.p, "pydantic-ai.returned names", lambda _p, fn: any(isinstance(r, Ref) for r in fn.returns_exprs)):
+        for fn in screened_functions(self.p, "pydantic-ai.returned names", _returns_agent_name):
             for ret in fn.returns_exprs:
                 if isinstance(ret, Ref) and self.p.canonical(ret.name) in self.agents and builds_root(self.p, fn.symbol):
                     self.agents[self.p.canonical(ret.name)].entry.root = True
@@ -482,6 +482,16 @@ def _is_call_of(p: Program, expr: Expr | None, names: tuple[str, ...]) -> bool:
 
 def _assigned_object(p: Program, a: AssignFact) -> bool:
     return a.op == "=" and any(_is_call_of(p, a.value, names) for names in (_AGENT, _FUNCTION_TOOLSET, _TOOL))
+
+
+def _returns_agent_name(p: Program, fn: FunctionFact) -> bool:
+    """`return agent` where the name is bound to `Agent(...)`."""
+    for r in fn.returns_exprs:
+        if isinstance(r, Ref):
+            symbol = p.canonical(r.name)
+            if symbol.endswith(".<return>") or any(a.op == "=" and _is_call_of(p, a.value, _AGENT) for a in p.assigns.get(symbol, ())):
+                return True
+    return False
 
 
 def _decorated(_p: Program, fn: FunctionFact) -> bool:

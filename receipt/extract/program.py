@@ -216,6 +216,11 @@ class Program:
         """
         cached = self._canon_cache.get(name)
         if self._reads is not None:
+            if cached is not None and not self._resolving:  # the common case, kept short
+                key = self._canon_keys.get(name)
+                if key is not None:
+                    self._reads.add(key)
+                    return cached
             return self._recorded_canonical(name, _depth, cached)
         if cached is None:
             # Both are names the facts already spell (interned there): one string object each.
@@ -244,7 +249,9 @@ class Program:
                 cached = self._canon_cache[sys.intern(name)] = found
             elif cached != found:  # resolved at another depth before: its reads are not these
                 mine.add(ALWAYS)
-            known = canon_reads[sys.intern(name)] = frozenset(mine)
+            name = sys.intern(name)
+            known = canon_reads[name] = frozenset(mine)
+            self._canon_keys[name] = (CANONICAL, name)
         if self._resolving:
             reads.update(known)
         else:
@@ -813,6 +820,7 @@ class Program:
         found = self.__dict__.get("_recording_")
         if found is None:
             found = self.__dict__["_recording_"] = ({tag: Recorded(self.__dict__[tag], tag, self) for tag in INDEXES}, {})
+            self._canon_keys: dict[str, tuple[str, str]] = {}  # name -> (CANONICAL, name), for names in found[1]
         return found
 
     @property
