@@ -275,6 +275,8 @@ def surface_from_facts(
     program.screens = screens
     imported = [*program.imports.values(), *(s for m in program.modules.values() for s in m.star_imports)]
     results = [d.extract(program) for d in dialects_for(imported)]
+    if screens is not None:
+        screens.release()
     entries, issues = link(program, results, exports)
     surface = Surface(
         rev=rev,

@@ -148,3 +148,22 @@ def test_every_index_a_program_answers_from_is_recorded_while_a_screen_runs(git_
     derived = {"_canon_cache", "_recording_", "_canon_keys"}  # answers kept with their reads (see Program.canonical)
     held = {name for name, value in vars(program).items() if isinstance(value, (dict, list, set, tuple))}
     assert held - derived - {"_calls"} <= set(INDEXES), held - derived - set(INDEXES)
+
+
+def test_a_decorator_that_becomes_a_framework_one_elsewhere_declares_the_untouched_tools(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # LangChain's `@tool` and OpenAI Agents' `@function_tool`, reached through a module of the
+    # repository that starts re-exporting them; the decorated functions' module is untouched.
+    tools = (
+        "from ops.deco import tool, function_tool\n\n\n@tool\ndef search(q: str) -> str:\n    '''Search.'''\n    return q\n\n\n"
+        "@function_tool\ndef fetch(url: str) -> str:\n    '''Fetch.'''\n    return url\n"
+    )
+    plain = "def tool(f):\n    return f\n\n\ndef function_tool(f):\n    return f\n"
+    real = "from langchain_core.tools import tool\nfrom agents import function_tool\n"
+    # Both frameworks are imported at the base already: their dialects run on both revisions.
+    other = "from langchain_core.tools import BaseTool\nfrom agents import Agent\n"
+    git_repo.commit({"ops/__init__.py": "", "ops/deco.py": plain, "ops/tools.py": tools, "ops/other.py": other, **FILLER})
+    git_repo.commit({"ops/deco.py": real})
+    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    assert base == set() and head == {"search", "fetch"}

@@ -18,6 +18,9 @@ from typing import Any, Iterator
 # The Program indexes resolution reads (attribute names). While a screen computes, each is seen
 # through a `Recorded` view that notes the keys asked for; the memo compares them between programs.
 INDEXES = ("modules", "functions", "classes", "assigns", "imports", "module_of", "effects_by_receiver", "homes", "_by_import", "_suffix")
+# Indexes that depend on the whole tree (its layout, every module's name, where receivers resolve),
+# compared whole between programs; the others are built from each module's own definitions.
+_TREE_WIDE = ("homes", "_by_import", "_suffix", "effects_by_receiver")
 WHOLE = "*"  # (WHOLE, index): the whole index was read (iterated, measured)
 ALWAYS = (WHOLE, WHOLE)  # a read no comparison can vouch for: the result is never reused
 CANONICAL = "canonical"  # (CANONICAL, name): `Program.canonical(name)`, by the keys its resolution read
@@ -89,7 +92,7 @@ def changed_keys(old: Any, new: Any) -> set[tuple[str, Any]]:
         by_tag["classes"].update(c.symbol for c in m.classes)
         by_tag["assigns"].update(a.target for a in m.assigns)
     by_tag["module_of"] = by_tag["functions"] | by_tag["classes"] | by_tag["assigns"]
-    for tag in ("homes", "_by_import", "_suffix", "effects_by_receiver"):
+    for tag in _TREE_WIDE:
         a, b = getattr(old, tag), getattr(new, tag)
         differ = by_tag[tag]
         differ.update(a.keys() ^ b.keys())
@@ -100,6 +103,15 @@ def changed_keys(old: Any, new: Any) -> set[tuple[str, Any]]:
             out.add((WHOLE, tag))
             out.update((tag, k) for k in keys)
     return out
+
+
+class _Kept:
+    """What `ScreenMemo.release` keeps of a program."""
+
+    canon_reads: dict[str, frozenset] = {}  # merged into the memo's already
+
+    def __init__(self, modules: dict, homes: dict, by_import: dict, suffix: dict, effects_by_receiver: dict) -> None:
+        self.modules, self.homes, self._by_import, self._suffix, self.effects_by_receiver = modules, homes, by_import, suffix, effects_by_receiver
 
 
 class ScreenMemo:
@@ -131,6 +143,16 @@ class ScreenMemo:
                 if modules.get(key[1]) is entry[0] and entry[2].isdisjoint(dirty)
             }
         self.program = program
+
+    def release(self) -> None:
+        """Keep of the attached program only what comparing it with the next one reads (its
+        modules and tree-wide indexes, see `changed_keys`), not its definition indexes: the base's
+        program need not stay in memory while the head's is built."""
+        program = self.program
+        if program is None or isinstance(program, _Kept):
+            return
+        self.canon_reads.update(program.canon_reads)
+        self.program = _Kept(program.modules, *(getattr(program, tag) for tag in _TREE_WIDE))
 
     def get(self, site: str, module: str, facts: Any) -> list | None:
         entry = self.entries.get((site, module))
