@@ -108,6 +108,7 @@ def screens(repo: GitRepo, cache_dir: Path, base: str, head: str, repeat: int) -
             programs[-1].screens = memo
         t, _ = cpu(lambda: memo.attach(programs[0]))
         with_memo = [run_dialects(programs[0])]
+        memo.last()  # as build_receipt: the head reuses, records nothing
         t, _ = cpu(lambda: memo.attach(programs[1]))  # compare the two programs (counted with the head)
         with_memo.append(run_dialects(programs[1]))
         with_memo[1][1]["(attach)"] = t

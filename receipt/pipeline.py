@@ -448,6 +448,7 @@ def build_receipt(
         git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh,
         layout_files=base_layout, screens=screens,
     )
+    screens.last()
     head_surface = build_surface(
         git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
         layout_files=head_layout, screens=screens,

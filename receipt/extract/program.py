@@ -842,10 +842,11 @@ class Program:
         for m in self.modules.values():
             found = memo.get(site, m.module, m) if memo is not None else None
             if found is None:
-                found = self._screened(screen, m) if memo is not None else screen(self, m)
-                if memo is not None:
-                    memo.put(site, m.module, m, found[0], found[1])
-                    found = found[0]
+                if memo is not None and memo.recording:
+                    found, reads = self._screened(screen, m)
+                    memo.put(site, m.module, m, found, reads)
+                else:
+                    found = screen(self, m)
             for item in found:
                 yield m, item
 

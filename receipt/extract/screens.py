@@ -125,6 +125,7 @@ class ScreenMemo:
         # name -> the keys its resolution read, for every (CANONICAL, name) a kept result read
         self.canon_reads: dict[str, frozenset] = {}
         self.program: Any = None
+        self.recording = True  # False: the programs to come reuse results, none keeps any
         self.reused = self.computed = 0
 
     def attach(self, program: Any) -> None:
@@ -143,6 +144,12 @@ class ScreenMemo:
                 if modules.get(key[1]) is entry[0] and entry[2].isdisjoint(dirty)
             }
         self.program = program
+
+    def last(self) -> None:
+        """The next program is the run's last: it reuses what it can, and what it computes again
+        is not recorded (no program would read it)."""
+        self.release()
+        self.recording = False
 
     def release(self) -> None:
         """Keep of the attached program only what comparing it with the next one reads (its
