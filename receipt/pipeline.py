@@ -6,6 +6,8 @@ The only module that wires stages together. Each stage stays pure; I/O (git, cac
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
+import json
 import os
 import posixpath
 from dataclasses import dataclass, field
@@ -18,7 +20,7 @@ from receipt.config import CONFIG_FILES, TEST_EXCLUDE, Config, parse_config, sel
 from receipt.diff import config_change, diff_surfaces, extraction_error_changes, summarize, unresolved_changes
 from receipt.dialects.registry import dialects_for
 from receipt.errors import ConfigError, GitError
-from receipt.extract import READ_CEILING, extract_file, gc_quiet_run, too_large
+from receipt.extract import READ_CEILING, extract_file, gc_paused, gc_quiet_run, too_large
 from receipt.extract.cache import FactsCache, SurfaceCache, decode_entry, default_cache_dir, encode_entry
 from receipt.extract.pool import KEPT, extract_entries, worker_count
 from receipt.extract.facts import ModuleFacts
@@ -288,7 +290,6 @@ def surface_from_facts(
     return surface, issues
 
 
-@gc_quiet_run()
 def build_surface(
     repo: GitRepo,
     rev: str,
@@ -311,14 +312,50 @@ def build_surface(
     differs between its two revisions), extracted from their blobs in this run, have the very facts
     it was linked from. No cached entry can then stand in for what a change touches.
     """
+    return _surface_of(
+        repo, rev, paths=paths, config=config, cache=cache, strict_paths=strict_paths, progress=progress, listing=listing, fresh=fresh,
+        reuse_linked=reuse_linked, layout_files=layout_files, screens=screens,
+    ).surface
+
+
+@dataclass
+class _Linked:
+    """A surface and the canonical JSON of its entry lists (`_ENCODED`), encoded once: when it was
+    stored, or read back from the surface cache. Its digest is made from those bytes."""
+
+    surface: Surface
+    encoded: dict[str, bytes]
+
+
+# The fields a surface's digest takes from their stored encoding: nothing changes them once linked.
+# The other fields (rev, sha, and the issues a receipt marks `touched`) are encoded when digested.
+_ENCODED = ("agents", "prompts", "tools")
+
+
+@gc_quiet_run()
+def _surface_of(
+    repo: GitRepo,
+    rev: str,
+    *,
+    paths: Sequence[str] = (),
+    config: Config | None = None,
+    cache: FactsCache | None = None,
+    strict_paths: bool = True,
+    progress: Progress = _quiet,
+    listing: TreeListing | None = None,
+    fresh: frozenset[tuple[str, str]] = frozenset(),
+    reuse_linked: bool = True,
+    layout_files: LayoutFiles | None = None,
+    screens: ScreenMemo | None = None,
+) -> _Linked:
     sha = repo.resolve(rev)
     config = config or Config()
     if cache is None:  # this run's own: the entries workers are still writing are waited for here
         cache = FactsCache(default_cache_dir(repo.git_dir))
         try:
-            return build_surface(
+            return _surface_of(
                 repo, rev, paths=paths, config=config, cache=cache, strict_paths=strict_paths, progress=progress,
-                listing=listing, fresh=fresh, reuse_linked=reuse_linked, layout_files=layout_files,
+                listing=listing, fresh=fresh, reuse_linked=reuse_linked, layout_files=layout_files, screens=screens,
             )
         finally:
             cache.settle()
@@ -329,9 +366,9 @@ def build_surface(
     if reuse_linked:
         stored = linked.get(bound)
         if stored is not None and _same_facts(repo, listing, cache, fresh, config.max_file_bytes, stored[1]):
-            surface = Surface.model_validate(stored[0])
-            surface.rev, surface.sha = rev, sha
-            return surface
+            found = _stored_surface(stored[0], rev, sha)
+            if found is not None:
+                return found
     facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes)
     progress("linking")
     layout = layout_of(repo, layout_files, listing)
@@ -339,11 +376,29 @@ def build_surface(
     surface.errors = sorted([*errors, *layout.issues], key=lambda e: (e.path, e.line or 0))
     # Registrations that look real but cannot be resolved are reported, not dropped.
     surface.skipped = sorted([*skipped, *issues], key=lambda e: (e.path, e.line or 0, e.message))
+    data = surface.model_dump(mode="json", by_alias=True, exclude={"rev", "sha"})
+    try:
+        parts = {k: canonical_json(v) for k, v in sorted(data.items())}
+    except ValueError:  # a value canonical JSON refuses (NaN): neither stored nor digested here
+        return _Linked(surface, {})
     if linked.root is not None:
         digests = {f.path: cache.digest(f.blob, f.path, m) for f, m in zip(listing.files, facts)}
-        if linked.put(bound, surface.model_dump(mode="json", by_alias=True), digests):
+        if linked.put(bound, parts, digests):
             cache.written += 1  # a linked surface counts toward the directory's bound like facts
-    return surface
+    return _Linked(surface, {k: parts[k] for k in _ENCODED})
+
+
+def _stored_surface(parts: dict[str, bytes], rev: str, sha: str) -> _Linked | None:
+    """The surface a cache entry holds (None when it does not hold one this version reads)."""
+    try:
+        with gc_paused():
+            data = {k: json.loads(v) for k, v in parts.items()}
+        surface = Surface.model_validate({**data, "rev": rev, "sha": sha})
+    except ValueError:  # pydantic's ValidationError and json's errors are ValueErrors
+        return None
+    if any(k not in parts for k in _ENCODED):
+        return None
+    return _Linked(surface, {k: parts[k] for k in _ENCODED})
 
 
 def _same_facts(
@@ -369,9 +424,19 @@ def _tree_key(listing: TreeListing, layout: LayoutFiles) -> str:
     return sha256_hex(canonical_json(data))
 
 
-def surface_sha256(surface: Surface) -> str:
-    data = surface.model_dump(mode="json", by_alias=True, exclude={"rev"})
-    return sha256_hex(canonical_json(data))
+def surface_sha256(surface: Surface, encoded: dict[str, bytes] | None = None) -> str:
+    """sha256 of the surface's canonical JSON without `rev`. `encoded`: the canonical JSON of some of
+    its fields, already made (`_Linked`): the same bytes are hashed without encoding those again."""
+    if not encoded:
+        return sha256_hex(canonical_json(surface.model_dump(mode="json", by_alias=True, exclude={"rev"})))
+    rest = surface.model_dump(mode="json", by_alias=True, exclude={"rev", *encoded})
+    # canonical_json of the whole object, written out: sorted keys, "," between members, no spaces.
+    digest = hashlib.sha256(b"{")
+    for i, key in enumerate(sorted([*rest, *encoded])):
+        digest.update(b"%s%s:" % (b"," if i else b"", canonical_json(key)))
+        digest.update(encoded[key] if key in encoded else canonical_json(rest[key]))
+    digest.update(b"}")
+    return digest.hexdigest()
 
 
 def _label(rev: str) -> str:
@@ -444,17 +509,18 @@ def build_receipt(
     fresh = frozenset(base_files ^ head_files)
     base_layout, head_layout = _layout_files(git_repo, base_sha), _layout_files(git_repo, head_sha)
     screens = ScreenMemo()  # the head's dialects reuse what the base's selected in the files both share
-    base_surface = build_surface(
+    base_linked = _surface_of(
         git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh,
         layout_files=base_layout, screens=screens,
     )
     screens.last()
-    head_surface = build_surface(
+    head_linked = _surface_of(
         git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
         layout_files=head_layout, screens=screens,
     )
     del screens
     cache.evict()
+    base_surface, head_surface = base_linked.surface, head_linked.surface
     base_surface.sha, head_surface.sha = base_sha, head_sha
     # A PATH may exist at one revision only (a folder the PR adds or deletes): its entries are the
     # additions or removals. Absent at both, it is a mistake.
@@ -498,8 +564,8 @@ def build_receipt(
         verdict.flags = sorted([*verdict.flags, "nothing-recognised"])
     receipt = Receipt(
         tool=ToolInfo(version=__version__),
-        base=RevInfo(rev=base_rev if not merge_base else f"merge-base({base}, {head})", sha=base_sha, surface_sha256=surface_sha256(base_surface)),
-        head=RevInfo(rev=head, sha=head_sha, surface_sha256=surface_sha256(head_surface)),
+        base=RevInfo(rev=base_rev if not merge_base else f"merge-base({base}, {head})", sha=base_sha, surface_sha256=surface_sha256(base_surface, base_linked.encoded)),
+        head=RevInfo(rev=head, sha=head_sha, surface_sha256=surface_sha256(head_surface, head_linked.encoded)),
         compared=compared,
         paths=sorted(p.strip("/") for p in (paths or cfg.paths)),
         summary=summarize(head_surface, changes),

@@ -279,12 +279,15 @@ def _relabel(cache: Path, python: str) -> None:
     import zlib
 
     files = sorted(cache.rglob("*.zjson"))
-    entries = [json.loads(zlib.decompress(p.read_bytes())) for p in files]
-    for p, e in zip(files, entries):
-        kind = "facts" if "facts" in e else "surface"
-        donor = next((d for d in entries if d is not e and kind in d and d["bound"].get("path") == e["bound"].get("path")), e)
-        e = {"bound": {**e["bound"], "python": python}, kind: donor[kind]}
-        p.write_bytes(zlib.compress(json.dumps(e).encode()))
+    raw = [zlib.decompress(p.read_bytes()) for p in files]
+    facts = [(p, json.loads(r)) for p, r in zip(files, raw) if b"\n" not in r]  # a surface entry is a header line, then its parts
+    for p, e in facts:
+        donor = next((d for q, d in facts if q != p and d["bound"].get("path") == e["bound"].get("path")), e)
+        p.write_bytes(zlib.compress(json.dumps({"bound": {**e["bound"], "python": python}, "facts": donor["facts"]}).encode()))
+    for p, r in zip(files, raw):
+        if b"\n" in r:
+            header, parts = _parse_surface_entry(r)
+            _write_surface_entry(p, {**header, "bound": {**header["bound"], "python": python}}, parts)
 
 
 def test_a_rotated_or_foreign_cache_never_changes_the_verdict(repo: GitRepoBuilder, tmp_path: Path) -> None:
@@ -308,10 +311,33 @@ def test_a_rotated_or_foreign_cache_never_changes_the_verdict(repo: GitRepoBuild
         assert run_cli("surface", rev, "--repo", str(repo.path), "--format", "json", env=env).stdout == text
 
 
-def _surface_entries(cache: Path) -> list[tuple[Path, dict]]:
+def _surface_entries(cache: Path) -> list[tuple[Path, tuple[dict, dict[str, bytes]]]]:
+    """Each linked-surface entry: its header (binding, digests, part lengths, sha256) and its parts."""
     import zlib
 
-    return [(p, json.loads(zlib.decompress(p.read_bytes()))) for p in sorted((cache / "surfaces").rglob("*.zjson"))]
+    return [(p, _parse_surface_entry(zlib.decompress(p.read_bytes()))) for p in sorted((cache / "surfaces").rglob("*.zjson"))]
+
+
+def _parse_surface_entry(data: bytes) -> tuple[dict, dict[str, bytes]]:
+    head, _, body = data.partition(b"\n")
+    header = json.loads(head)
+    parts, at = {}, 0
+    for name, size in header["parts"]:
+        parts[name], at = body[at : at + size], at + size
+    return header, parts
+
+
+def _write_surface_entry(path: Path, header: dict, parts: dict[str, bytes], *, seal: bool = True) -> None:
+    """Write an entry in the cache's layout; `seal`: with the sha256 of the parts written (else the
+    header's stays, as a partial edit leaves it)."""
+    import hashlib
+    import zlib
+
+    body = b"".join(parts.values())
+    header = {**header, "parts": [[k, len(v)] for k, v in parts.items()]}
+    if seal:
+        header["sha256"] = hashlib.sha256(body).hexdigest()
+    path.write_bytes(zlib.compress(json.dumps(header).encode() + b"\n" + body))
 
 
 def test_a_rerun_reuses_linked_surfaces_but_never_one_linked_from_other_facts_of_a_changed_file(
@@ -326,18 +352,76 @@ def test_a_rerun_reuses_linked_surfaces_but_never_one_linked_from_other_facts_of
     assert cold.returncode == 1 and "tool.approval_lowered" in cold.stdout
     entries = _surface_entries(cache)
     # base and head, each with the facts of every file it was linked from
-    assert sorted(sorted(e["digests"]) for _, e in entries) == [["shop/tools.py"], ["shop/tools.py", "shop/util.py"]]
-    for path, entry in entries:
+    assert sorted(sorted(h["digests"]) for _, (h, _) in entries) == [["shop/tools.py"], ["shop/tools.py", "shop/util.py"]]
+    for path, (header, parts) in entries:
         # A surface that says the approval is still there, recorded as linked from other facts of
         # the file the change touches (as a surface computed by another extractor would be).
-        entry["surface"] = json.loads(json.dumps(entry["surface"]).replace('"never"', '"always"'))
-        entry["digests"]["shop/tools.py"] = "0" * 64
-        path.write_bytes(zlib.compress(json.dumps(entry).encode()))
+        parts = {k: v.replace(b'"never"', b'"always"') for k, v in parts.items()}
+        header["digests"]["shop/tools.py"] = "0" * 64
+        _write_surface_entry(path, header, parts)
     again = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json", env=env)
     assert (again.returncode, again.stdout) == (1, cold.stdout)  # FAIL stays FAIL: relinked from the blobs
     rerun = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json", env=env)
     assert (rerun.returncode, rerun.stdout) == (1, cold.stdout)
     assert [p for p, _ in _surface_entries(cache)] == [p for p, _ in entries]  # relinked under the same binding
+
+
+MORE = "from receipt.markers import tool\n\n@tool\ndef {name}():\n    '''Ping.'''\n"
+
+
+def test_a_corrupt_or_partly_edited_surface_entry_is_linked_again_and_the_receipt_stays_right(
+    repo: GitRepoBuilder, tmp_path: Path
+) -> None:
+    """The receipt's surface digests are made from a surface entry's stored bytes: an entry whose
+    bytes are not the ones it was sealed with must never be read, whatever else it still matches."""
+    import zlib
+
+    repo.commit({"shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"'), "shop/more.py": MORE.format(name="ping")})
+    repo.commit({"shop/broken.py": "def (:\n", "shop/more.py": MORE.format(name="ping_é")})
+    cache = tmp_path / "cache"
+    env = {"RECEIPT_CACHE_DIR": str(cache)}
+    args = ("trace-diff", "HEAD~2", "HEAD", "--repo", str(repo.path), "--format", "json", "--include-surfaces")
+    cold = run_cli(*args, env=env)
+    assert cold.returncode == 1 and "tool.approval_lowered" in cold.stdout, cold.stderr
+    assert '"touched":true' in cold.stdout.replace(" ", "") and "ping_é" in cold.stdout
+    assert run_cli(*args, env={"RECEIPT_CACHE_DIR": ""}).stdout == cold.stdout
+    rerun = run_cli(*args, env=env)  # digests made from the stored bytes: the same receipt, byte for byte
+    assert (rerun.returncode, rerun.stdout) == (1, cold.stdout)
+    entries = _surface_entries(cache)
+    assert len(entries) == 2 and all(set(parts) >= {"agents", "tools", "prompts", "errors", "skipped"} for _, (_, parts) in entries)
+    honest = {p: p.read_bytes() for p, _ in entries}
+
+    def lowered_back(parts: dict[str, bytes]) -> dict[str, bytes]:
+        # The approval back at both revisions, as if nothing were lowered; binding and facts digests untouched.
+        return {k: v.replace(b'"never"', b'"always"') for k, v in parts.items()}
+
+    def swap(entries: list) -> None:
+        (pa, (ha, a)), (pb, (hb, b)) = entries
+        _write_surface_entry(pa, ha, b, seal=False)
+        _write_surface_entry(pb, hb, a, seal=False)
+
+    tampers = {
+        "parts edited, sha256 kept": lambda es: [_write_surface_entry(p, h, lowered_back(parts), seal=False) for p, (h, parts) in es],
+        "sha256 replaced": lambda es: [_write_surface_entry(p, {**h, "sha256": "0" * 64}, parts, seal=False) for p, (h, parts) in es],
+        "parts swapped between entries": swap,
+        "part lengths shifted": lambda es: [
+            p.write_bytes(zlib.compress(json.dumps({**h, "parts": [[k, n + (1, -1)[i] if i < 2 else n] for i, (k, n) in enumerate(h["parts"])]}).encode()
+                                        + b"\n" + b"".join(parts.values())))
+            for p, (h, parts) in es
+        ],
+        "truncated": lambda es: [p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]) for p, _ in es],
+        "header only": lambda es: [p.write_bytes(zlib.compress(json.dumps(h).encode())) for p, (h, _) in es],
+    }
+    for what, tamper in tampers.items():
+        tamper(_surface_entries(cache))
+        again = run_cli(*args, env=env)
+        assert (again.returncode, again.stdout) == (1, cold.stdout), what
+        assert {p: p.read_bytes() for p in honest} == honest, what  # linked again and stored as before
+    # The sealed edit cannot be told from an honest entry (it is bound to the tree and facts it
+    # names): the edited parts are what the receipt then reads.
+    for p, (h, parts) in _surface_entries(cache):
+        _write_surface_entry(p, h, lowered_back(parts))
+    assert run_cli(*args, env=env).returncode == 0
 
 
 def test_help_is_readable_and_trace_diff_alias_works(repo: GitRepoBuilder) -> None:

@@ -256,6 +256,12 @@ class SurfaceCache:
     facts of every file that differs between the two revisions, extracted from their blobs in the
     run, have exactly the recorded digests (see pipeline.py): what the change touches is always read
     from git, and an entry computed from anything else is never used for it.
+
+    An entry is a JSON header line (binding, digests, the name and length of each part, the sha256
+    of the parts) and then the parts: the surface's fields, each as canonical JSON, in that order.
+    The pipeline digests a surface from these very bytes instead of encoding it again; the stored
+    sha256 is checked against them on read, so a truncated, corrupt or partly edited entry is linked
+    again, never read.
     """
 
     def __init__(self, root: Path | None):
@@ -265,37 +271,51 @@ class SurfaceCache:
     def binding(self, listing_key: str, settings: object) -> dict[str, str]:
         if self._code is None:
             self._code = _tool_code_version()
-        return {"format": "surface-v2", "tool": self._code, "python": INTERPRETER, "tree": listing_key, "settings": json.dumps(settings, sort_keys=True)}
+        return {"format": "surface-v3", "tool": self._code, "python": INTERPRETER, "tree": listing_key, "settings": json.dumps(settings, sort_keys=True)}
 
     def _file(self, bound: dict[str, str]) -> Path:
         assert self.root is not None
         key = hashlib.sha256(json.dumps(bound, sort_keys=True).encode()).hexdigest()
         return self.root / "surfaces" / key[:2] / f"{key}.zjson"
 
-    def get(self, bound: dict[str, str]) -> tuple[dict, dict[str, str]] | None:
-        """(surface, {path: facts digest}) stored under exactly this binding, or None."""
+    def get(self, bound: dict[str, str]) -> tuple[dict[str, bytes], dict[str, str]] | None:
+        """({field: its canonical JSON}, {path: facts digest}) stored under exactly this binding, or None."""
         if self.root is None:
             return None
         f = self._file(bound)
         try:
+            data = zlib.decompress(f.read_bytes())
+            head, sep, body = data.partition(b"\n")
             with gc_paused():
-                entry = json.loads(zlib.decompress(f.read_bytes()))
-            if entry.get("bound") != bound:
+                entry = json.loads(head)
+            if not sep or entry.get("bound") != bound:
                 raise ValueError("entry computed from something else")
-            surface, digests = entry["surface"], entry["digests"]
-            if not isinstance(surface, dict) or not isinstance(digests, dict):
+            digests, lengths = entry["digests"], entry["parts"]
+            if not isinstance(digests, dict) or not isinstance(lengths, list):
                 raise ValueError("not a surface entry")
+            if entry.get("sha256") != hashlib.sha256(body).hexdigest():
+                raise ValueError("parts are not what was stored")
+            parts: dict[str, bytes] = {}
+            at = 0
+            for name, size in lengths:
+                if not isinstance(name, str) or not isinstance(size, int) or size < 0 or name in parts:
+                    raise ValueError("not a surface entry")
+                parts[name], at = body[at : at + size], at + size
+            if at != len(body):
+                raise ValueError("parts are not what was stored")
         except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: link again
             return None
         try:
             os.utime(f)  # recently used: eviction keeps it
         except OSError:
             pass
-        return surface, digests
+        return parts, digests
 
-    def put(self, bound: dict[str, str], surface: object, digests: dict[str, str]) -> bool:
-        """Store a linked surface; True when an entry was written."""
+    def put(self, bound: dict[str, str], parts: dict[str, bytes], digests: dict[str, str]) -> bool:
+        """Store a linked surface given as {field: canonical JSON}; True when an entry was written."""
         if self.root is None:
             return False
-        text = json.dumps({"bound": bound, "surface": surface, "digests": digests}, separators=(",", ":"))
-        return write_atomic(self._file(bound), zlib.compress(text.encode("utf-8"), 1))
+        body = b"".join(parts.values())
+        head = {"bound": bound, "digests": digests, "parts": [[k, len(v)] for k, v in parts.items()], "sha256": hashlib.sha256(body).hexdigest()}
+        text = json.dumps(head, separators=(",", ":")).encode("utf-8")  # ASCII: no raw newline in it
+        return write_atomic(self._file(bound), zlib.compress(text + b"\n" + body, 1))
