@@ -18,17 +18,14 @@ from receipt import __version__
 from receipt.canonical import canonical_json, sha256_hex
 from receipt.config import CONFIG_FILES, TEST_EXCLUDE, Config, parse_config, select_config
 from receipt.diff import config_change, diff_surfaces, extraction_error_changes, summarize, unresolved_changes
-from receipt.dialects.registry import dialects_for
 from receipt.errors import ConfigError, GitError
 from receipt.extract import READ_CEILING, extract_file, gc_paused, gc_quiet_run, too_large
 from receipt.extract.cache import FactsCache, SurfaceCache, decode_entry, default_cache_dir, encode_entry
-from receipt.extract.pool import KEPT, extract_entries, worker_count
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
 from receipt.extract.screens import ScreenMemo
 from receipt.gitsource import GitRepo, SourceFile, TreeListing
 from receipt.layout import Layout, is_layout_file, read_layout
-from receipt.link import link
 from receipt.models import ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
 from receipt.policy import apply_policy
 from receipt.trustroots import keyring_changes, template_change, unmatched_config_changes
@@ -204,6 +201,9 @@ def _facts_for(
     total = len(listing.files)
     found = [cache.get(f.blob, f.path, disk=(f.blob, f.path) not in fresh) for f in listing.files]
     missing = [f for f, got in zip(listing.files, found) if got is None and not (max_code_bytes is not None and f.size > max_code_bytes)]
+    # Imported here: a rerun served by the surface cache never extracts in workers (nor links).
+    from receipt.extract.pool import worker_count
+
     workers = worker_count(len(missing))
     if workers:
         _extract_in_workers(repo, missing, cache, progress, workers, total - len(missing), total)
@@ -226,6 +226,8 @@ def _extract_in_workers(repo: GitRepo, files: list[SourceFile], cache: FactsCach
     """Facts of `files` into `cache` (memory and directory), made by worker processes. What they
     could not do (a missing object, a crash, no processes to be had) is left to the caller, which
     extracts it in this process, as without workers."""
+    from receipt.extract.pool import KEPT, extract_entries
+
     try:
         def local(i: int) -> bytes | None:
             """What this process extracts while it waits: kept in `cache`; its entry is written by a worker."""
@@ -273,6 +275,9 @@ def surface_from_facts(
 ) -> tuple[Surface, list[ExtractionIssue]]:
     """Pure: per-file facts -> linked surface (and unresolved-registration issues). `screens`: what
     the dialects' scans selected in the run's program before, reused where provably the same."""
+    from receipt.dialects.registry import dialects_for
+    from receipt.link import link
+
     program = Program([f for f in facts if not f.error], layout)
     program.screens = screens
     imported = [*program.imports.values(), *(s for m in program.modules.values() for s in m.star_imports)]
