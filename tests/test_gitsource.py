@@ -116,6 +116,31 @@ def test_exclude_globs() -> None:
     assert not matches_any("pkg/agent.py", ["tests/**", "**/*_test.py"])
 
 
+def test_a_listing_excludes_what_each_glob_matches_alone(git_repo: GitRepoBuilder) -> None:
+    """Excludes are screened by the literal each pattern holds before the globs run: what is left
+    out (and which excludes are reported unused) is what each pattern alone decides."""
+    paths = [
+        "tests/unit/test_a.py", "pkg/tests/b.py", "pkg/testsuite/c.py", "pkg/test_d.py", "pkg/sub/e_test.py", "conftest.py",
+        "pkg/conftest.py", "pkg/conftest.pyx.py", "a*b/x.py", "a?b/y.py", "abb/z.py", "gen/v1/api.py", "gen/v12/api.py",
+        "x/migrations/0001.py", "migrations.py", "docs/[draft]/d.py", "docs/d/d.py", "keep.py",
+    ]
+    git_repo.commit({p: "x = 1\n" for p in paths})
+    repo = GitRepo(git_repo.path)
+    sha = repo.resolve("HEAD")
+    pattern_sets = [
+        ["**/tests/**", "**/test/**", "**/test_*.py", "*_test.py", "**/conftest.py"],
+        ["a*b/**", "gen/v?/**", "**/migrations/**"],
+        ["a?b/y.py", "docs/[d]*/**", "nothing/here/**"],
+        ["*", "keep.py"],
+        ["**/*.py"],
+    ]
+    for patterns in pattern_sets:
+        listing = repo.list_files(sha, exclude=patterns)
+        alone = {p: [pat for pat in patterns if matches_any(p, [pat])] for p in paths}
+        assert [f.path for f in listing.files] == sorted(p for p in paths if not alone[p]), patterns
+        assert listing.unused_excludes == [pat for pat in patterns if not any(pat in hit for hit in alone.values())], patterns
+
+
 def test_merge_base_and_ancestry(git_repo: GitRepoBuilder) -> None:
     root = git_repo.commit({"a.py": "x = 1\n"})
     git_repo.git("checkout", "-q", "-b", "feature")
