@@ -98,8 +98,12 @@ def _patterns_matching(patterns: tuple[str, ...]) -> Callable[[str], list[str]]:
     needles = _needles(patterns)
 
     def matching(path: str) -> list[str]:
-        if needles is not None and not any(n in path for n in needles):
-            return []
+        if needles is not None:
+            for n in needles:
+                if n in path:
+                    break
+            else:
+                return []
         if any_glob(path) is None and not path.startswith(prefixes):
             return []
         return [pat for pat in patterns if _glob(pat)(path)]
@@ -127,7 +131,6 @@ class GitRepo:
         # `ls-tree` output by (commit, paths): sources and layout files are listed from one tree, and
         # a whole tree's listing answers `read_path` without another git process.
         self._trees: dict[tuple[str, tuple[str, ...]], str] = {}
-        self._blobs_at: dict[str, dict[str, tuple[str, str, str]]] = {}
 
     def _owns_work_tree(self) -> bool:
         if not self.repo.working_tree_dir:
@@ -307,6 +310,11 @@ class GitRepo:
         except Exception as e:  # noqa: BLE001 - gitdb raises several unrelated types for missing objects
             raise GitError(f"cannot read object {oid[:12]}: {_first_line(e)}", hint=f"fix: git fetch --no-tags origin {oid}") from None
 
+    def list_tree(self, sha: str) -> None:
+        """List the whole tree at `sha` now (one git process): the files a run reads from it (config,
+        keyring, template) are then found in that listing, without a git process each."""
+        self._ls_tree(sha, ())
+
     def read_path(self, sha: str, path: str) -> bytes | None:
         """A file's bytes at a commit, or None when it does not exist there."""
         if (sha, path) not in self._paths:
@@ -314,9 +322,9 @@ class GitRepo:
         return self._paths[(sha, path)]
 
     def _read_path(self, sha: str, path: str) -> bytes | None:
-        listed = self._listed_blobs(sha)
+        listed = self._trees.get((sha, ()))
         if listed is not None and path and posixpath.normpath(path) == path and not path.startswith(("/", "../")) and path != "..":
-            mode, otype, oid = listed.get(path, ("", "", ""))
+            mode, otype, oid = _record_of(listed, path) or ("", "", "")
             return self.read_blob(oid) if otype == "blob" and mode != _MODE_SYMLINK else None
         try:
             out = self.repo.git.ls_tree("-z", "--full-tree", sha, "--", path)
@@ -331,23 +339,22 @@ class GitRepo:
                 return self.read_blob(oid)
         return None
 
-    def _listed_blobs(self, sha: str) -> dict[str, tuple[str, str, str]] | None:
-        """Path -> (mode, type, oid) of every file at `sha`, when this run listed the whole tree (else None)."""
-        if sha not in self._blobs_at:
-            out = self._trees.get((sha, ()))
-            if out is None:
-                return None
-            index: dict[str, tuple[str, str, str]] = {}
-            for record in out.split("\0"):
-                if record:
-                    meta, _, p = record.partition("\t")
-                    mode, otype, oid = meta.split()[:3]
-                    index[p] = (mode, otype, oid)
-            self._blobs_at[sha] = index
-        return self._blobs_at[sha]
-
     def close(self) -> None:
         self.repo.close()
+
+
+def _record_of(listing: str, path: str) -> tuple[str, str, str] | None:
+    """(mode, type, oid) of `path` in `ls-tree -z` output, found by its text (a whole tree's
+    listing is read for a few config files: no index of every path for them)."""
+    needle = f"\t{path}\0"
+    at = listing.find(needle)
+    while at != -1:
+        meta = listing[listing.rfind("\0", 0, at) + 1 : at]
+        if "\t" not in meta:  # else `path` is the tail of a longer path holding a tab
+            mode, otype, oid = meta.split()[:3]
+            return mode, otype, oid
+        at = listing.find(needle, at + 1)
+    return None
 
 
 def _skip(path: str, reason: str, message: str, kind: str = "skipped") -> ExtractionIssue:

@@ -141,6 +141,30 @@ def test_a_listing_excludes_what_each_glob_matches_alone(git_repo: GitRepoBuilde
         assert listing.unused_excludes == [pat for pat in patterns if not any(pat in hit for hit in alone.values())], patterns
 
 
+def test_a_file_is_read_at_a_revision_the_same_before_and_after_its_tree_is_listed(git_repo: GitRepoBuilder) -> None:
+    files = {"pyproject.toml": "a", "a\tpyproject.toml": "tab", "sub/pyproject.toml": "sub", "pyproject.toml.bak": "bak", "dir/f.txt": "f"}
+    old = git_repo.commit({**files, "gone.toml": "g"})
+    git_repo.write({"link.toml": None})
+    os.symlink("pyproject.toml", git_repo.path / "link.toml")
+    new = git_repo.commit({"gone.toml": None, "pyproject.toml": "b"})
+    asked = ["pyproject.toml", "sub/pyproject.toml", "a\tpyproject.toml", "pyproject.toml.bak", "gone.toml", "link.toml", "dir", "dir/f.txt",
+             "toml", "missing.toml", "./pyproject.toml", "sub/../pyproject.toml"]
+    for listed_first in (False, True):
+        repo = GitRepo(git_repo.path)
+        if listed_first:
+            repo.list_tree(old)
+            repo.list_tree(new)
+        got = {(rev, p): repo.read_path(rev, p) for rev in (old, new) for p in asked}
+        assert got[(old, "pyproject.toml")] == b"a" and got[(new, "pyproject.toml")] == b"b"
+        assert got[(old, "a\tpyproject.toml")] == b"tab" and got[(old, "sub/pyproject.toml")] == b"sub"
+        assert got[(old, "gone.toml")] == b"g" and got[(new, "gone.toml")] is None
+        assert got[(new, "link.toml")] is None and got[(old, "dir")] is None and got[(old, "dir/f.txt")] == b"f"
+        assert got[(old, "toml")] is None and got[(old, "missing.toml")] is None
+        if listed_first:
+            assert got == before
+        before = got
+
+
 def test_merge_base_and_ancestry(git_repo: GitRepoBuilder) -> None:
     root = git_repo.commit({"a.py": "x = 1\n"})
     git_repo.git("checkout", "-q", "-b", "feature")
