@@ -652,6 +652,8 @@ _TEXTS = (("description_text", "description"), ("instructions_text", "instructio
 
 def injection_changes(base: Entry | None, head: Entry) -> list[Change]:
     """`text.injection_pattern` per injection rule that the head's words match and the base's did not."""
+    if base is not None and all(getattr(base, attr) == getattr(head, attr) for attr, _ in _TEXTS):
+        return []  # the same words match the same rules; and the rules (compiled on import) wait for new words
     from receipt.injection import added_hits
 
     out = []
