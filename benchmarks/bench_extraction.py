@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import json
 import pstats
 import resource
 import sys
@@ -34,6 +33,7 @@ from generate_repo import BENCH_DEFAULTS, add_params, ensure_repo, params_from
 
 from receipt.dialects.registry import dialects
 from receipt.extract import extract_file
+from receipt.extract.cache import dumps, loads
 from receipt.extract.facts import facts_from_json, facts_to_json
 from receipt.extract.program import Program
 from receipt.gitsource import GitRepo
@@ -55,13 +55,13 @@ def extract_all(corpus: list[tuple[str, bytes]]) -> list:
     return [extract_file(p, b) for p, b in corpus]
 
 
-def cache_write(facts: list) -> list[str]:
-    # Same encoding as receipt.extract.cache.FactsCache.put (compact separators).
-    return [json.dumps(facts_to_json(f), separators=(",", ":")) for f in facts]
+def cache_write(facts: list) -> list[bytes]:
+    # Same encoding as receipt.extract.cache.FactsCache.put.
+    return [dumps(facts_to_json(f)) for f in facts]
 
 
-def cache_read(texts: list[str]) -> list:
-    return [facts_from_json(json.loads(t)) for t in texts]
+def cache_read(texts: list[bytes]) -> list:
+    return [facts_from_json(loads(t)) for t in texts]
 
 
 def surface(facts: list):
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     read: list[tuple[float, float]] = []
     surf_t: list[tuple[float, float]] = []
     facts: list = []
-    texts: list[str] = []
+    texts: list[bytes] = []
     for _ in range(args.repeat):
         w, c, facts = timed_cpu(lambda: extract_all(corpus))
         ext.append((w, c))
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         write.append((w, c))
         w, c, _ = timed_cpu(lambda t=texts: cache_read(t))
         read.append((w, c))
-    json_size = sum(len(s.encode()) for s in texts)
+    json_size = sum(len(s) for s in texts)
     result = None
     for _ in range(args.repeat):
         w, c, result = timed_cpu(lambda: surface(facts))

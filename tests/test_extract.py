@@ -301,17 +301,49 @@ def test_cache_entries_of_an_older_facts_format_are_not_read(tmp_path: Path, mon
     assert FactsCache(tmp_path).get("b1", "app/bots.py") is None
 
 
-def test_cache_entry_with_a_call_reference_out_of_its_table_is_extracted_again(tmp_path: Path) -> None:
+def test_cache_entry_referring_outside_its_table_of_expressions_is_extracted_again(tmp_path: Path) -> None:
+    """An entry's expressions are a table in which each row refers only to rows before it: an
+    index past the table, a negative one, a row referring to itself (a cycle) or an unknown row
+    makes the file extracted again, never a crash or other facts."""
     import zlib
+
+    from receipt.extract.cache import dumps, loads
 
     f = facts("app/bots.py", SHARED_CALLS)
     FactsCache(tmp_path).put("b1", "app/bots.py", f)
     [entry] = list((tmp_path / "facts").rglob("*.zjson"))
-    data = json.loads(zlib.decompress(entry.read_bytes()))
-    for bad in (len(data["facts"]["calls"]), -1):
-        data["facts"]["effects"][0][0] = bad  # the append call, pointing outside the table
-        entry.write_bytes(zlib.compress(json.dumps(data).encode()))
-        assert FactsCache(tmp_path).get("b1", "app/bots.py") is None
+    good = loads(zlib.decompress(entry.read_bytes()))
+    rows = good["facts"][-1]  # the table comes last
+    effects = 12  # the column of the effects' calls (see facts_to_json)
+    assert good["facts"][effects] and all(isinstance(i, int) for i in good["facts"][effects])
+    last_call = max(i for i, r in enumerate(rows) if isinstance(r, list) and r[0] == 0)
+
+    def spoilt(change) -> object:  # type: ignore[no-untyped-def]
+        data = loads(dumps(good))
+        change(data["facts"])
+        entry.write_bytes(zlib.compress(dumps(data)))
+        return FactsCache(tmp_path).get("b1", "app/bots.py")
+
+    for bad in (len(rows), -1):
+        assert spoilt(lambda j, bad=bad: j[effects].__setitem__(0, bad)) is None  # the append call, outside the table
+    assert spoilt(lambda j: j[-1][last_call].__setitem__(1, last_call)) is None  # a call that is its own callee
+    assert spoilt(lambda j: j[-1].__setitem__(last_call, [99, 0])) is None  # no such kind of expression
+    assert spoilt(lambda j: j.pop()) is None  # a field missing
+    assert spoilt(lambda j: None) == f  # the same bytes read back: the same facts
+
+
+def test_cached_facts_keep_values_json_cannot_spell(tmp_path: Path) -> None:
+    """Python source spells values JSON has no text for (infinity, integers beyond 64 bits, lone
+    surrogates): a cached entry reads back exactly what extraction made."""
+    src = 'A = (1e999, 12345678901234567890123456789, "x")\nB = "\\ud800"\nC = 1e999\n'
+    for text, fallback in ((src, True), (src.replace("12345678901234567890123456789", "7").replace('"\\ud800"', '"y"'), False)):
+        fresh = facts("m.py", text)
+        FactsCache(tmp_path).put("b" + str(fallback), "m.py", fresh)
+        got = FactsCache(tmp_path).get("b" + str(fallback), "m.py")
+        assert got is not None and got is not fresh
+        assert repr(got) == repr(fresh)
+        assert [a.value for a in got.assigns][2] == Const(float("inf"))
+    assert repr(facts("m.py", src).assigns[1].value) == repr(Const("\ud800"))
 
 
 def test_cached_constants_keep_their_type_and_sign_when_shared_between_files(tmp_path: Path) -> None:

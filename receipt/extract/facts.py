@@ -13,6 +13,8 @@ mappings, and `Dyn` for anything that cannot be known statically (kept with its 
 
 from __future__ import annotations
 
+import json
+import math
 import sys
 from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any, Iterator, Union
@@ -396,58 +398,90 @@ class ModuleFacts:
 
 # --- JSON round trip for the cache ----------------------------------------------------------------
 #
-# A `Call` is often in two places: its function's `calls` and the expression it occurs in (an
-# assignment's value, an effect, a return, the argument of another call). Extraction makes one
-# object for both; the entry keeps that sharing, so that decoding makes one object too (decoded
-# facts held every such call twice: a third of a 5,000-file run's peak). Every `Call` of a module
-# is written once, in the table "calls", after the calls inside it (post-order), and an expression
-# that is a call is written as its index in that table (a bare int: no other expression is one).
-# Sharing follows object identity, never equality: equal calls extracted separately stay separate
-# (equality would hash a `Dyn`, which renders its source text).
+# An entry is a flat table of the module's distinct expressions, each written once and referred to
+# by its index, so that decoding builds each object once, with few Python calls per object:
+#
+# - sharing is kept: a `Call` is often in two places (its function's `calls` and the expression it
+#   occurs in); extraction makes one object for both and so does decoding (decoded facts holding
+#   every such call twice were a third of a 5,000-file run's peak). Composite expressions are
+#   shared by object identity, never equality (equal calls extracted separately stay separate;
+#   equality would hash a `Dyn`, which renders its source text). A `Ref` is written once per name
+#   and a `Const` once per value in a module; decoding makes one `Ref` per name per module and takes
+#   constants from the run's pools (`SharedValues`);
+# - the table is in post-order (children before parents), so a row refers only to rows before it:
+#   an index out of the table (or negative) fails the read, no cycle can be written;
+# - records are positional lists (no field names: a third less text to parse), references lists of
+#   ints that C code maps to objects (`map(X.__getitem__, ...)`), not one Python call per child.
+#
+# A row is a JSON scalar (a `Const` of that value) or a list whose first item says what it is.
 
-_EXPR_TYPES = {"c": Const, "r": Ref, "seq": Seq, "map": Map, "attr": Attr, "splat": Splat, "cat": Concat, "dyn": Dyn}
-_EXPR_TAGS = {v: k for k, v in _EXPR_TYPES.items()}
+_CALL, _REF, _SEQ, _MAP, _ATTR, _SPLAT, _CAT, _DYN, _DYS, _FLOAT = range(10)
 
 
 class _Encoder:
-    """Expressions of one module to JSON, each `Call` object once in `self.calls`."""
+    """Expressions of one module to rows of `self.rows`, each distinct expression once."""
 
     def __init__(self) -> None:
-        self.calls: list[list[Any]] = []
-        self._index: dict[int, int] = {}  # id(call) -> its index; the facts keep the calls alive
+        self.rows: list[Any] = []
+        self._index: dict[int, int] = {}  # id(composite expression) -> its row; the facts keep them alive
+        self._refs: dict[str, int] = {}  # name -> row
+        self._consts: dict[tuple[type, Any], int] = {}  # (class, value) -> row: `True == 1`, they stay two
 
-    def expr(self, e: Expr | None) -> Any:
+    def expr(self, e: Expr | None) -> int | None:
         if e is None:
             return None
         cls = e.__class__
-        if cls is Call:
-            i = self._index.get(id(e))
+        if cls is Ref:
+            i = self._refs.get(e.name)  # type: ignore[union-attr]
             if i is None:
-                ex = self.expr
-                row = [ex(e.func), [ex(a) for a in e.args], [[k, ex(v)] for k, v in e.kwargs], e.line, e.star]  # type: ignore[union-attr]
-                i = self._index[id(e)] = len(self.calls)
-                self.calls.append(row)
+                i = self._refs[e.name] = len(self.rows)  # type: ignore[union-attr]
+                self.rows.append([_REF, e.name])  # type: ignore[union-attr]
             return i
-        t = _EXPR_TAGS[cls]
-        if t == "c":
-            return [t, e.value]  # type: ignore[union-attr]
-        if t == "r":
-            return [t, e.name]  # type: ignore[union-attr]
+        if cls is Const:
+            value = e.value  # type: ignore[union-attr]
+            key = (value.__class__, value if value.__class__ is not float else repr(value))  # 0.0 and -0.0 stay two
+            i = self._consts.get(key)
+            if i is None:
+                i = self._consts[key] = len(self.rows)
+                # inf and nan have no JSON spelling (some writers make them null): their text instead
+                self.rows.append([_FLOAT, repr(value)] if value.__class__ is float and not math.isfinite(value) else value)
+            return i
+        i = self._index.get(id(e))
+        if i is not None:
+            return i
         ex = self.expr
-        if t == "seq":
-            return [t, [ex(a) for a in e.items]]  # type: ignore[union-attr]
-        if t == "map":
-            return [t, [[ex(k), ex(v)] for k, v in e.items]]  # type: ignore[union-attr]
-        if t == "attr":
-            return [t, ex(e.value), e.attr]  # type: ignore[union-attr]
-        if t == "splat":
-            return [t, ex(e.value)]  # type: ignore[union-attr]
-        if t == "cat":
-            return [t, ex(e.left), ex(e.right)]  # type: ignore[union-attr]
-        tail = [[ex(p) for p in e.parts]] if e.parts else []  # type: ignore[union-attr]
-        if e._span is not None:  # type: ignore[union-attr] # the source span, rendered when read
-            return ["dys", e._span, e.why, *tail]  # type: ignore[union-attr]
-        return [t, e.src, e.why, *tail]  # type: ignore[union-attr]
+        if cls is Call:
+            kw: list[Any] = []
+            for k, v in e.kwargs:  # type: ignore[union-attr]
+                kw += (k, ex(v))
+            row = [_CALL, ex(e.func), [ex(a) for a in e.args], kw, e.line, e.star]  # type: ignore[union-attr]
+        elif cls is Seq:
+            row = [_SEQ, *[ex(a) for a in e.items]]  # type: ignore[union-attr]
+        elif cls is Map:
+            row = [_MAP]
+            for k, v in e.items:  # type: ignore[union-attr]
+                row += (ex(k), ex(v))
+        elif cls is Attr:
+            row = [_ATTR, ex(e.value), e.attr]  # type: ignore[union-attr]
+        elif cls is Splat:
+            row = [_SPLAT, ex(e.value)]  # type: ignore[union-attr]
+        elif cls is Concat:
+            row = [_CAT, ex(e.left), ex(e.right)]  # type: ignore[union-attr]
+        elif cls is Dyn:
+            parts = [ex(p) for p in e.parts]  # type: ignore[union-attr]
+            if e._span is not None:  # type: ignore[union-attr] # the source span, rendered when read
+                row = [_DYS, e._span, e.why, *parts]  # type: ignore[union-attr]
+            else:
+                row = [_DYN, e.src, e.why, *parts]  # type: ignore[union-attr]
+        else:
+            raise TypeError(f"not an expression: {cls.__name__}")
+        i = self._index[id(e)] = len(self.rows)
+        self.rows.append(row)
+        return i
+
+    def exprs(self, items: Any) -> list[int]:
+        ex = self.expr
+        return [ex(e) for e in items]  # type: ignore[misc]
 
 
 class SharedValues:
@@ -462,190 +496,136 @@ class SharedValues:
         self.fixed = {None: Const(None), True: Const(True), False: Const(False)}
 
 
-class _Decoder:
-    """JSON of one module to expressions: the table of calls first, each call built once. A `Ref`
-    is made once per name in the module (a few thousand names recur in a module's hundreds of
-    references; a table for the whole run would cost about what it saves)."""
-
-    def __init__(self, calls: list[Any], shared: SharedValues | None = None) -> None:
-        self.shared = shared or SharedValues()
-        self.refs: dict[str, Ref] = {}
-        self.calls: list[Call] = []
-        ex = self.expr
-        for row in calls:  # each row refers only to rows before it
-            self.calls.append(Call(ex(row[0]), tuple(ex(a) for a in row[1]), tuple((_shared(k), ex(v)) for k, v in row[2]), row[3], row[4]))
-
-    def expr(self, j: Any) -> Any:
-        if j is None:
-            return None
-        if j.__class__ is int:
-            if j < 0:
-                raise ValueError("negative call index")
-            return self.calls[j]
-        t = j[0]
-        if t == "r":
-            ref = self.refs.get(j[1])
-            if ref is None:
-                ref = self.refs[j[1]] = Ref(j[1])
-            return ref
-        if t == "c":
-            value = j[1]
-            cls = value.__class__
-            if cls is str:
-                pool: dict[Any, Const] = self.shared.strs
-            elif cls is int:
-                pool = self.shared.ints
-            elif value is None or cls is bool:
-                return self.shared.fixed[value]
+def _decode_exprs(rows: list[Any], shared: SharedValues) -> dict[int, Expr]:
+    """The table of a module's expressions by index, built in order. A dict, not a list: a list
+    reads a negative index from its end, where a row may only refer to rows before it."""
+    table: dict[int, Expr] = {}
+    get = table.__getitem__
+    strs, ints, fixed = shared.strs, shared.ints, shared.fixed
+    n = 0
+    for row in rows:
+        cls = row.__class__
+        if cls is list:
+            t = row[0]
+            if t == _CALL:
+                kw = row[3]
+                x: Expr = Call(get(row[1]), tuple(map(get, row[2])), tuple(zip(map(_shared, kw[::2]), map(get, kw[1::2]))) if kw else (), row[4], row[5])
+            elif t == _REF:
+                x = Ref(row[1])
+            elif t == _MAP:
+                x = Map(tuple(zip(map(get, row[1::2]), map(get, row[2::2]))))
+            elif t == _DYS:
+                x = Dyn.of_source(row[1], _shared(row[2]), tuple(map(get, row[3:])))
+            elif t == _SEQ:
+                x = Seq(tuple(map(get, row[1:])))
+            elif t == _DYN:
+                x = Dyn(_shared(row[1]), _shared(row[2]), tuple(map(get, row[3:])))
+            elif t == _ATTR:
+                x = Attr(get(row[1]), _shared(row[2]))
+            elif t == _SPLAT:
+                x = Splat(get(row[1]))
+            elif t == _CAT:
+                x = Concat(get(row[1]), get(row[2]))
+            elif t == _FLOAT:
+                x = Const(float(row[1]))
             else:
-                return Const(value)
-            const = pool.get(value)
-            if const is None:
-                const = pool[value] = Const(value)
-            return const
-        ex = self.expr
-        if t == "seq":
-            return Seq(tuple(ex(a) for a in j[1]))
-        if t == "map":
-            return Map(tuple((ex(k), ex(v)) for k, v in j[1]))
-        if t == "attr":
-            return Attr(ex(j[1]), _shared(j[2]))
-        if t == "splat":
-            return Splat(ex(j[1]))
-        if t == "cat":
-            return Concat(ex(j[1]), ex(j[2]))
-        if t == "dyn":
-            return Dyn(_shared(j[1]), _shared(j[2]), tuple(ex(p) for p in j[3]) if len(j) > 3 else ())
-        if t == "dys":
-            return Dyn.of_source(j[1], _shared(j[2]), tuple(ex(p) for p in j[3]) if len(j) > 3 else ())
-        raise ValueError(f"unknown expression tag {t!r}")
+                raise ValueError(f"unknown expression tag {t!r}")
+        elif cls is str:
+            x = strs.get(row)  # type: ignore[assignment]
+            if x is None:
+                x = strs[row] = Const(row)
+        elif cls is int:
+            x = ints.get(row)  # type: ignore[assignment]
+            if x is None:
+                x = ints[row] = Const(row)
+        elif row is None or cls is bool:
+            x = fixed[row]
+        elif cls is float:
+            x = Const(row)
+        else:
+            raise ValueError("not an expression row")
+        table[n] = x
+        n += 1
+    return table
 
 
-def _param_to_json(p: ParamFact, ex: Any) -> list[Any]:
-    return [p.name, p.annotation, p.annotation_ref, p.default, ex(p.default_expr), p.required, p.kind, list(p.refs)]
-
-
-def _param_from_json(j: list[Any], ex: Any) -> ParamFact:
-    return ParamFact(_shared(j[0]), j[1], j[2], j[3], ex(j[4]), j[5], _shared(j[6]), tuple(j[7]))
-
-
-def _field_to_json(f: FieldFact, ex: Any) -> list[Any]:
-    return [f.name, f.annotation, list(f.refs), ex(f.value), [ex(m) for m in f.meta], list(f.qualifiers), f.line]
-
-
-def _field_from_json(j: list[Any], ex: Any) -> FieldFact:
-    return FieldFact(_shared(j[0]), j[1], tuple(j[2]), ex(j[3]), tuple(ex(m) for m in j[4]), tuple(j[5]), j[6])
-
-
-def _fn_to_json(f: FunctionFact, ex: Any) -> dict[str, Any]:
-    return {
-        "symbol": f.symbol,
-        "name": f.name,
-        "line": f.line,
-        "params": [_param_to_json(p, ex) for p in f.params],
-        "returns": f.returns,
-        "doc": f.doc,
-        "decorators": [ex(d) for d in f.decorators],
-        "calls": [ex(c) for c in f.calls],
-        "raises": [ex(r) for r in f.raises],
-        "returns_exprs": [ex(r) for r in f.returns_exprs],
-        "conditional": f.conditional,
-        "is_async": f.is_async,
-        "owner_class": f.owner_class,
-        "indirect": [list(i) for i in f.indirect],
-        "body": f.body,
-    }
-
-
-def _fn_from_json(j: dict[str, Any], ex: Any) -> FunctionFact:
-    return FunctionFact(
-        symbol=j["symbol"],
-        name=j["name"],
-        line=j["line"],
-        params=[_param_from_json(p, ex) for p in j["params"]],
-        returns=j["returns"],
-        doc=j["doc"],
-        decorators=[ex(d) for d in j["decorators"]],
-        calls=[ex(c) for c in j["calls"]],
-        raises=[ex(r) for r in j["raises"]],
-        returns_exprs=[ex(r) for r in j["returns_exprs"]],
-        conditional=j["conditional"],
-        is_async=j["is_async"],
-        owner_class=j["owner_class"],
-        indirect=[(i[0], i[1]) for i in j.get("indirect", [])],
-        body=j.get("body"),
-    )
-
-
-def facts_to_json(m: ModuleFacts) -> dict[str, Any]:
+def facts_to_json(m: ModuleFacts) -> list[Any]:
+    """The facts of a module as JSON data (see above); `facts_from_json` reads them back."""
     enc = _Encoder()
-    ex = enc.expr
-    out = {
-        "path": m.path,
-        "module": m.module,
-        "is_package": m.is_package,
-        "imports": m.imports,
-        "star_imports": m.star_imports,
-        "assigns": [[a.target, ex(a.value), a.line, a.conditional, a.op] for a in m.assigns],
-        "functions": [_fn_to_json(f, ex) for f in m.functions],
-        "classes": [
-            {
-                "symbol": c.symbol,
-                "name": c.name,
-                "line": c.line,
-                "bases": [ex(b) for b in c.bases],
-                "decorators": [ex(d) for d in c.decorators],
-                "attrs": {k: ex(v) for k, v in c.attrs.items()},
-                "attr_lines": c.attr_lines,
-                "methods": c.methods,
-                "doc": c.doc,
-                "conditional": c.conditional,
-                "fields": [_field_to_json(f, ex) for f in c.fields],
-                "keywords": {k: ex(v) for k, v in c.keywords.items()},
-            }
-            for c in m.classes
-        ],
-        "effects": [[ex(e.call), e.conditional] for e in m.effects],
-        "entries": m.entries,
-        "type_aliases": {k: [a.annotation, list(a.refs), a.line] for k, a in m.type_aliases.items()},
-        "dynamic_code": [list(d) for d in m.dynamic_code],
-        "error": m.error,
-    }
-    out["calls"] = enc.calls
-    return out
+    ex, exs = enc.expr, enc.exprs
+    assigns = m.assigns
+    functions = [
+        [
+            f.symbol, f.name, f.line,
+            [[p.name, p.annotation, p.annotation_ref, p.default, ex(p.default_expr), p.required, p.kind, p.refs] for p in f.params],
+            f.returns, f.doc, exs(f.decorators), exs(f.calls), exs(f.raises), exs(f.returns_exprs),
+            f.conditional, f.is_async, f.owner_class, f.indirect, f.body,
+        ]
+        for f in m.functions
+    ]
+    classes = [
+        [
+            c.symbol, c.name, c.line, exs(c.bases), exs(c.decorators),
+            {k: ex(v) for k, v in c.attrs.items()}, c.attr_lines, c.methods, c.doc, c.conditional,
+            [[f.name, f.annotation, f.refs, ex(f.value), exs(f.meta), f.qualifiers, f.line] for f in c.fields],
+            {k: ex(v) for k, v in c.keywords.items()},
+        ]
+        for c in m.classes
+    ]
+    return [
+        m.path, m.module, m.is_package, m.imports, m.star_imports,
+        # assignments and effects by column: each built with one `map` on decoding
+        [a.target for a in assigns], exs(a.value for a in assigns), [a.line for a in assigns],
+        [a.conditional for a in assigns], [a.op for a in assigns],
+        functions, classes,
+        exs(e.call for e in m.effects), [e.conditional for e in m.effects],
+        # descriptor entries (JSON read from a file) as JSON text: exactly what they hold, nan included
+        json.dumps(m.entries) if m.entries else "",
+        {k: [a.annotation, a.refs, a.line] for k, a in m.type_aliases.items()},
+        m.dynamic_code, m.error,
+        enc.rows,  # last: written after everything above has been numbered
+    ]
 
 
-def facts_from_json(j: dict[str, Any], shared: SharedValues | None = None) -> ModuleFacts:
-    """The facts `j` encodes; `shared`: leaf expressions already decoded in this run, to reuse."""
-    ex = _Decoder(j["calls"], shared).expr
+def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleFacts:
+    """The facts `j` encodes; `shared`: leaf expressions already decoded in this run, to reuse.
+    Raises (ValueError, IndexError, TypeError, ...) on anything that is not such an encoding."""
+    (path, module, is_package, imports, star_imports, targets, values, lines, conditionals, ops,
+     functions, classes, effect_calls, effect_conditionals, entries, type_aliases, dynamic_code, error, rows) = j
+    table = _decode_exprs(rows, shared or SharedValues())
+    get = table.__getitem__
+    if len(targets) != len(values) or len(effect_calls) != len(effect_conditionals):
+        raise ValueError("columns of different lengths")
     return ModuleFacts(
-        path=j["path"],
-        module=j["module"],
-        is_package=j["is_package"],
-        imports={k: _shared(v) for k, v in j["imports"].items()},  # origins recur across modules
-        star_imports=j["star_imports"],
-        assigns=[AssignFact(a[0], ex(a[1]), a[2], a[3], a[4]) for a in j["assigns"]],
-        functions=[_fn_from_json(f, ex) for f in j["functions"]],
+        path=path,
+        module=module,
+        is_package=is_package,
+        imports={k: _shared(v) for k, v in imports.items()},  # origins recur across modules
+        star_imports=star_imports,
+        assigns=list(map(AssignFact, targets, map(get, values), lines, conditionals, ops)),
+        functions=[
+            FunctionFact(
+                f[0], f[1], f[2],
+                [ParamFact(_shared(p[0]), p[1], p[2], p[3], None if p[4] is None else get(p[4]), p[5], _shared(p[6]), tuple(p[7])) for p in f[3]],
+                f[4], f[5], list(map(get, f[6])), list(map(get, f[7])), list(map(get, f[8])), list(map(get, f[9])),
+                f[10], f[11], f[12], [(i[0], i[1]) for i in f[13]], f[14],
+            )
+            for f in functions
+        ],
         classes=[
             ClassFact(
-                symbol=c["symbol"],
-                name=c["name"],
-                line=c["line"],
-                bases=[ex(b) for b in c["bases"]],
-                decorators=[ex(d) for d in c["decorators"]],
-                attrs={k: ex(v) for k, v in c["attrs"].items()},
-                attr_lines=c["attr_lines"],
-                methods=[_shared(m) for m in c["methods"]],  # the symbols of its FunctionFacts
-                doc=c["doc"],
-                conditional=c["conditional"],
-                fields=[_field_from_json(f, ex) for f in c["fields"]],
-                keywords={k: ex(v) for k, v in c["keywords"].items()},
+                c[0], c[1], c[2], list(map(get, c[3])), list(map(get, c[4])),
+                {k: get(v) for k, v in c[5].items()}, c[6],
+                [_shared(m) for m in c[7]],  # the symbols of its FunctionFacts
+                c[8], c[9],
+                [FieldFact(_shared(f[0]), f[1], tuple(f[2]), None if f[3] is None else get(f[3]), tuple(map(get, f[4])), tuple(f[5]), f[6]) for f in c[10]],
+                {k: get(v) for k, v in c[11].items()},
             )
-            for c in j["classes"]
+            for c in classes
         ],
-        effects=[EffectFact(ex(e[0]), e[1]) for e in j["effects"]],
-        entries=j["entries"],
-        type_aliases={k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in j["type_aliases"].items()},
-        dynamic_code=[(d[0], d[1], d[2]) for d in j.get("dynamic_code", [])],
-        error=j["error"],
+        effects=list(map(EffectFact, map(get, effect_calls), effect_conditionals)),
+        entries=json.loads(entries) if entries else [],
+        type_aliases={k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in type_aliases.items()},
+        dynamic_code=[(d[0], d[1], d[2]) for d in dynamic_code],
+        error=error,
     )
