@@ -496,6 +496,66 @@ class SharedValues:
         self.fixed = {None: Const(None), True: Const(True), False: Const(False)}
 
 
+class _NewCall:
+    """Builds a `Call` at a third of the cost of its frozen `__init__` (one `object.__setattr__` call
+    per field), for the decoder, which makes hundreds of thousands: the fields are stored through a
+    mutable class of the same slot layout, and the object then becomes a `Call` (Python checks the
+    layouts match). The same object as `Call(...)` makes, and no different afterwards."""
+
+    __slots__ = Call.__slots__  # type: ignore[attr-defined]
+
+    def __init__(self, func: Expr, args: tuple, kwargs: tuple, line: int, star: bool) -> None:
+        self.func = func
+        self.args = args
+        self.kwargs = kwargs
+        self.line = line
+        self.star = star
+        self.__class__ = Call  # type: ignore[assignment]
+
+
+class _NewRef:
+    """`Ref(name)` for the decoder, as `_NewCall`."""
+
+    __slots__ = Ref.__slots__  # type: ignore[attr-defined]
+
+    def __init__(self, name: str) -> None:
+        self.name = _shared(name)
+        self.__class__ = Ref  # type: ignore[assignment]
+
+
+class _NewSeq:
+    """`Seq(items)` for the decoder, as `_NewCall`."""
+
+    __slots__ = Seq.__slots__  # type: ignore[attr-defined]
+
+    def __init__(self, items: tuple) -> None:
+        self.items = items
+        self.__class__ = Seq  # type: ignore[assignment]
+
+
+class _NewMap:
+    """`Map(items)` for the decoder, as `_NewCall`."""
+
+    __slots__ = Map.__slots__  # type: ignore[attr-defined]
+
+    def __init__(self, items: tuple) -> None:
+        self.items = items
+        self.__class__ = Map  # type: ignore[assignment]
+
+
+class _NewDyn:
+    """`Dyn(src, why, parts)` (`span` None) or `Dyn.of_source(span, why, parts)` for the decoder, as `_NewCall`."""
+
+    __slots__ = Dyn.__slots__
+
+    def __init__(self, src: str | None, span: str | None, why: str, parts: tuple) -> None:
+        self._src = src
+        self._span = span
+        self.why = why
+        self.parts = parts
+        self.__class__ = Dyn  # type: ignore[assignment]
+
+
 def _decode_exprs(rows: list[Any], shared: SharedValues) -> dict[int, Expr]:
     """The table of a module's expressions by index, built in order. A dict, not a list: a list
     reads a negative index from its end, where a row may only refer to rows before it."""
@@ -509,17 +569,17 @@ def _decode_exprs(rows: list[Any], shared: SharedValues) -> dict[int, Expr]:
             t = row[0]
             if t == _CALL:
                 kw = row[3]
-                x: Expr = Call(get(row[1]), tuple(map(get, row[2])), tuple(zip(map(_shared, kw[::2]), map(get, kw[1::2]))) if kw else (), row[4], row[5])
+                x: Expr = _NewCall(get(row[1]), tuple(map(get, row[2])), tuple(zip(map(_shared, kw[::2]), map(get, kw[1::2]))) if kw else (), row[4], row[5])
             elif t == _REF:
-                x = Ref(row[1])
+                x = _NewRef(row[1])
             elif t == _MAP:
-                x = Map(tuple(zip(map(get, row[1::2]), map(get, row[2::2]))))
+                x = _NewMap(tuple(zip(map(get, row[1::2]), map(get, row[2::2]))))
             elif t == _DYS:
-                x = Dyn.of_source(row[1], _shared(row[2]), tuple(map(get, row[3:])))
+                x = _NewDyn(None, _shared(row[1]), _shared(row[2]), tuple(map(get, row[3:])))
             elif t == _SEQ:
-                x = Seq(tuple(map(get, row[1:])))
+                x = _NewSeq(tuple(map(get, row[1:])))
             elif t == _DYN:
-                x = Dyn(_shared(row[1]), _shared(row[2]), tuple(map(get, row[3:])))
+                x = _NewDyn(_shared(row[1]), None, _shared(row[2]), tuple(map(get, row[3:])))
             elif t == _ATTR:
                 x = Attr(get(row[1]), _shared(row[2]))
             elif t == _SPLAT:
