@@ -298,3 +298,31 @@ def test_a_moved_folder_s_run_time_model_is_compared_as_spelt_after_the_move(git
     git_repo.commit({"integrations/demo/intro/main.py": None, "examples/demo/intro/main.py": NIM_MAIN.replace('"MODEL"', '"LLM_MODEL"')})
     code, receipt = receipt_of(git_repo)
     assert seen(receipt) == [("attribute.dynamic", "Senior Researcher", "warning")]
+
+
+def test_every_row_of_an_ambiguous_pairing_says_so_added_ones_too(git_repo: GitRepoBuilder) -> None:
+    # The decoy read as the added one carries the same note as the lowered approval: a reviewer
+    # reading only the "added" row must learn that it might be the moved tool.
+    from receipt.models import Receipt
+    from receipt.render import render_terminal
+    from tests import github_render
+
+    tools = "from agents import function_tool\n" + DECOY_PY.split("\n", 2)[2].replace("needs_approval=True", "")
+    agent = 'from agents import Agent\nfrom app.tools import delete_repo\n\nbot = Agent(name="bot", instructions="Manage repositories.", tools=[delete_repo])\n'
+    decoy = DECOY_PY.replace("from agents import function_tool", "from agents import Agent, function_tool") + (
+        '\nhelper = Agent(name="helper", tools=[delete_repo])\n'
+    )
+    git_repo.commit({"app/__init__.py": "", "app/agent.py": AGENT_PY})
+    git_repo.commit({"app/agent.py": agent, "app/tools.py": tools, "app/decoy.py": decoy})
+    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path))
+    page = github_render.render(out.stdout)
+    cells = [" ".join(c.text for c in row) for table in page.tables for row in table[1:]]
+    rows = [r for r in cells if "delete_repo" in r]
+    assert any("added" in r for r in rows) and any("no longer requires approval" in r for r in rows)
+    assert all("ambiguous pairing" in r and "app/decoy.py" in r for r in rows), rows
+    assert not [r for r in cells if "helper" in r and "ambiguous" in r]  # the new agent is not in the group
+
+    _, data = receipt_of(git_repo)
+    lines = render_terminal(Receipt.model_validate(data), colour=False).splitlines()
+    rows = [line for line in lines if line.startswith(("  info: tool delete_repo", "  regression: tool delete_repo"))]
+    assert len(rows) == 2 and all("ambiguous pairing: tools named 'delete_repo'" in r for r in rows), rows

@@ -49,6 +49,7 @@ _CONTEXT = 60
 _WORDS = 240
 _WORDS_BESIDE_TRAFFIC = 100  # the traffic table's third cell is long: its change cell says less
 _REASON = 200
+_NOTE = 400  # an ambiguous-pairing note names up to 3 places per side
 _PATH_SHOWN = 48  # longer paths are shown by their tail (the link keeps the whole path)
 _HEADING_PATH = 120
 _REV = 60
@@ -297,6 +298,8 @@ def _words(row: v.Row, limit: int = _WORDS) -> Md:
         text = Md(f"{text}; {md(_runs(visible('; '.join(row.folded))), limit)}")
     if row.reason:
         text = Md(f"{text} ({md(_runs(visible(row.reason)), min(limit, _REASON))})")
+    if row.note:
+        text = Md(f"{text} ({md(_runs(visible(row.note)), _NOTE)})")
     if row.accepted is not None:
         return Md(f"accepted ({md(_runs(visible(row.accepted)), limit // 2)}): {text}")
     return Md(_LEAD[row.severity] + text)
@@ -312,6 +315,8 @@ def _sentence(row: v.Row, links: Optional[Links]) -> Md:
     text += f" {words}"
     if row.reason:
         text += f". Why: {md(_runs(visible(row.reason)), _REASON)}"
+    if row.note:
+        text += f" ({md(_runs(visible(row.note)), _NOTE)})"
     return Md(f"{text} — {_where(row.where, links, row.places)}")
 
 

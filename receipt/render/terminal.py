@@ -35,6 +35,8 @@ def render_terminal(receipt: Receipt, *, colour: bool = True) -> str:
         line = f"  {c(_RED, '✗')} {v.kind_word(row.subject.kind)} {_t(row.subject.name, 80)} {_t(row.words, 240)}"
         if row.reason:
             line += f". Why: {_t(row.reason)}"
+        if row.note:
+            line += f" ({_t(row.note, 400)})"
         out.append(f"{line}  {c(_DIM, _t(where, 160))}")
     if view.sentences:
         out.append("")
@@ -47,7 +49,8 @@ def render_terminal(receipt: Receipt, *, colour: bool = True) -> str:
             words = row.words + (f"; {'; '.join(row.folded)}" if row.folded else "")
             where = row.where.text + (f" (+{row.places - 1} more)" if row.places > 1 else "")
             name = row.subject.name + (f" · {row.subject.context}" if row.subject.context else "")
-            out.append(f"  {lead}: {row.subject.kind} {_t(name, 100)}: {_t(words, 240)}  {c(_DIM, _t(where, 160))}")
+            note = f" ({_t(row.note, 400)})" if row.note else ""
+            out.append(f"  {lead}: {row.subject.kind} {_t(name, 100)}: {_t(words, 240)}{note}  {c(_DIM, _t(where, 160))}")
         out.append("")
     if len(view.rows) > _MAX_ROWS:
         out += [f"… {len(view.rows) - _MAX_ROWS:,} more changes (use --format json for all)", ""]

@@ -68,6 +68,10 @@ class Row:
     reason: str = ""  # why a value is what it is (a default, a runtime source)
     folded: list[str] = field(default_factory=list)  # reach changes this row causes, in words
     places: int = 1  # identical rows merged into this one
+    # The change was read through an ambiguous pairing (look-alikes elsewhere): which, and how it was
+    # read. Said on every row the group touches, an added or removed one too, apart from the words so
+    # that long words cannot cut it off.
+    note: str = ""
 
 
 @dataclass
@@ -187,8 +191,22 @@ def _strip_subject(message: str, kind: str, name: str) -> str:
     return message
 
 
+# How `receipt.diff` ends the message of a change read through an ambiguous pairing.
+_AMBIGUITY = " (ambiguous pairing: "
+
+
+def ambiguity_note(change: Change) -> str:
+    """The ambiguous-pairing note a change's message ends with, without its parentheses; "" if none.
+    Looked for after the subject's own words (an analysed name cannot forge one)."""
+    s = change.subject
+    start = len(change.message) - len(_strip_subject(change.message, s.kind, s.name))
+    at = change.message.find(_AMBIGUITY, start)
+    return change.message[at + 2 : -1] if at >= 0 and change.message.endswith(")") else ""
+
+
 def change_words(change: Change) -> str:
-    """The change said in words, without its subject (the row names it) and without digests."""
+    """The change said in words, without its subject (the row names it), its ambiguity note (the
+    row carries it: `ambiguity_note`) and digests."""
     s = change.subject
     if change.id.endswith(".added"):
         desc = entry_words(change.after)
@@ -197,6 +215,9 @@ def change_words(change: Change) -> str:
         desc = entry_words(change.before)
         return "removed" + (f" (was: {desc})" if desc else "")
     words = _strip_subject(change.message, s.kind, s.name)
+    note = ambiguity_note(change)
+    if note:
+        words = words[: len(words) - len(note) - 3]
     words = _DIGEST_NOTE.sub("", words)
     return words.replace(" -> ", " → ")
 
@@ -355,6 +376,7 @@ def build_rows(receipt: Receipt) -> tuple[list[Row], dict[tuple[str, str], Named
             fingerprint=c.fingerprint,
             accepted=_accepted(c),
             reason=_reason(c, entry),
+            note=ambiguity_note(c),
         )
         same = (row.severity, title, row.subject, row.words, row.accepted, row.where.path)
         if same in merged:  # the same change of the same thing twice (e.g. an agent and its .clone())
