@@ -259,8 +259,12 @@ class _Extractor:
                     if item.optional_vars is not None:
                         _add_target_names(item.optional_vars, names)
             if t in _COMPOUND:
-                for sub in _child_bodies(stmt):
-                    self._collect_names(sub, names, imports, top=top)
+                for name in _STATEMENT_LISTS:
+                    sub = getattr(stmt, name, None)
+                    if sub:
+                        self._collect_names(sub, names, imports, top=top)
+                for h in getattr(stmt, "handlers", None) or ():
+                    self._collect_names(h.body, names, imports, top=top)
 
     # -- expressions -----------------------------------------------------------------------
     #
@@ -908,8 +912,9 @@ class _Extractor:
                 if kind is _CALL:
                     if type(value.func) is not Dyn:
                         calls.append(value)
-                    if _indirect_target(sub.func):
-                        indirect.append((sub.lineno, _src(sub.func)))
+                    func = sub.func
+                    if (type(func) is ast.Subscript or type(func) is ast.Call) and _indirect_target(func):
+                        indirect.append((sub.lineno, _src(func)))
                 elif kind is _RETURN:
                     returns.append(value)
                 else:
@@ -1173,17 +1178,6 @@ def _add_target_names(t: ast.AST, out: set[str]) -> None:
             _add_target_names(e, out)
     elif k is ast.Starred:
         _add_target_names(t.value, out)  # type: ignore[attr-defined]
-
-
-def _child_bodies(stmt: ast.stmt) -> list[list[ast.stmt]]:
-    out = []
-    for attr in ("body", "orelse", "finalbody"):
-        b = getattr(stmt, attr, None)
-        if b:
-            out.append(b)
-    for h in getattr(stmt, "handlers", []) or []:
-        out.append(h.body)
-    return out
 
 
 def _declared_global(body: list[ast.stmt]) -> set[str]:
