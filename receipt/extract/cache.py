@@ -17,6 +17,7 @@ always safe.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -263,8 +264,10 @@ def default_cache_dir(git_dir: Path) -> Path | None:
     return git_dir / "behavior-receipt-cache"
 
 
+@functools.lru_cache(maxsize=1)
 def _tool_code_version() -> str:
-    """A hash of every module of the tool: a linked surface depends on dialects and linker too."""
+    """A hash of every module of the tool: a linked surface depends on dialects and linker too.
+    Once per process: a receipt binds two surfaces (reading every module again cost ~5 ms)."""
     h = hashlib.sha256()
     package = Path(__file__).resolve().parent.parent
     for f in sorted(package.rglob("*.py")):
