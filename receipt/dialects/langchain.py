@@ -44,7 +44,11 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
   model (`bind_tools`); an LCEL pipe
   (`prompt | llm | parser`) reaches what each of its parts does.
 
-Not recognised: `model.bind_tools(...)` outside a graph node, legacy `AgentExecutor`/`initialize_agent`, tool classes from libraries
+- The legacy `AgentExecutor(agent=..., tools=[...])` (and `.from_agent_and_tools`): an agent reaching
+  its `tools=`, on the model of the classic agent it runs (`create_tool_calling_agent(llm, ...)` and
+  the other `create_*_agent(llm, ...)`); the classic agent's prompt template is not read.
+
+Not recognised: `model.bind_tools(...)` outside a graph node, legacy `initialize_agent`, tool classes from libraries
 (`TavilySearch()`: reported as unresolved, their names live in the library), `args_schema` given
 as a JSON-schema dict or a model outside the tree (the signature stays the function's),
 `interrupt()` reached only through a helper function. An `args_schema` model of the tree joins
@@ -88,6 +92,11 @@ _BASE_TOOL = ("langchain_core.tools.BaseTool", "langchain.tools.BaseTool")
 _TOOL_PACKAGES = ("langchain_core", "langchain")
 _CREATE_AGENT = ("langchain.agents.create_agent",)
 _REACT_AGENT = ("langgraph.prebuilt.create_react_agent",)
+# The legacy executor (`langchain_classic`, `langchain.agents` before 1.0): `AgentExecutor(agent=,
+# tools=[...])` runs the tools it is given for an agent built by one of the classic factories, all of
+# which take the chat model first (`create_tool_calling_agent(llm, tools, prompt)`).
+_AGENT_EXECUTOR = ("langchain_classic.agents.AgentExecutor", "langchain.agents.AgentExecutor")
+_CLASSIC_AGENT_PACKAGES = ("langchain_classic.agents", "langchain.agents")
 _HITL = ("langchain.agents.middleware.HumanInTheLoopMiddleware",)
 _MIDDLEWARE_BASE = ("langchain.agents.middleware.AgentMiddleware",)
 _INTERRUPT = ("langgraph.types.interrupt",)
@@ -326,6 +335,21 @@ class _Extractor:
         """True for create_react_agent, False for create_agent, None for anything else."""
         return _agent_kind(self.p, expr)
 
+    @staticmethod
+    def executor(origin: str | None) -> bool:
+        """`AgentExecutor(...)` or `AgentExecutor.from_agent_and_tools(...)`."""
+        return origin_matches(origin, *_AGENT_EXECUTOR) or origin_matches(origin, *(f"{e}.from_agent_and_tools" for e in _AGENT_EXECUTOR))
+
+    def executor_model(self, call: Call) -> str | Dynamic | None:
+        """The chat model of the classic agent an `AgentExecutor` runs (`agent=create_..._agent(llm, ...)`)."""
+        agent = self.p.value_of(call.arg(0, "agent"))
+        if not isinstance(agent, Call):
+            return None
+        origin = self.p.origin(agent.func) or ""
+        if not any(origin.startswith(f"{pkg}.create_") for pkg in _CLASSIC_AGENT_PACKAGES):
+            return None
+        return qualified_model(self.p, agent.arg(0, "llm"))
+
     def add_agent(self, symbol: str, call: Call, react: bool, conditional: bool, hint: str, path: str, graph: bool = False) -> None:
         if not replaces(self.agents.get(symbol), conditional, self.result, path, call.line):
             return
@@ -340,7 +364,7 @@ class _Extractor:
             conditional=conditional,
             root=builds_root(self.p, symbol),
             # A compiled graph's first argument is its checkpointer: its models are its nodes' (graph_reach).
-            model=None if graph else qualified_model(self.p, call.arg(0, "model")),
+            model=None if graph else (self.executor_model(call) if self.executor(self.p.origin(call.func)) else qualified_model(self.p, call.arg(0, "model"))),
         )
         self.agents[symbol] = _Agent(symbol, entry, call, react)
 
@@ -801,14 +825,14 @@ def _tool_class(p: Program, cls: ClassFact) -> bool:
 
 
 def _agent_kind(p: Program, expr: Expr | None) -> bool | None:
-    """True for create_react_agent, False for create_agent, None for anything else."""
+    """True for create_react_agent (and the legacy AgentExecutor), False for create_agent, None for anything else."""
     expr = _Extractor.unwrap(expr)
     if not isinstance(expr, Call):
         return None
     origin = p.origin(expr.func)
     if origin_matches(origin, *_CREATE_AGENT):
         return False
-    if origin_matches(origin, *_REACT_AGENT):
+    if origin_matches(origin, *_REACT_AGENT) or _Extractor.executor(origin):
         return True
     return None
 

@@ -46,6 +46,8 @@ FRAMEWORKS = {
 # Cases the real SDK cannot build in a sandbox, and why (their other checks still run in the corpus).
 UNBUILDABLE = {
     "langchain/hitl_policy_from_env": "reads a required environment variable at import",
+    "langchain/agent_executor_refund_tool_added": "imports the legacy AgentExecutor from langchain_classic, which the"
+    " oracle extra does not install (checked by hand with langchain-classic 1.0.8: the SDK sees the same)",
     "crewai/unsafe_code_execution": "code_execution_mode='safe' needs a running Docker daemon at construction",
     "google_adk/model_from_env_via_litellm": "LiteLlm needs google-adk[extensions] (litellm), not installed by the oracle extra",
     "smolagents/model_from_env": "reads a required environment variable at import",
