@@ -8,11 +8,11 @@ mixed-up shared cache, a cache restored from another runner's Python) fails the 
 is extracted again. The pipeline never takes the facts of a file that differs between base and head
 from here (see pipeline.py), so no entry can hide what a change does.
 
-Entries are zlib-compressed JSON (about a fifth of the plain JSON, smaller than the source), written
-with orjson (see `dumps`) and written atomically (temp file + rename): concurrent runs never see half a file. The directory is bounded:
-after a run that wrote entries, the least recently used ones (by modification time; a read refreshes
-it) are deleted until the total is under `RECEIPT_CACHE_MAX_MB` (default 256). Deleting the cache is
-always safe.
+Entries are zlib-compressed JSON (about a fifth of the plain JSON, smaller than the source; written
+and read with orjson, see `dumps`), written atomically (temp file + rename): concurrent runs never
+see half a file. The directory is bounded: after a run that wrote entries, the least recently used
+ones (by modification time; a read refreshes it) are deleted until the total is under
+`RECEIPT_CACHE_MAX_MB` (default 256). Deleting the cache is always safe.
 """
 
 from __future__ import annotations
