@@ -167,3 +167,18 @@ def test_a_decorator_that_becomes_a_framework_one_elsewhere_declares_the_untouch
     git_repo.commit({"ops/deco.py": real})
     base, head = _check(git_repo.path, tmp_path, monkeypatch)
     assert base == set() and head == {"search", "fetch"}
+
+
+def test_a_reexport_that_hands_an_untouched_call_to_a_registration_function_registers_its_tools(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `register(mcp)` in ops/main.py and `def register(server): @server.tool() ...` in ops/tools.py are
+    # untouched; ops/hooks.py, which main.py imports `register` from, starts re-exporting the one
+    # of ops/tools.py. The call site index (which call passes which server to which function) changes.
+    tools = "def register(server):\n    @server.tool()\n    def wipe(path: str) -> str:\n        '''Wipe a path.'''\n        return path\n"
+    main = "from ops.server import mcp\nfrom ops.hooks import register\n\nregister(mcp)\n"
+    git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": "def register(server):\n    return server\n",
+                     "ops/tools.py": tools, "ops/main.py": main, **FILLER})
+    git_repo.commit({"ops/hooks.py": "from ops.tools import register\n"})
+    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    assert base == set() and head == {"wipe"}

@@ -192,7 +192,6 @@ class _Analyser:
         self.a = Analysis()
         self._call_paths: dict[int, str] | None = None
         self._sites: dict[str, list[tuple[Call, bool, str | None]]] | None = None
-        self._named_callees: dict[str, list[tuple[str, bool]]] = {}
         self.removed: list[tuple[str, str, str, bool]] = []  # (server, kind, name, conditional)
         self._factories: set[str] = set()  # functions whose returned server an assignment holds
 
@@ -231,8 +230,9 @@ class _Analyser:
         """A factory that builds its server in the return statement (`return Server("x",
         on_list_tools=...)`) and that no assignment in the tree calls (it is handed to a runner): the
         server is the factory's result, registered by its constructor's arguments."""
-        for symbol, fn in sorted(((fn.symbol, fn) for _m, fn in self.p.scan("mcp.returned servers", _server_factories)), key=lambda t: t[0]):
-            if symbol in self._factories:
+        found = {fn.symbol: fn for _m, fn in self.p.scan("mcp.returned servers", _server_factories)}
+        for symbol, fn in sorted(found.items()):
+            if symbol in self._factories or self.p.functions.get(symbol) is not fn:  # (as the program holds it)
                 continue
             made = [r for r in fn.returns_exprs if isinstance(r, Call) and self._server_kind(r) is not None]
             if len(made) != 1:
@@ -350,70 +350,11 @@ class _Analyser:
         """Callee symbol -> (call, conditional, calling function) for calls of repository functions."""
         if self._sites is None:
             self._sites = {}
-            for call, cond, _m in self.p.iter_calls():
-                self._add_site(call, cond, None)
-            for g in self.p.iter_functions():
-                for call in g.calls:
-                    self._add_site(call, True, g.symbol)
+            for _m, (symbol, site, cond, caller) in self.p.scan("mcp.statement call sites", _statement_sites):
+                self._sites.setdefault(symbol, []).append((site, cond, caller))
+            for _m, (symbol, site, cond, caller) in self.p.scan("mcp.function call sites", _function_sites):
+                self._sites.setdefault(symbol, []).append((site, cond, caller))
         return self._sites
-
-    def _add_site(self, call: Call, cond: bool, caller: str | None) -> None:
-        """A call of a repository function. `Cls(args)` calls `Cls.__init__(<instance>, args)`; a method
-        called on an instance (`self.m(...)`, `Cls(...).m(...)`, `obj.m(...)` with `obj = Cls(...)`, and
-        `cls(...).m(...)` in a loop over classes) gets the instance as its first argument."""
-        assert self._sites is not None
-        func = call.func
-        if func.__class__ is Ref:  # a name called in many places denotes the same functions each time
-            callees = self._named_callees.get(func.name)  # type: ignore[union-attr]
-            if callees is None:
-                callees = self._named_callees[func.name] = self._callees(func, 0)  # type: ignore[union-attr]
-        else:
-            callees = self._callees(func, 0)
-        for symbol, bound in callees:
-            site = replace(call, args=(Const(None), *call.args)) if bound else call
-            self._sites.setdefault(symbol, []).append((site, cond, caller))
-
-    def _callees(self, func: Expr, depth: int) -> list[tuple[str, bool]]:
-        """Repository functions a callee expression may denote, each with "the instance is bound"."""
-        if depth > _MAX_DEPTH:
-            return []
-        if isinstance(func, Ref):
-            symbol = self.p.canonical(func.name)
-            if symbol in self.p.classes:
-                init = self.p.canonical(f"{symbol}.__init__")
-                return [(init, True)] if init in self.p.functions else []
-            if symbol in self.p.functions:
-                return [(symbol, self._is_bound_method(self.p.functions[symbol]))]
-            owner, _, attr = symbol.rpartition(".")
-            return [(m, True) for c in self._classes_of(Ref(owner), depth + 1) if (m := self.p.canonical(f"{c}.{attr}")) in self.p.functions]
-        if isinstance(func, Attr):
-            return [(m, True) for c in self._classes_of(func.value, depth + 1) if (m := self.p.canonical(f"{c}.{func.attr}")) in self.p.functions]
-        return []
-
-    def _classes_of(self, expr: Expr, depth: int) -> list[str]:
-        """Repository classes an instance expression is made from: `Cls(...)`, a variable bound once to
-        one, or a loop variable over classes (`for cls in [A, B]: cls(...)`)."""
-        if depth > _MAX_DEPTH:
-            return []
-        if isinstance(expr, Call) and isinstance(expr.func, Ref):
-            symbol = self.p.canonical(expr.func.name)
-            if symbol in self.p.classes:
-                return [symbol]
-            over = self.p.iterated(symbol)
-            if isinstance(over, list):
-                return sorted({c for i in over if isinstance(i.expr, Ref) and (c := self.p.canonical(i.expr.name)) in self.p.classes})
-            return []
-        if isinstance(expr, Ref):
-            binds = [a for a in self.p.assigns.get(self.p.canonical(expr.name), []) if a.op == "="]
-            if len(binds) == 1 and isinstance(binds[0].value, Call):
-                return self._classes_of(binds[0].value, depth + 1)
-        return []
-
-    def _is_bound_method(self, fn: FunctionFact) -> bool:
-        """A method reached through an instance (`self.register(mcp)`): its first parameter is the instance."""
-        if fn.owner_class is None or not fn.params:
-            return False
-        return not any(isinstance(d, Ref) and d.name.endswith("staticmethod") for d in fn.decorators) and fn.params[0].name in ("self", "cls")
 
     def warn(self, flavor: str, path: str, line: int | None, message: str, site: tuple[str, ...] = ()) -> None:
         self.a.issues.append((flavor, issue(path, line, message, site=site)))
@@ -845,6 +786,82 @@ def _may_use_server(call: Call) -> bool:
 # of the module and of what they ask the program; what they skip, the analyser would skip too.
 
 
+def _sites_of(p: Program, calls: Iterable[tuple[Call, bool, str | None]]) -> list[tuple[str, Call, bool, str | None]]:
+    """(callee, site, conditional, calling function) for calls of repository functions. `Cls(args)` calls
+    `Cls.__init__(<instance>, args)`; a method called on an instance (`self.m(...)`, `Cls(...).m(...)`,
+    `obj.m(...)` with `obj = Cls(...)`, and `cls(...).m(...)` in a loop over classes) gets the instance
+    as its first argument."""
+    named: dict[str, list[tuple[str, bool]]] = {}  # a name called in many places denotes the same functions
+    out = []
+    for call, cond, caller in calls:
+        func = call.func
+        if func.__class__ is Ref:
+            callees = named.get(func.name)  # type: ignore[union-attr]
+            if callees is None:
+                callees = named[func.name] = _callees(p, func, 0)  # type: ignore[union-attr]
+        else:
+            callees = _callees(p, func, 0)
+        for symbol, bound in callees:
+            out.append((symbol, replace(call, args=(Const(None), *call.args)) if bound else call, cond, caller))
+    return out
+
+
+def _statement_sites(p: Program, m: ModuleFacts) -> list[tuple[str, Call, bool, str | None]]:
+    """Call sites in assigned values and statements (`Program.iter_calls` order)."""
+    return _sites_of(p, ((call, a.conditional, None) for a in m.assigns for call in calls_in(a.value)))  \
+        + _sites_of(p, ((call, e.conditional, None) for e in m.effects for call in calls_in(e.call)))
+
+
+def _function_sites(p: Program, m: ModuleFacts) -> list[tuple[str, Call, bool, str | None]]:
+    """Call sites in function bodies (always conditional: whether the function runs is not known)."""
+    return _sites_of(p, ((call, True, g.symbol) for g in m.functions for call in g.calls))
+
+
+def _callees(p: Program, func: Expr, depth: int) -> list[tuple[str, bool]]:
+    """Repository functions a callee expression may denote, each with "the instance is bound"."""
+    if depth > _MAX_DEPTH:
+        return []
+    if isinstance(func, Ref):
+        symbol = p.canonical(func.name)
+        if symbol in p.classes:
+            init = p.canonical(f"{symbol}.__init__")
+            return [(init, True)] if init in p.functions else []
+        if symbol in p.functions:
+            return [(symbol, _is_bound_method(p.functions[symbol]))]
+        owner, _, attr = symbol.rpartition(".")
+        return [(m, True) for c in _classes_of(p, Ref(owner), depth + 1) if (m := p.canonical(f"{c}.{attr}")) in p.functions]
+    if isinstance(func, Attr):
+        return [(m, True) for c in _classes_of(p, func.value, depth + 1) if (m := p.canonical(f"{c}.{func.attr}")) in p.functions]
+    return []
+
+
+def _classes_of(p: Program, expr: Expr, depth: int) -> list[str]:
+    """Repository classes an instance expression is made from: `Cls(...)`, a variable bound once to
+    one, or a loop variable over classes (`for cls in [A, B]: cls(...)`)."""
+    if depth > _MAX_DEPTH:
+        return []
+    if isinstance(expr, Call) and isinstance(expr.func, Ref):
+        symbol = p.canonical(expr.func.name)
+        if symbol in p.classes:
+            return [symbol]
+        over = p.iterated(symbol)
+        if isinstance(over, list):
+            return sorted({c for i in over if isinstance(i.expr, Ref) and (c := p.canonical(i.expr.name)) in p.classes})
+        return []
+    if isinstance(expr, Ref):
+        binds = [a for a in p.assigns.get(p.canonical(expr.name), []) if a.op == "="]
+        if len(binds) == 1 and isinstance(binds[0].value, Call):
+            return _classes_of(p, binds[0].value, depth + 1)
+    return []
+
+
+def _is_bound_method(fn: FunctionFact) -> bool:
+    """A method reached through an instance (`self.register(mcp)`): its first parameter is the instance."""
+    if fn.owner_class is None or not fn.params:
+        return False
+    return not any(isinstance(d, Ref) and d.name.endswith("staticmethod") for d in fn.decorators) and fn.params[0].name in ("self", "cls")
+
+
 def _server_kind(p: Program, call: Call) -> tuple[str, bool] | None:
     """(flavor, low-level) of the server class a call constructs, or None."""
     origin = p.origin(call.func)
@@ -875,11 +892,8 @@ def _server_assigns(p: Program, m: ModuleFacts) -> list[AssignFact]:
 
 
 def _server_factories(p: Program, m: ModuleFacts) -> list[FunctionFact]:
-    """Functions (as `Program.functions` holds them) returning exactly one server construction."""
-    return [
-        fn for fn in m.functions
-        if p.functions.get(fn.symbol) is fn and sum(1 for r in fn.returns_exprs if isinstance(r, Call) and _server_kind(p, r) is not None) == 1
-    ]
+    """Functions returning exactly one server construction."""
+    return [fn for fn in m.functions if sum(1 for r in fn.returns_exprs if isinstance(r, Call) and _server_kind(p, r) is not None) == 1]
 
 
 def _registration_decorators(p: Program, m: ModuleFacts) -> list[tuple[FunctionFact, Expr]]:
