@@ -228,6 +228,7 @@ def _extract_in_workers(repo: GitRepo, files: list[SourceFile], cache: FactsCach
     extracts it in this process, as without workers."""
     from receipt.extract.pool import KEPT, extract_entries
 
+    cache.settle()  # writes of an earlier pool (the base's) end before this one forks its workers
     try:
         def local(i: int) -> bytes | None:
             """What this process extracts while it waits: kept in `cache`; its entry is written by a worker."""

@@ -192,6 +192,7 @@ def extract_entries(
                     written += future.result()
                 except Exception:  # noqa: BLE001 - idem
                     pass
+            pool.shutdown(wait=True)  # its threads gone: the next pool forks a one-thread process
             return written
 
         if later is None:
