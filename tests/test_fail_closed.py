@@ -109,6 +109,16 @@ def test_an_unreadable_file_importing_a_framework_fails_closed(git_repo: GitRepo
     assert seen(receipt) == [("surface.unanalysed_agent_code", "more_tools.py", "regression")]
 
 
+@pytest.mark.parametrize("framework_import", ["from langchain_classic.agents import AgentExecutor", "import langchain_classic"])
+def test_an_unreadable_file_importing_the_legacy_langchain_package_fails_closed(git_repo: GitRepoBuilder, framework_import: str) -> None:
+    # langchain_classic is where AgentExecutor lives since LangChain 1.0: a broken file importing it may hold agents.
+    git_repo.commit({"server.py": SERVER})
+    git_repo.commit({"support_agent.py": framework_import + "\n\ndef build(:\n    pass\n"})
+    code, receipt = receipt_of(git_repo)
+    assert code == 1
+    assert seen(receipt) == [("surface.unanalysed_agent_code", "support_agent.py", "regression")]
+
+
 def test_a_broken_file_that_held_exported_tools_fails_closed_even_without_framework_imports(git_repo: GitRepoBuilder) -> None:
     tools = "from receipt.markers import tool\n\n@tool(dangerous=True, approval='always')\ndef wipe(p):\n    return p\n"
     git_repo.commit({"tools.py": tools})

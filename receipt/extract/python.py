@@ -47,7 +47,7 @@ _MAX_EXPR_DEPTH = 64
 # imports one of these and that the change touches fails the gate (see receipt.diff).
 AGENT_FRAMEWORKS: tuple[str, ...] = (
     "agents", "mcp", "fastmcp", "pydantic_ai", "langchain", "langchain_core", "langchain_community",
-    "langgraph", "crewai", "crewai_tools", "google.adk", "smolagents", "receipt.markers",
+    "langchain_classic", "langgraph", "crewai", "crewai_tools", "google.adk", "smolagents", "receipt.markers",
 )
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*))", re.M)
 # Syntax newer than some supported hosts parse, with the first Python that accepts it.
