@@ -216,7 +216,7 @@ class Program:
         """
         cached = self._canon_cache.get(name)
         if self._reads is not None:
-            if cached is not None and not self._resolving:  # the common case, kept short
+            if cached is not None:  # the common case, kept short
                 key = self._canon_keys.get(name)
                 if key is not None:
                     self._reads.add(key)
@@ -230,8 +230,10 @@ class Program:
     def _recorded_canonical(self, name: str, depth: int, cached: str | None) -> str:
         """`canonical` while a screen records its reads. A screen reads the derived key
         (CANONICAL, name); the keys that resolution read are kept once per name in `canon_reads`
-        (resolved again, recording, when it was cached outside a screen), and flattened into the
-        reads of another name's resolution."""
+        (resolved again, recording, when it was cached outside a screen). A name resolved through
+        another reads that one's derived key, not a copy of its keys: copies made every name's
+        read set the closure of its resolution (tens of keys each, hundreds of MB at 5,000 files);
+        the memo follows those links when it decides what changed (`ScreenMemo.attach`)."""
         reads = self._reads
         assert reads is not None
         canon_reads = self._recording[1]
@@ -250,12 +252,9 @@ class Program:
             elif cached != found:  # resolved at another depth before: its reads are not these
                 mine.add(ALWAYS)
             name = sys.intern(name)
-            known = canon_reads[name] = frozenset(mine)
+            known = canon_reads[name] = self.screens.listed(mine) if self.screens is not None else tuple(mine)
             self._canon_keys[name] = (CANONICAL, name)
-        if self._resolving:
-            reads.update(known)
-        else:
-            reads.add((CANONICAL, name))
+        reads.add(self._canon_keys[name])
         return cached
 
     def _canonical(self, name: str, depth: int) -> str:
@@ -815,7 +814,7 @@ class Program:
     screens: ScreenMemo | None = None  # results kept for the next program of the run
 
     @property
-    def _recording(self) -> tuple[dict[str, Recorded], dict[str, frozenset]]:
+    def _recording(self) -> tuple[dict[str, Recorded], dict[str, tuple]]:
         """(a recording view of each index, the keys each recorded name resolution read)."""
         found = self.__dict__.get("_recording_")
         if found is None:
@@ -824,7 +823,7 @@ class Program:
         return found
 
     @property
-    def canon_reads(self) -> dict[str, frozenset]:
+    def canon_reads(self) -> dict[str, tuple]:
         return self._recording[1]
 
     def scan(self, site: str, screen: Callable[["Program", ModuleFacts], list[Any]]) -> Iterator[tuple[ModuleFacts, Any]]:

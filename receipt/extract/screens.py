@@ -23,6 +23,7 @@ INDEXES = ("modules", "functions", "classes", "assigns", "imports", "module_of",
 _TREE_WIDE = ("homes", "_by_import", "_suffix", "effects_by_receiver")
 WHOLE = "*"  # (WHOLE, index): the whole index was read (iterated, measured)
 ALWAYS = (WHOLE, WHOLE)  # a read no comparison can vouch for: the result is never reused
+_NOTHING: list = []  # the selection of most screens, shared (never mutated: `scan` only iterates it)
 CANONICAL = "canonical"  # (CANONICAL, name): `Program.canonical(name)`, by the keys its resolution read
 
 
@@ -105,10 +106,30 @@ def changed_keys(old: Any, new: Any) -> set[tuple[str, Any]]:
     return out
 
 
+def _stale_names(canon_reads: dict[str, tuple], dirty: set) -> set[str]:
+    """Every name whose resolution read a changed key, directly or through the resolution of
+    another name it read ((CANONICAL, other) among its reads), to any depth."""
+    readers: dict[str, list[str]] = {}
+    stale: set[str] = set()
+    todo: list[str] = []
+    for name, reads in canon_reads.items():
+        if not dirty.isdisjoint(reads):
+            todo.append(name)
+        for key in reads:
+            if key[0] == CANONICAL:
+                readers.setdefault(key[1], []).append(name)
+    while todo:
+        name = todo.pop()
+        if name not in stale:
+            stale.add(name)
+            todo.extend(readers.get(name, ()))
+    return stale
+
+
 class _Kept:
     """What `ScreenMemo.release` keeps of a program."""
 
-    canon_reads: dict[str, frozenset] = {}  # merged into the memo's already
+    canon_reads: dict[str, tuple] = {}  # merged into the memo's already
 
     def __init__(self, modules: dict, homes: dict, by_import: dict, suffix: dict, effects_by_receiver: dict) -> None:
         self.modules, self.homes, self._by_import, self._suffix, self.effects_by_receiver = modules, homes, by_import, suffix, effects_by_receiver
@@ -123,9 +144,14 @@ class ScreenMemo:
     def __init__(self) -> None:
         self.entries: dict[tuple[str, str], tuple[Any, list, frozenset]] = {}
         # name -> the keys its resolution read, for every (CANONICAL, name) a kept result read
-        self.canon_reads: dict[str, frozenset] = {}
+        self.canon_reads: dict[str, tuple] = {}
         self.program: Any = None
         self.recording = True  # False: the programs to come reuse results, none keeps any
+        # One object per distinct read key and per distinct read set: most keys recur across the
+        # read sets of many modules and names, and most modules' screens read the same few keys
+        # (without this, the memo was most of a 5,000-file run's peak memory).
+        self._keys: dict[tuple[str, Any], tuple[str, Any]] = {}
+        self._sets: dict[frozenset, frozenset] = {}
         self.reused = self.computed = 0
 
     def attach(self, program: Any) -> None:
@@ -134,7 +160,7 @@ class ScreenMemo:
         if self.program is not None and self.entries:
             self.canon_reads.update(self.program.canon_reads)
             dirty = changed_keys(self.program, program)
-            stale = [name for name, reads in self.canon_reads.items() if not reads.isdisjoint(dirty)]
+            stale = _stale_names(self.canon_reads, dirty)
             for name in stale:
                 del self.canon_reads[name]
             dirty.update((CANONICAL, name) for name in stale)
@@ -172,4 +198,18 @@ class ScreenMemo:
         self.computed += 1
         if ALWAYS in reads:
             return
-        self.entries[(site, module)] = (facts, items, frozenset(reads))
+        self.entries[(site, module)] = (facts, items or _NOTHING, self.frozen(reads))
+
+    def frozen(self, reads: set) -> frozenset:
+        """`reads` as a frozenset shared with every equal one, of keys shared likewise (a
+        module's screens mostly read the same few keys)."""
+        keys = self._keys
+        found = frozenset([keys.setdefault(k, k) for k in reads])
+        return self._sets.setdefault(found, found)
+
+    def listed(self, reads: set) -> tuple:
+        """`reads` as a tuple of shared keys: what one name's resolution read, only ever iterated
+        (compared against the changed keys), at a fraction of a frozenset's size (a program
+        resolves tens of thousands of names; their read sets were most of the memo's memory)."""
+        keys = self._keys
+        return tuple([keys.setdefault(k, k) for k in reads])
