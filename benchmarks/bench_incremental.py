@@ -17,7 +17,8 @@ Then, once, how much of the program the dialects reach (instrumented `Program`):
 - modules whose definitions a dialect read outside name resolution (a `functions`/`classes`/
   `assigns` lookup outside `canonical` that found something): what a per-module lazy decode would
   have to decode, when names (and failed lookups) are answered from a small per-module index;
-- screens (sound, what a receipt does): the base's dialects run with a `ScreenMemo`, recording what
+- screens (sound; what a receipt does with `pipeline.SHARE_SCREENS`, off since it cost more than it
+  saved on a cold run): the base's dialects run with a `ScreenMemo`, recording what
   each screened scan read in each module, then the head's reuse it for the modules both share (one
   facts cache, as a receipt reads both revisions): each side's dialect CPU time beside the same
   dialects without a memo, and whether the results are the same;

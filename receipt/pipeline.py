@@ -24,6 +24,14 @@ from receipt.extract.cache import FactsCache, SurfaceCache, decode_entry, defaul
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
 from receipt.extract.screens import ScreenMemo
+
+# Whether a receipt's head reuses the screens its base computed (receipt/extract/screens.py). Off:
+# measured cold on an idle 2-core machine (2026-11-23), recording the base's reads cost as much as
+# the head saved (wall 26.2 -> 29.3 s at 5,000 files, 5.6 -> 5.8 s on awslabs/mcp, 7.9 -> 8.1 s at
+# 1,500) and its read sets raised peak memory by a third to a half (504 -> 768 MB at 5,000 files,
+# past the 500 MB budget). The mechanism stays, tested, for the incremental case: screens saved with
+# a base's cached surface, where nothing is recorded in the run that reuses them.
+SHARE_SCREENS = False
 from receipt.gitsource import GitRepo, SourceFile, TreeListing
 from receipt.layout import Layout, is_layout_file, read_layout
 from receipt.models import ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
@@ -518,12 +526,15 @@ def build_receipt(
     head_files = {(f.blob, f.path) for f in head_listing.files}
     fresh = frozenset(base_files ^ head_files)
     base_layout, head_layout = _layout_files(git_repo, base_sha), _layout_files(git_repo, head_sha)
-    screens = ScreenMemo()  # the head's dialects reuse what the base's selected in the files both share
+    # The head's dialects may reuse what the base's screens selected in the files both share (see
+    # SHARE_SCREENS: off, measured to cost more than it saves).
+    screens = ScreenMemo() if SHARE_SCREENS else None
     base_linked = _surface_of(
         git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh,
         layout_files=base_layout, screens=screens,
     )
-    screens.last()
+    if screens is not None:
+        screens.last()
     head_linked = _surface_of(
         git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
         layout_files=head_layout, screens=screens,

@@ -59,6 +59,7 @@ def _check(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple
             memos.append(self)
 
     monkeypatch.setattr(pipeline, "ScreenMemo", Spy)
+    monkeypatch.setattr(pipeline, "SHARE_SCREENS", True)
     monkeypatch.setenv("RECEIPT_CACHE_DIR", str(tmp_path / "receipt-cache"))
     receipt = build_receipt(repo, "HEAD~1", "HEAD")
     assert memos and memos[0].reused > 0  # the head did reuse the base's screens
