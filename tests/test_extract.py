@@ -329,6 +329,8 @@ def test_cache_entry_referring_outside_its_table_of_expressions_is_extracted_aga
     assert spoilt(lambda j: j[-1][last_call].__setitem__(1, last_call)) is None  # a call that is its own callee
     assert spoilt(lambda j: j[-1].__setitem__(last_call, [99, 0])) is None  # no such kind of expression
     assert spoilt(lambda j: j.pop()) is None  # a field missing
+    # A keyword without its value (an odd key/value row) is a corrupt entry, not a dropped argument.
+    assert spoilt(lambda j: j[-1][last_call].__setitem__(3, ["requires_approval"])) is None
     assert spoilt(lambda j: None) == f  # the same bytes read back: the same facts
 
 

@@ -569,11 +569,11 @@ def _decode_exprs(rows: list[Any], shared: SharedValues) -> dict[int, Expr]:
             t = row[0]
             if t == _CALL:
                 kw = row[3]
-                x: Expr = _NewCall(get(row[1]), tuple(map(get, row[2])), tuple(zip(map(_shared, kw[::2]), map(get, kw[1::2]))) if kw else (), row[4], row[5])
+                x: Expr = _NewCall(get(row[1]), tuple(map(get, row[2])), tuple(zip(map(_shared, kw[::2]), map(get, kw[1::2]), strict=True)) if kw else (), row[4], row[5])
             elif t == _REF:
                 x = _NewRef(row[1])
             elif t == _MAP:
-                x = _NewMap(tuple(zip(map(get, row[1::2]), map(get, row[2::2]))))
+                x = _NewMap(tuple(zip(map(get, row[1::2]), map(get, row[2::2]), strict=True)))
             elif t == _DYS:
                 x = _NewDyn(None, _shared(row[1]), _shared(row[2]), tuple(map(get, row[3:])))
             elif t == _SEQ:
