@@ -341,13 +341,16 @@ class _Extractor:
         return origin_matches(origin, *_AGENT_EXECUTOR) or origin_matches(origin, *(f"{e}.from_agent_and_tools" for e in _AGENT_EXECUTOR))
 
     def executor_model(self, call: Call) -> str | Dynamic | None:
-        """The chat model of the classic agent an `AgentExecutor` runs (`agent=create_..._agent(llm, ...)`)."""
-        agent = self.p.value_of(call.arg(0, "agent"))
-        if not isinstance(agent, Call):
+        """The chat model of the classic agent an `AgentExecutor` runs (`agent=create_..._agent(llm, ...)`).
+        Any other agent (a parameter, a factory of the repository's, a custom class) has a model
+        this cannot see: dynamic, never "no model" (an executor has no default model)."""
+        given = call.arg(0, "agent")
+        if given is None:
             return None
-        origin = self.p.origin(agent.func) or ""
+        agent = self.p.value_of(given)
+        origin = (self.p.origin(agent.func) or "") if isinstance(agent, Call) else ""
         if not any(origin.startswith(f"{pkg}.create_") for pkg in _CLASSIC_AGENT_PACKAGES):
-            return None
+            return Dynamic(dynamic=describe(agent if agent is not None else given))
         return qualified_model(self.p, agent.arg(0, "llm"))
 
     def add_agent(self, symbol: str, call: Call, react: bool, conditional: bool, hint: str, path: str, graph: bool = False) -> None:

@@ -1,0 +1,20 @@
+from langchain_classic.agents import AgentExecutor
+from langchain_core.prompts import ChatPromptTemplate
+from langchain_openai import ChatOpenAI
+
+from helpdesk.routing import build_routed_agent
+from helpdesk.tools import lookup_order
+
+llm = ChatOpenAI(model="gpt-4o-mini", temperature=0)
+tools = [lookup_order]
+
+prompt = ChatPromptTemplate.from_messages(
+    [
+        ("system", "You answer questions about customer orders."),
+        ("human", "{input}"),
+        ("placeholder", "{agent_scratchpad}"),
+    ]
+)
+
+agent = build_routed_agent(tools, prompt)
+executor = AgentExecutor(agent=agent, tools=tools, max_iterations=5)
