@@ -90,11 +90,6 @@ def _store_later(blob: str, path: str, entry: bytes) -> str | None:
     return KEPT
 
 
-def _keep(blob: str, path: str, entry: bytes) -> str | None:
-    """An entry the parent made, to be written with this worker's own."""
-    return _store_later(blob, path, entry)
-
-
 def _write_kept() -> int:
     """Write the entries this worker kept; how many files were written. Each worker takes exactly
     one of these tasks: it waits here until every worker has taken its own."""
@@ -169,8 +164,8 @@ def extract_entries(
                         entry = local(i)
                     except Exception:  # noqa: BLE001 - redone (and reported or raised) by the caller
                         continue
-                    if entry is not None and cache_root is not None:
-                        kept.append(pool.submit(_keep, jobs[i][0], jobs[i][1], entry))
+                    if entry is not None and cache_root is not None:  # written with a worker's own entries
+                        kept.append(pool.submit(_store_later, jobs[i][0], jobs[i][1], entry))
                 continue
             done = pending.popleft().result()
             if front < back:

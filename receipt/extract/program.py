@@ -241,12 +241,10 @@ class Program:
         if known is None or cached is None:
             mine: set = set()
             self._reads = mine
-            self._resolving += 1
             try:
                 found = sys.intern(self._canonical(name, depth))
             finally:
                 self._reads = reads
-                self._resolving -= 1
             if cached is None:
                 cached = self._canon_cache[sys.intern(name)] = found
             elif cached != found:  # resolved at another depth before: its reads are not these
@@ -810,7 +808,6 @@ class Program:
     # -- screened scans: what a dialect selects module by module, reused across programs -----------
 
     _reads: set | None = None  # the keys the screen being computed has read (None: not recording)
-    _resolving = 0  # depth of `canonical` resolutions being recorded
     screens: ScreenMemo | None = None  # results kept for the next program of the run
 
     @property
