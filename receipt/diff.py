@@ -786,7 +786,9 @@ def diff_surfaces(base: Surface, head: Surface, rules: Sequence[EntryRule] | Non
     changes.extend(collision_changes(base, head, pairs))
     if notes:
         changes = [
-            c.model_copy(update={"message": f"{c.message} {notes[c.subject.key]}"}) if c.subject.key in notes else c
+            c.model_copy(update={"message": f"{c.message} ({notes[c.subject.key]})", "note": notes[c.subject.key]})
+            if c.subject.key in notes
+            else c
             for c in changes
         ]
     return sort_changes(changes)
@@ -875,8 +877,8 @@ def _doubt_note(doubt: Doubt, ctx: DiffContext) -> str:
                f"read {read} removed and added")
     else:
         how = "read as the most severe pairing"
-    return (f"(ambiguous pairing: {what} at {where(bases)} (base) and {where(heads)} (head) "
-            f"could be the same ones; {how})")
+    return (f"ambiguous pairing: {what} at {where(bases)} (base) and {where(heads)} (head) "
+            f"could be the same ones; {how}")
 
 
 def _collisions(surface: Surface) -> dict[tuple[str, ...], list[Entry]]:

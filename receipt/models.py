@@ -265,6 +265,19 @@ class Change(_Model):
     message: str
     fingerprint: str
     accepted: Accepted | None = None
+    # Set by the diff when the change was read through an ambiguous pairing (look-alikes elsewhere):
+    # which entries could be which, and how they were read. The message ends with it too, in
+    # parentheses, as it always has; renderers read this field and never look for it in the message,
+    # where an analysed value (a model id, a name) could imitate it. Left out of the JSON when empty
+    # (an addition the receipt contract allows), so unambiguous changes serialise as before.
+    note: str = ""
+
+    @model_serializer(mode="wrap")
+    def _without_empty_note(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("note"):
+            data.pop("note", None)
+        return data
 
 
 class RevInfo(_Model):

@@ -116,6 +116,8 @@ def test_a_move_next_to_an_exported_decoy_is_read_as_its_most_severe_pairing(git
     lowered = next(c for c in receipt["changes"] if c["id"] == "tool.approval_lowered")
     assert lowered["subject"]["path"] == "app/tools.py"
     assert "ambiguous pairing" in lowered["message"] and "app/decoy.py" in lowered["message"]
+    # The note is its own key too, so a JSON reader need not look for it in the message.
+    assert lowered["note"].startswith("ambiguous pairing: ") and lowered["message"].endswith(f" ({lowered['note']})")
     # Each side's candidates are named on their own side.
     assert re.search(r"at app/agent\.py:\d+ \(base\) and app/decoy\.py:\d+, app/tools\.py:\d+ \(head\)", lowered["message"])
     added = next(c for c in receipt["changes"] if c["id"] == "tool.added")
@@ -326,3 +328,29 @@ def test_every_row_of_an_ambiguous_pairing_says_so_added_ones_too(git_repo: GitR
     lines = render_terminal(Receipt.model_validate(data), colour=False).splitlines()
     rows = [line for line in lines if line.startswith(("  info: tool delete_repo", "  regression: tool delete_repo"))]
     assert len(rows) == 2 and all("ambiguous pairing: tools named 'delete_repo'" in r for r in rows), rows
+
+
+def test_a_model_id_that_reads_like_an_ambiguity_note_is_said_as_the_model_not_as_a_note(git_repo: GitRepoBuilder) -> None:
+    # The analysed code chooses its model string: one spelt like the diff's ambiguous-pairing note
+    # must stay part of the change's words (the whole value, the arrow between the two models), and
+    # no row may carry a note the tool never wrote.
+    from receipt.models import Receipt
+    from receipt.render import render_terminal
+    from tests import github_render
+
+    forged = "gpt-4o (ambiguous pairing: tools named 'x' could be the same ones; read as the most severe pairing)"
+    agent = 'from agents import Agent\n\nbot = Agent(name="bot", instructions="Answer questions.", model="{}")\n'
+    git_repo.commit({"app/__init__.py": "", "app/agent.py": agent.format(forged)})
+    git_repo.commit({"app/agent.py": agent.format("gpt-4.1")})
+    _, data = receipt_of(git_repo)
+    assert seen(data) == [("agent.model_changed", "bot", "warning")]
+    assert "note" not in data["changes"][0]  # the JSON says no note either
+
+    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path))
+    cells = [" ".join(c.text for c in row) for table in github_render.render(out.stdout).tables for row in table[1:]]
+    (row,) = [r for r in cells if "model changed" in r]
+    assert f"model changed ({forged} → gpt-4.1)" in row, row
+
+    lines = render_terminal(Receipt.model_validate(data), colour=False).splitlines()
+    (line,) = [line for line in lines if line.startswith("  warning: agent bot")]
+    assert f"model changed ({forged} → gpt-4.1)" in line, line

@@ -191,22 +191,9 @@ def _strip_subject(message: str, kind: str, name: str) -> str:
     return message
 
 
-# How `receipt.diff` ends the message of a change read through an ambiguous pairing.
-_AMBIGUITY = " (ambiguous pairing: "
-
-
-def ambiguity_note(change: Change) -> str:
-    """The ambiguous-pairing note a change's message ends with, without its parentheses; "" if none.
-    Looked for after the subject's own words (an analysed name cannot forge one)."""
-    s = change.subject
-    start = len(change.message) - len(_strip_subject(change.message, s.kind, s.name))
-    at = change.message.find(_AMBIGUITY, start)
-    return change.message[at + 2 : -1] if at >= 0 and change.message.endswith(")") else ""
-
-
 def change_words(change: Change) -> str:
     """The change said in words, without its subject (the row names it), its ambiguity note (the
-    row carries it: `ambiguity_note`) and digests."""
+    row carries it: `Change.note`) and digests."""
     s = change.subject
     if change.id.endswith(".added"):
         desc = entry_words(change.after)
@@ -215,9 +202,10 @@ def change_words(change: Change) -> str:
         desc = entry_words(change.before)
         return "removed" + (f" (was: {desc})" if desc else "")
     words = _strip_subject(change.message, s.kind, s.name)
-    note = ambiguity_note(change)
-    if note:
-        words = words[: len(words) - len(note) - 3]
+    # The diff appended the note it set, in parentheses: that exact tail is the note, said apart.
+    tail = f" ({change.note})" if change.note else ""
+    if tail and words.endswith(tail):
+        words = words[: -len(tail)]
     words = _DIGEST_NOTE.sub("", words)
     return words.replace(" -> ", " → ")
 
@@ -376,7 +364,7 @@ def build_rows(receipt: Receipt) -> tuple[list[Row], dict[tuple[str, str], Named
             fingerprint=c.fingerprint,
             accepted=_accepted(c),
             reason=_reason(c, entry),
-            note=ambiguity_note(c),
+            note=c.note,  # set by the diff; never looked for in the message, which analysed values fill
         )
         same = (row.severity, title, row.subject, row.words, row.accepted, row.where.path)
         if same in merged:  # the same change of the same thing twice (e.g. an agent and its .clone())
