@@ -153,9 +153,10 @@ class Entry(_Model):
     deterministic: BoolAttr = False
     model: StrAttr = None
     # An agent that runs on several models (a hand-built graph whose nodes build different chat
-    # models, a Corvid dispatch): each one by value, sorted, so adding or removing one reads as such
-    # and reordering is none. `model` keeps them joined, the one string the surface contract shows;
-    # empty (and left out of the JSON) when the agent has one model or none.
+    # models, a Corvid dispatch): each one by value, so adding or removing one reads as such and
+    # reordering is none. `model` keeps them joined, the one string the surface contract shows;
+    # empty (and left out of the JSON) when the agent has one model or none. Normalised here, on
+    # construction and on assignment (`normal_models`), so every dialect gets the same form.
     models: list[Union[str, Dynamic]] = Field(default_factory=list)
     instructions_sha256: str | None = None  # agents: sha256 of instructions / system prompt
     description_sha256: str | None = None  # tools and prompts: sha256 of the description
@@ -184,7 +185,14 @@ class Entry(_Model):
                     data = {**data, text_field: text}
         return data
 
+    @field_validator("models")
+    @classmethod
+    def _normal_models(cls, value: list[Union[str, Dynamic]]) -> list[Union[str, Dynamic]]:
+        return normal_models(value)
+
     def __setattr__(self, name: str, value: Any) -> None:
+        if name == "models":  # assignment is not validated: the one normal form applies here too
+            value = normal_models(value)
         super().__setattr__(name, value)
         if name in TEXT_OF_DIGEST:  # a digest assigned after construction brings its text (or none)
             super().__setattr__(TEXT_OF_DIGEST[name], getattr(value, "text", None))
@@ -196,6 +204,15 @@ class Entry(_Model):
     def model_post_init(self, __context: Any) -> None:
         if not self.key:
             self.key = entry_key(self.kind, self.scope, self.name)
+
+
+def normal_models(models: Any) -> list[Union[str, Dynamic]]:
+    """An agent's models in the one form every dialect gives: each value once, literals sorted, then
+    run-time ones by their source; [] for one model or none (then `model` holds it). The order a
+    source lists them in (graph nodes, dispatch arms) says nothing about what the agent runs on, so
+    it must not change the surface (nor its digest)."""
+    unique = {(isinstance(m, Dynamic), m.dynamic if isinstance(m, Dynamic) else m): m for m in models}
+    return [unique[k] for k in sorted(unique)] if len(unique) > 1 else []
 
 
 TEXT_OF_DIGEST = {"description_sha256": "description_text", "instructions_sha256": "instructions_text"}

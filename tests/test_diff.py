@@ -277,7 +277,7 @@ def test_the_same_models_in_another_order_are_no_change():
 
 def test_a_graph_with_several_models_keeps_one_model_string_in_its_json():
     data = mk("agent", **graph("b", "a")).model_dump(mode="json")
-    assert data["model"] == "a, b" and data["models"] == ["b", "a"]
+    assert data["model"] == "a, b" and data["models"] == ["a", "b"]  # in normal form, whatever order given
     assert "models" not in mk("agent", **graph("a")).model_dump(mode="json")  # one model: the surface JSON is unchanged
 
 
@@ -885,3 +885,15 @@ def test_a_group_told_apart_by_order_beyond_the_cap_keeps_identity_s_alignment_a
     assert sorted(set(ids(changes))) == ["agent.added", "agent.model_changed"]
     assert ids(changes).count("agent.model_changed") == 40
     assert all("read by place and source order, the rest as removed and added" in c.message for c in changes)
+
+
+def test_an_agent_s_models_have_one_normal_form_whoever_sets_them() -> None:
+    # Every dialect gets the same form, on construction and on assignment (a dialect filling an
+    # entry late): each value once, literals sorted, run-time ones last; one model is `model` alone.
+    run_time = Dynamic(dynamic="os.environ['MODEL']")
+    a = mk("agent", "bot", model="gpt-5, gpt-5-mini", models=["gpt-5-mini", run_time, "gpt-5", "gpt-5-mini"])
+    b = mk("agent", "bot", model="gpt-5, gpt-5-mini")
+    b.models = [run_time, "gpt-5", "gpt-5-mini"]
+    assert a.models == b.models == ["gpt-5", "gpt-5-mini", run_time]
+    assert a == b
+    assert mk("agent", "bot", model="gpt-5", models=["gpt-5", "gpt-5"]).models == []

@@ -114,7 +114,9 @@ def _agent(path: str, a: dict[str, Any]) -> dict[str, Any]:
     approval = "always" if _flag(contract, "required", "approval_contract") else ("conditional" if labels else "never")
     tier, declared = _trust(effects)
     dispatch = a.get("dispatch") or {}
-    models = sorted({arm.get("model") for arm in dispatch.get("route_arms", []) if isinstance(arm, dict) and arm.get("model")} | set(dispatch.get("models", []) or []))
+    arms = [arm.get("model") for arm in dispatch.get("route_arms", []) if isinstance(arm, dict) and arm.get("model")]
+    # In the descriptor's order: Entry gives `models` its one normal form; the joined `model` is sorted here.
+    models = [str(m) for m in [*arms, *(dispatch.get("models", []) or [])]]
     budget = (a.get("budget") or {}).get("usd_per_call")
     entry = Entry(
         kind="agent",
@@ -129,8 +131,8 @@ def _agent(path: str, a: dict[str, Any]) -> dict[str, Any]:
         trust_declared=declared,
         replayable=_flag(attrs, "replayable", where),
         deterministic=_flag(attrs, "deterministic", where),
-        model=", ".join(str(m) for m in models) if models else None,
-        models=[str(m) for m in models] if len(models) > 1 else [],  # compared one by one (diff._models_rule)
+        model=", ".join(sorted(set(models))) if models else None,
+        models=models,  # compared one by one (diff._models_rule)
         signature=_signature(a.get("params"), a.get("return_type")),
         extra={
             "corvid.approval_labels": dict(sorted(labels.items())),

@@ -604,9 +604,8 @@ class _Extractor:
             joined = ", ".join(texts)
             agent.entry.model = Dynamic(dynamic=joined) if any(isinstance(m, Dynamic) for m in models) else joined
             # Each model by value too, so a node moving to a model of its own reads as the graph now
-            # also using it, not as every model of the graph changing.
-            values = sorted(set(models), key=lambda m: (isinstance(m, Dynamic), m.dynamic if isinstance(m, Dynamic) else m))
-            agent.entry.models = values if len(values) > 1 else []
+            # also using it, not as every model of the graph changing (Entry puts them in normal form).
+            agent.entry.models = models
 
     def prompt(self, agent: _Agent) -> str | None:
         keys = ("prompt", "state_modifier", "messages_modifier") if agent.react else ("system_prompt",)

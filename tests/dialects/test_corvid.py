@@ -179,3 +179,35 @@ def test_every_corvid_catalogue_kind_is_produced_in_one_direction_or_the_other()
     removed["agents"][0]["approval_contract"]["labels"] = []
     produced = set(_changes(DESCRIPTOR, after)) | set(_changes(after, DESCRIPTOR)) | set(_changes(DESCRIPTOR, removed))
     assert {i for i in CATALOGUE if i.startswith("corvid.")} <= produced
+
+
+def test_reordering_a_dispatch_s_models_leaves_the_surface_and_its_digest_as_they_were(git_repo) -> None:
+    # Arms and listed models are a set of what the agent may run on: their order in the descriptor
+    # (a regenerated build, an arm moved up) is no change, in the diff and in the surface itself.
+    from receipt.models import Surface
+    from receipt.pipeline import surface_sha256
+    from tests.helpers import receipt_of, run_cli
+
+    def with_models(arms: list[str], listed: list[str]) -> bytes:
+        doc = copy.deepcopy(DESCRIPTOR)
+        doc["agents"][0]["dispatch"] = {
+            "kind": "route",
+            "route_arms": [{"model": m, "matcher": f"arm_{i}"} for i, m in enumerate(arms)],
+            "models": listed,
+        }
+        return json.dumps(doc, indent=2).encode()
+
+    git_repo.commit({"build/refunds.corvid-abi.json": with_models(["gpt-5", "gpt-5-mini"], ["o4-mini", "gpt-5"])})
+    git_repo.commit({"build/refunds.corvid-abi.json": with_models(["gpt-5-mini", "gpt-5"], ["gpt-5", "o4-mini"])})
+
+    def surface(rev: str) -> dict:
+        out = run_cli("surface", rev, "--repo", str(git_repo.path), "--format", "json")
+        assert out.returncode == 0, out.stderr
+        return {**json.loads(out.stdout), "rev": "", "sha": ""}  # the commit is not the surface
+
+    base, head = surface("HEAD~1"), surface("HEAD")
+    (agent,) = head["agents"]
+    assert agent["models"] == ["gpt-5", "gpt-5-mini", "o4-mini"] and agent["model"] == "gpt-5, gpt-5-mini, o4-mini"
+    assert base == head
+    assert surface_sha256(Surface.model_validate(base)) == surface_sha256(Surface.model_validate(head))
+    assert receipt_of(git_repo)[1]["changes"] == []
