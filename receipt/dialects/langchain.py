@@ -41,14 +41,15 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
   tools of `ToolNode`s, and what node functions (and the repository helpers they call) build or
   invoke: chat models (the graph's `model`; with several, `models` lists each by value), agents and
   compiled graphs, tools (gated only when `interrupt_before` names their node), tools bound to a
-  model (`bind_tools`); an LCEL pipe
+  model (`bind_tools`, in the node or on a module-level model the node invokes); an LCEL pipe
   (`prompt | llm | parser`) reaches what each of its parts does.
 
 - The legacy `AgentExecutor(agent=..., tools=[...])` (and `.from_agent_and_tools`): an agent reaching
   its `tools=`, on the model of the classic agent it runs (`create_tool_calling_agent(llm, ...)` and
   the other `create_*_agent(llm, ...)`); the classic agent's prompt template is not read.
 
-Not recognised: `model.bind_tools(...)` outside a graph node, legacy `initialize_agent`, tool classes from libraries
+Not an agent by itself: a model with tools bound (`llm.bind_tools([...])`) that no graph node or agent
+invokes (a helper previewing tool calls): it reaches nothing. Not recognised: legacy `initialize_agent`, tool classes from libraries
 (`TavilySearch()`: reported as unresolved, their names live in the library), `args_schema` given
 as a JSON-schema dict or a model outside the tree (the signature stays the function's),
 `interrupt()` reached only through a helper function. An `args_schema` model of the tree joins

@@ -1,0 +1,26 @@
+from langchain_core.messages import SystemMessage
+from langchain_openai import ChatOpenAI
+from langgraph.graph import END, START, MessagesState, StateGraph
+
+from orders.tools import cancel_order, lookup_order
+
+SYSTEM = "You answer questions about customer orders."
+
+model = ChatOpenAI(model="gpt-4.1-mini", temperature=0)
+# Used to preview which tool a question would call; no graph node invokes it.
+planner = model.bind_tools([lookup_order, cancel_order], tool_choice="any")
+
+
+def preview_tool_calls(question: str) -> list[dict]:
+    return planner.invoke(question).tool_calls
+
+
+def llm_call(state: MessagesState) -> dict:
+    return {"messages": [model.invoke([SystemMessage(content=SYSTEM), *state["messages"]])]}
+
+
+builder = StateGraph(MessagesState)
+builder.add_node("llm_call", llm_call)
+builder.add_edge(START, "llm_call")
+builder.add_edge("llm_call", END)
+agent = builder.compile()
