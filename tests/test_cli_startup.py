@@ -78,6 +78,7 @@ def test_an_unsigned_receipt_never_loads_cryptography_or_the_github_client(repo:
     assert out.returncode == 1, out.stderr  # approval lowered: a regression
     assert "**FAIL**" in (tmp_path / "r.md").read_text()
     assert modules.isdisjoint((*SIGNING, *GITHUB)), modules
+    assert "git" not in modules  # GitPython: its import and `git version` processes cost every run ~50 ms
     assert {"pydantic", "receipt.pipeline"} <= modules  # the probe sees what the run did load
 
 

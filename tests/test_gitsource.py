@@ -175,3 +175,42 @@ def test_merge_base_and_ancestry(git_repo: GitRepoBuilder) -> None:
     assert repo.merge_base(main, feature) == root
     assert repo.is_ancestor(root, feature)
     assert not repo.is_ancestor(feature, main)
+
+
+def test_a_folder_inside_the_work_tree_a_linked_worktree_and_the_git_dir_name_the_same_repository(git_repo: GitRepoBuilder, tmp_path: Path) -> None:
+    sha = git_repo.commit({"pkg/a.py": "x = 1\n"})
+    linked = tmp_path / "linked"
+    git_repo.git("worktree", "add", "-q", "--detach", str(linked), sha)
+    for where, work in [(git_repo.path / "pkg", git_repo.path), (linked, linked), (git_repo.path / ".git", git_repo.path)]:
+        repo = GitRepo(where)
+        assert repo.resolve("HEAD") == sha, where
+        assert repo.work_tree == work.resolve(), where
+        assert [f.path for f in repo.list_files(sha).files] == ["pkg/a.py"]
+        repo.close()
+
+
+def test_a_revision_that_is_not_a_commit_and_an_object_that_is_missing(git_repo: GitRepoBuilder) -> None:
+    sha = git_repo.commit({"a.py": "x = 1\n"})
+    git_repo.git("tag", "tree-tag", f"{sha}^{{tree}}")
+    repo = GitRepo(git_repo.path)
+    for rev, kind in [(f"{sha}^{{tree}}", "tree"), ("HEAD:a.py", "blob"), ("tree-tag", "tree")]:
+        with pytest.raises(GitError, match=f"is a {kind}, not a commit") as e:
+            repo.resolve(rev)
+        assert e.value.exit_code == 3
+    with pytest.raises(GitError, match="cannot read object 0123456789ab") as e:
+        repo.read_blob("0123456789abcdef0123456789abcdef01234567")
+    assert e.value.exit_code == 3
+    with pytest.raises(GitError, match="cannot read object"):
+        repo.read_blob("HEAD")  # an object id, not any name git resolves
+    assert repo.read_blob(repo.list_files(sha).files[0].blob) == b"x = 1\n"  # the reader still answers
+
+
+def test_a_reader_whose_git_process_died_starts_another(git_repo: GitRepoBuilder) -> None:
+    sha = git_repo.commit({"a.py": "x = 1\n"})
+    repo = GitRepo(git_repo.path)
+    blob = repo.list_files(sha).files[0].blob
+    assert repo.read_blob(blob) == b"x = 1\n"
+    repo._batch.kill()  # type: ignore[union-attr]
+    repo._batch.wait()  # type: ignore[union-attr]
+    assert repo.read_blob(blob) == b"x = 1\n"
+    assert repo.resolve("HEAD") == sha

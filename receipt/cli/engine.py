@@ -46,10 +46,10 @@ def stdout_is_tty() -> bool:
 def repo_relative(paths: List[str], git_repo) -> List[str]:  # type: ignore[no-untyped-def]
     """PATH arguments are relative to the current folder when it is inside the work tree (so
     `trace-diff HEAD~1 HEAD tools.py` in src/ means src/tools.py); otherwise relative to the root."""
-    root = git_repo.repo.working_tree_dir
-    if not paths or not root:
+    root_path = git_repo.work_tree
+    if not paths or root_path is None:
         return paths
-    root_path, cwd = Path(root).resolve(), Path.cwd().resolve()
+    cwd = Path.cwd().resolve()
     if cwd != root_path and root_path not in cwd.parents:
         return paths
     out = []
