@@ -26,7 +26,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from receipt.canonical import canonical_json, fingerprint
 from receipt.catalogue import CATALOGUE
-from receipt.identity import Doubt, move_path, pair_with_doubts, respell
+from receipt.identity import Doubt, Pairing, move_path, pair_with_doubts, respell
 from receipt.schemas import schema_differences
 from receipt.models import (
     SEVERITY_ORDER,
@@ -747,10 +747,16 @@ def sort_changes(changes: Iterable[Change]) -> list[Change]:
     return sorted(changes, key=sort_key)
 
 
-def diff_surfaces(base: Surface, head: Surface, rules: Sequence[EntryRule] | None = None) -> list[Change]:
-    """Every change to the exported surface from base to head, sorted (see `sort_changes`)."""
+def diff_surfaces(
+    base: Surface, head: Surface, rules: Sequence[EntryRule] | None = None, pairing: Pairing | None = None
+) -> list[Change]:
+    """Every change to the exported surface from base to head, sorted (see `sort_changes`).
+
+    `pairing`: `pair_with_doubts` of the two surfaces' entries, when the caller has it already (a
+    receipt pairs once for this and `unresolved_changes`); read, never changed."""
     old, new = exported(base), exported(head)
-    pairing = pair_with_doubts(base.entries(), head.entries())
+    if pairing is None:
+        pairing = pair_with_doubts(base.entries(), head.entries())
     pairs = dict(pairing.pairs)
     ctx = DiffContext(base=_index(base.entries()), head=_index(head.entries()), base_key_of=pairs)
     notes: dict[str, str] = {}
@@ -961,7 +967,9 @@ def extraction_error_changes(head: Surface, base: Surface | None = None, touched
 _UNSEEN_CODE = {"dynamic-code": "surface.dynamic_code", "compiled-code": "surface.compiled_code"}
 
 
-def unresolved_changes(base: Surface, head: Surface, touched: Collection[str] | None = None) -> list[Change]:
+def unresolved_changes(
+    base: Surface, head: Surface, touched: Collection[str] | None = None, pairing: Pairing | None = None
+) -> list[Change]:
     """One `surface.unresolved` per registration at head that cannot be resolved statically and
     was not already unresolved at base (a standing limitation is not news on every PR).
 
@@ -969,7 +977,7 @@ def unresolved_changes(base: Surface, head: Surface, touched: Collection[str] | 
     registration it concerns and the shape of what cannot be followed, never a name the change may
     rename), not by its wording: a renamed function does not make a standing note new. Notes of one
     identity in one file pair in source order. With `touched`, notes in files the change does not
-    touch are context, never changes.
+    touch are context, never changes. `pairing` as for `diff_surfaces`: the moves it found.
     """
     def notes(surface: Surface) -> dict[tuple[str, str, str], list[Any]]:
         out: dict[tuple[str, str, str], list[Any]] = {}
@@ -983,7 +991,8 @@ def unresolved_changes(base: Surface, head: Surface, touched: Collection[str] | 
     if any(k not in old for k in new):
         # A note on a file of a moved folder is the same note on the file's new path, its spelling
         # of the moved modules' names as after the move.
-        pairing = pair_with_doubts(base.entries(), head.entries())
+        if pairing is None:
+            pairing = pair_with_doubts(base.entries(), head.entries())
         moved_notes: dict[tuple[str, str], list[tuple[str, list[Any]]]] = {}
         for (path, reason, site), issues in old.items():
             moved = move_path(path, pairing.folders)

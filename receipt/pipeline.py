@@ -33,6 +33,7 @@ from receipt.extract.screens import ScreenMemo
 # a base's cached surface, where nothing is recorded in the run that reuses them.
 SHARE_SCREENS = False
 from receipt.gitsource import GitRepo, SourceFile, TreeListing
+from receipt.identity import pair_with_doubts
 from receipt.layout import Layout, is_layout_file, read_layout
 from receipt.models import ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
 from receipt.policy import apply_policy
@@ -552,7 +553,9 @@ def build_receipt(
             hint="PATH limits the scan to files and folders that exist at either revision",
         )
 
-    changes = diff_surfaces(base_surface, head_surface)
+    # Which head entry is which base entry: decided once, read by the diff and by the unresolved notes.
+    pairing = pair_with_doubts(base_surface.entries(), head_surface.entries())
+    changes = diff_surfaces(base_surface, head_surface, pairing=pairing)
     # What the change adds or modifies; problems anywhere else are context, listed but not news.
     # A file over the read ceiling has no blob here: it counts as touched (fail closed).
     touched = {p for _, p in head_files - base_files} | {i.path for i in head_listing.skipped if i.kind == "error"}
@@ -560,7 +563,7 @@ def build_receipt(
     for issue in [*head_surface.errors, *head_surface.skipped]:
         issue.touched = issue.path in touched
     changes += extraction_error_changes(head_surface, base_surface, touched)
-    changes += unresolved_changes(base_surface, head_surface, touched)
+    changes += unresolved_changes(base_surface, head_surface, touched, pairing=pairing)
     changes += _config_changes(git_repo, base_sha, head_sha, config_file, loaded)
     changes += _trust_root_changes(git_repo, base_sha, head_sha, cfg, head_cfg)
     config_name = loaded.path or (config_file if loaded.outside else None) or "configuration"

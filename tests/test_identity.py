@@ -354,3 +354,46 @@ def test_a_model_id_that_reads_like_an_ambiguity_note_is_said_as_the_model_not_a
     lines = render_terminal(Receipt.model_validate(data), colour=False).splitlines()
     (line,) = [line for line in lines if line.startswith("  warning: agent bot")]
     assert f"model changed ({forged} → gpt-4.1)" in line, line
+
+
+HELPDESK_PY = """
+from langchain.agents import create_agent
+from langchain_core.tools import tool
+from langchain_tavily import TavilySearch
+
+search = TavilySearch(max_results=2)
+
+
+@tool
+def lookup_order(order_id: str) -> str:
+    '''Look up an order.'''
+    return order_id
+
+
+agent = create_agent("openai:gpt-4.1", tools=[lookup_order, search])
+"""
+
+
+def test_a_receipt_pairs_its_two_surfaces_once(git_repo: GitRepoBuilder, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A moved folder whose file carries a standing note: the diff needs the pairing (the moved
+    # entries) and so do the unresolved notes (the moved note is the same note). One pairing serves
+    # both: pairing costs time on every run, and two computations could disagree.
+    import receipt.diff
+    import receipt.identity
+    import receipt.pipeline
+    from receipt.pipeline import build_receipt
+
+    git_repo.commit({"demo/helpdesk/main.py": HELPDESK_PY})
+    git_repo.commit({"demo/helpdesk/main.py": None, "integrations/demo/helpdesk/main.py": HELPDESK_PY})
+    calls = []
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return receipt.identity.pair_with_doubts(*args, **kwargs)
+
+    for module in (receipt.diff, receipt.pipeline):
+        monkeypatch.setattr(module, "pair_with_doubts", counted, raising=False)
+    result = build_receipt(git_repo.path, "HEAD~1", "HEAD")
+    assert [c.id for c in result.changes] == []  # the moved agent, tool and note are the same ones
+    assert [i.reason for i in result.skipped if i.kind == "unresolved"]  # the note is there, and standing
+    assert len(calls) == 1
