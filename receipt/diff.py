@@ -785,6 +785,8 @@ def diff_surfaces(
             changes.extend(_added(new[key]))
             continue
         matched.add(before.key)
+        if rules is None and _unchanged(before, new[key], ctx):
+            continue
         for rule in ENTRY_RULES if rules is None else rules:
             changes.extend(rule(before, new[key], ctx))
     for key in sorted(old.keys() - matched):
@@ -798,6 +800,13 @@ def diff_surfaces(
             for c in changes
         ]
     return sort_changes(changes)
+
+
+def _unchanged(base: Entry, head: Entry, ctx: DiffContext) -> bool:
+    """No rule of ENTRY_RULES finds a change: every value the same, and each entry it reaches the
+    same entry at base (the one rule that looks past the pair). Most of a large surface is such
+    pairs; skipping their rules is a fifth of an identical rerun's diff."""
+    return base == head and all(ctx.base_key_of.get(k, k) == k for k in head.reaches)
 
 
 def _respelt(base: Entry, head: Entry, modules: Mapping[str, str]) -> Entry:

@@ -897,3 +897,41 @@ def test_an_agent_s_models_have_one_normal_form_whoever_sets_them() -> None:
     assert a.models == b.models == ["gpt-5", "gpt-5-mini", run_time]
     assert a == b
     assert mk("agent", "bot", model="gpt-5", models=["gpt-5", "gpt-5"]).models == []
+
+
+# --- unchanged entries -------------------------------------------------------------------------------
+
+
+def test_no_rule_finds_a_change_between_an_entry_and_its_equal_copy():
+    """diff_surfaces skips the rules for a pair of equal entries (most of a large surface): that
+    holds only while every rule reads the two entries and, for reach, the pairing of their targets."""
+    from receipt.diff import ENTRY_RULES, DiffContext
+
+    base, head = big_scenario()
+    entries = [*base.entries(), *head.entries()]
+    entries += [mk(kind, **kw) for kind, base_kw, head_kw, *_ in ATTRIBUTE_CASES for kw in (base_kw, head_kw)]
+    for entry in entries:
+        ctx = DiffContext(base={e.key: e for e in base.entries()}, head={e.key: e for e in head.entries()})
+        copy = entry.model_copy(deep=True)
+        assert copy == entry
+        for rule in ENTRY_RULES:
+            assert list(rule(entry, copy, ctx)) == [], (rule, entry)
+
+
+def test_equal_entries_are_diffed_as_every_rule_would():
+    from receipt.diff import ENTRY_RULES
+
+    base, head = big_scenario()
+    unchanged = [mk("agent", "steady", reaches=["tool:lookup", "tool:refund"], model="gpt-5"), mk("tool", "same", dangerous=True)]
+    base = base.model_copy(update={"agents": [*base.agents, unchanged[0]], "tools": [*base.tools, unchanged[1]]})
+    head = head.model_copy(update={"agents": [*head.agents, unchanged[0]], "tools": [*head.tools, unchanged[1]]})
+    assert diff_surfaces(base, head) == diff_surfaces(base, head, rules=ENTRY_RULES)
+    # An agent equal on both sides whose reached key names another entry at base (the pairing
+    # says so): what it reaches changed, and the reach rule still says it.
+    base = surf(mk("agent", "a", reaches=["tool:t"]), mk("tool", "t", key="tool:t", home="h1", slot="a", path="h1.py"),
+                mk("tool", "t", key="tool:y", home="h2", slot="b", path="h2.py"))
+    head = surf(mk("agent", "a", reaches=["tool:t"]), mk("tool", "t", key="tool:x", home="h1", slot="a", path="h1.py"),
+                mk("tool", "t", key="tool:t", home="h2", slot="b", path="h2.py"), rev="head")
+    changes = diff_surfaces(base, head)
+    assert [c.id for c in changes if c.subject.key == "agent:a"] == ["agent.reach_added", "agent.reach_removed"]
+    assert changes == diff_surfaces(base, head, rules=ENTRY_RULES)
