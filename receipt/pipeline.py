@@ -405,13 +405,17 @@ def _surface_of(
 
 def _stored_surface(parts: dict[str, bytes], rev: str, sha: str) -> _Linked | None:
     """The surface a cache entry holds (None when it does not hold one this version reads)."""
+    if any(k not in parts for k in _ENCODED) or any(k in parts for k in ("rev", "sha")):
+        return None
+    # One JSON document made of the stored parts, validated by pydantic in one pass from the bytes
+    # (every model and field checked as when it was linked): no Python objects are made for the
+    # JSON first, which cost as much again.
+    members = [b"%s:%s" % (json.dumps(k).encode("ascii"), v) for k, v in parts.items()]
+    members += [b'"rev":' + json.dumps(rev).encode("ascii"), b'"sha":' + json.dumps(sha).encode("ascii")]
     try:
         with gc_paused():
-            data = {k: json.loads(v) for k, v in parts.items()}
-        surface = Surface.model_validate({**data, "rev": rev, "sha": sha})
-    except ValueError:  # pydantic's ValidationError and json's errors are ValueErrors
-        return None
-    if any(k not in parts for k in _ENCODED):
+            surface = Surface.model_validate_json(b"{" + b",".join(members) + b"}")
+    except ValueError:  # pydantic's ValidationError is a ValueError: a part that is not what this version reads
         return None
     return _Linked(surface, {k: parts[k] for k in _ENCODED})
 
