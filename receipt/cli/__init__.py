@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import sys
 from typing import Iterator
 
@@ -41,7 +42,14 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
+def _no_pydantic_plugins() -> None:
+    """Pydantic plugins installed in the environment never see or shape the receipt's models (the
+    environment decides nothing); and looking them up read every installed package's metadata."""
+    os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
+
+
 def main() -> None:
+    _no_pydantic_plugins()
     with _no_cyclic_gc():
         configure_streams()
         app(prog_name="receipt")
@@ -52,6 +60,7 @@ def trace_diff_main() -> None:
     import typer
     import typer.main
 
+    _no_pydantic_plugins()
     with _no_cyclic_gc():
         configure_streams()
         if sys.argv[1:] == ["--version"]:
@@ -61,5 +70,7 @@ def trace_diff_main() -> None:
                 print_version(True)
             except typer.Exit:
                 return
-        command = typer.main.get_command(app).commands["trace-diff"]  # type: ignore[attr-defined]
+        # That one command built, not the whole application (every command's parameters).
+        info = next(c for c in app.registered_commands if c.name == "trace-diff")
+        command = typer.main.get_command_from_info(info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode)
         command.main(args=sys.argv[1:], prog_name="trace-diff")
