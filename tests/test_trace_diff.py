@@ -424,6 +424,31 @@ def test_a_corrupt_or_partly_edited_surface_entry_is_linked_again_and_the_receip
     assert run_cli(*args, env=env).returncode == 0
 
 
+def test_a_sealed_surface_entry_this_version_cannot_read_is_linked_again(repo: GitRepoBuilder, tmp_path: Path) -> None:
+    """Sealed (its sha256 matches) but not a surface this version reads: an old or foreign layout
+    of the parts is a miss, linked again from the blobs, never a crash or a half-read surface."""
+    repo.commit({"shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"')})
+    cache = tmp_path / "cache"
+    env = {"RECEIPT_CACHE_DIR": str(cache)}
+    args = ("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json", "--include-surfaces")
+    cold = run_cli(*args, env=env)
+    assert cold.returncode == 1 and "tool.approval_lowered" in cold.stdout, cold.stderr
+    honest = {p: p.read_bytes() for p, _ in _surface_entries(cache)}
+    edits = {
+        "an unknown field": lambda parts: {**parts, "tools": parts["tools"].replace(b'"approval"', b'"approval_v0"', 1)},
+        "not JSON": lambda parts: {**parts, "tools": parts["tools"][:-1]},
+        "a part missing": lambda parts: {k: v for k, v in parts.items() if k != "agents"},
+        "a revision stored": lambda parts: {**parts, "rev": b'"HEAD~1"'},
+        "a list that is an object": lambda parts: {**parts, "errors": b"{}"},
+    }
+    for what, edit in edits.items():
+        for path, (header, parts) in _surface_entries(cache):
+            _write_surface_entry(path, header, edit(parts))
+        again = run_cli(*args, env=env)
+        assert (again.returncode, again.stdout, again.stderr) == (1, cold.stdout, ""), what
+        assert {p: p.read_bytes() for p in honest} == honest, what  # linked again and stored as before
+
+
 def test_help_is_readable_and_trace_diff_alias_works(repo: GitRepoBuilder) -> None:
     out = run_cli("--help")
     assert out.returncode == 0 and "trace-diff" in out.stdout and "verify" in out.stdout
