@@ -46,7 +46,8 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
 
 - The legacy `AgentExecutor(agent=..., tools=[...])` (and `.from_agent_and_tools`): an agent reaching
   its `tools=`, on the model of the classic agent it runs (`create_tool_calling_agent(llm, ...)` and
-  the other `create_*_agent(llm, ...)`); the classic agent's prompt template is not read.
+  the other `create_*_agent(llm, ...)`); its instructions are the system messages of the prompt
+  template that agent was built with (`ChatPromptTemplate.from_messages([("system", ...), ...])`).
 
 Not an agent by itself: a model with tools bound (`llm.bind_tools([...])`) that no graph node or agent
 invokes (a helper previewing tool calls): it reaches nothing. Not recognised: legacy `initialize_agent`, tool classes from libraries
@@ -102,6 +103,19 @@ _HITL = ("langchain.agents.middleware.HumanInTheLoopMiddleware",)
 _MIDDLEWARE_BASE = ("langchain.agents.middleware.AgentMiddleware",)
 _INTERRUPT = ("langgraph.types.interrupt",)
 _SYSTEM_MESSAGE = ("langchain_core.messages.SystemMessage", "langchain.messages.SystemMessage")
+# A classic agent's prompt template (`create_tool_calling_agent(llm, tools, prompt)`): its system
+# messages are the agent's instructions (`_Extractor.template_prompt`).
+_CHAT_TEMPLATE = ("langchain_core.prompts.ChatPromptTemplate", "langchain.prompts.ChatPromptTemplate")
+_TEMPLATE_FROM_MESSAGES = tuple(f"{t}.from_messages" for t in _CHAT_TEMPLATE)
+_SINGLE_TEMPLATE = (
+    *(f"{t}.from_template" for t in _CHAT_TEMPLATE),
+    "langchain_core.prompts.PromptTemplate.from_template", "langchain.prompts.PromptTemplate.from_template",
+    "langchain_core.prompts.PromptTemplate", "langchain.prompts.PromptTemplate",
+)
+_SYSTEM_TEMPLATE = (
+    "langchain_core.prompts.SystemMessagePromptTemplate.from_template",
+    "langchain.prompts.SystemMessagePromptTemplate.from_template",
+)
 _NOT_ARGUMENTS = frozenset({"run_manager", "callbacks"})
 _MIDDLEWARE_PACKAGE = "langchain.agents.middleware"
 # Built-in middleware that gives the agent tools (langchain/agents/middleware/*: `self.tools = [...]`):
@@ -349,8 +363,7 @@ class _Extractor:
         if given is None:
             return None
         agent = self.p.value_of(given)
-        origin = (self.p.origin(agent.func) or "") if isinstance(agent, Call) else ""
-        if not any(origin.startswith(f"{pkg}.create_") for pkg in _CLASSIC_AGENT_PACKAGES):
+        if not isinstance(agent, Call) or not self.classic_factory(agent):
             return Dynamic(dynamic=describe(agent if agent is not None else given))
         return qualified_model(self.p, agent.arg(0, "llm"))
 
@@ -609,6 +622,8 @@ class _Extractor:
             agent.entry.models = models
 
     def prompt(self, agent: _Agent) -> str | None:
+        if self.executor(self.p.origin(agent.call.func)):
+            return instructions_digest(self.executor_prompt(agent.call))
         keys = ("prompt", "state_modifier", "messages_modifier") if agent.react else ("system_prompt",)
         parts: list[str | Dynamic] = []
         for key in keys:
@@ -624,6 +639,87 @@ class _Extractor:
                 if part is not None:
                     parts.append(part)
         return instructions_digest(parts)
+
+    def executor_prompt(self, call: Call) -> list[str | Dynamic]:
+        """The instructions of the classic agent an `AgentExecutor` runs: the system messages of the
+        prompt template it was built with (`create_*_agent(llm, tools, prompt)`, in place or returned
+        by a factory of the repository given the template). An agent this cannot see (a parameter, a
+        custom class) has instructions set at run time."""
+        given = call.arg(0, "agent")
+        if given is None:
+            return []
+        made = self.classic_agent(self.p.value_of(given))
+        if made is None:
+            return [Dynamic(dynamic=self.p.render(given))]
+        create, bound = made
+        prompt = create.arg(2, "prompt")
+        if isinstance(prompt, Dyn) and prompt.why == "parameter" and bound is not None:
+            prompt = bound.get(prompt.src)  # the factory's parameter: what its caller gave
+            if prompt is None:
+                return [Dynamic(dynamic=self.p.render(given))]
+        return self.template_prompt(prompt) if prompt is not None else []
+
+    def classic_agent(self, agent: Expr | None) -> tuple[Call, dict[str, Expr] | None] | None:
+        """The `create_*_agent(...)` call that builds `agent`: the call itself, or the one return of a
+        repository factory it calls, with the factory's parameters bound to the call's arguments
+        (parameters left to their default map to it); None when it is neither."""
+        if not isinstance(agent, Call):
+            return None
+        if self.classic_factory(agent):
+            return agent, None
+        fn = self.p.lookup(self.p.origin(agent.func) or "")
+        if not isinstance(fn, FunctionFact) or len(fn.returns_exprs) != 1 or agent.star:
+            return None
+        made = self.p.value_of(fn.returns_exprs[0])
+        if not isinstance(made, Call) or not self.classic_factory(made):
+            return None
+        positional = [q.name for q in fn.params if q.kind in ("posonly", "pos")]
+        if positional[:1] in (["self"], ["cls"]):
+            positional = positional[1:]
+        bound: dict[str, Expr] = {q.name: q.default_expr for q in fn.params if q.default_expr is not None}
+        bound.update(zip(positional, agent.args))
+        bound.update(agent.kwargs)
+        return made, bound
+
+    def classic_factory(self, call: Call) -> bool:
+        origin = self.p.origin(call.func) or ""
+        return any(origin.startswith(f"{pkg}.create_") for pkg in _CLASSIC_AGENT_PACKAGES)
+
+    def template_prompt(self, expr: Expr) -> list[str | Dynamic]:
+        """A prompt template's instructions: the text of each system message of
+        `ChatPromptTemplate.from_messages([...])` (a `("system", text)` pair, a `SystemMessage`, a
+        `SystemMessagePromptTemplate.from_template(text)`), in order; the whole text of a single
+        template (`from_template(text)`). The human turn and placeholders are the run's input, not
+        instructions. A template that cannot be read (`hub.pull(...)`, a parameter) is dynamic."""
+        value = self.p.value_of(expr)
+        origin = self.p.origin(value.func) if isinstance(value, Call) else None
+        if isinstance(value, Call) and origin_matches(origin, *_SINGLE_TEMPLATE):
+            text = self.p.text(value.arg(0, "template"))
+            return [text if isinstance(text, (str, Dynamic)) else Dynamic(dynamic=describe(value))]
+        if not isinstance(value, Call) or not (origin_matches(origin, *_TEMPLATE_FROM_MESSAGES) or origin_matches(origin, *_CHAT_TEMPLATE)):
+            return [Dynamic(dynamic=self.p.render(expr))]
+        messages = self.p.items(value.arg(0, "messages"))
+        if isinstance(messages, Dynamic):
+            return [Dynamic(dynamic=self.p.render(value))]
+        parts: list[str | Dynamic] = []
+        for item in messages:
+            message = self.p.value_of(item.expr)
+            text: Any = None
+            if isinstance(message, Seq) and len(message.items) == 2:
+                role = self.p.evaluate(message.items[0])
+                if role == "system":
+                    text = self.p.text(message.items[1])
+                elif not isinstance(role, str):
+                    text = Dynamic(dynamic=self.p.render(message))  # a role known at run time only
+            elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_SYSTEM_MESSAGE):
+                text = self.p.text(message.arg(0, "content"))
+            elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_SYSTEM_TEMPLATE):
+                text = self.p.text(message.arg(0, "template"))
+            elif not isinstance(message, (Seq, Call, Const)):  # a bare string is a human turn
+                text = Dynamic(dynamic=self.p.render(item.expr))  # a message this cannot read
+            if text is not None:
+                parts.append(text if isinstance(text, (str, Dynamic)) else Dynamic(dynamic=self.p.render(item.expr)))
+        return parts
 
     def interrupt_map(self, expr: Expr | None) -> dict[str, Any] | Dynamic:
         """`interrupt_on` as {tool name: value}; keys may be literals or `some_tool.name`."""

@@ -621,3 +621,50 @@ def test_graph_model_chosen_by_branch_is_every_model_it_may_be() -> None:
         "g = StateGraph(MessagesState)\ng.add_node('agent', call_model)\napp = g.compile()\n"
     )
     assert exported({"app.py": src})["agent:app"].model == "ChatAnthropic:claude-3-5-haiku-latest, ChatOpenAI:gpt-4o"
+
+
+# -- the legacy AgentExecutor's prompt template ----------------------------------------------------
+
+EXECUTOR = """
+from langchain import hub
+from langchain_classic.agents import AgentExecutor, create_openai_tools_agent
+from langchain_core.messages import SystemMessage
+from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder, PromptTemplate
+from langchain_core.tools import tool
+from langchain_openai import ChatOpenAI
+
+llm = ChatOpenAI(model="gpt-4o-mini")
+
+
+@tool
+def lookup(order_id: str) -> str:
+    '''Look up an order.'''
+    return order_id
+
+
+prompt = {prompt}
+executor = AgentExecutor(agent=create_openai_tools_agent(llm, [lookup], prompt), tools=[lookup])
+"""
+
+
+def executor_instructions(prompt: str) -> tuple[str | None, str | None]:
+    agent = surface_of({"app/agent.py": EXECUTOR.replace("{prompt}", prompt)})["agent:executor"]
+    return agent.instructions_sha256, agent.instructions_text
+
+
+def test_an_executor_s_instructions_are_the_system_messages_of_its_agent_s_prompt_template() -> None:
+    pair = 'ChatPromptTemplate.from_messages([("system", "Answer about orders."), ("human", "{input}"), ("placeholder", "{agent_scratchpad}")])'
+    message = 'ChatPromptTemplate.from_messages([SystemMessage(content="Answer about orders."), "{input}", MessagesPlaceholder("agent_scratchpad")])'
+    digest, text = executor_instructions(pair)
+    assert text == "Answer about orders." and digest == executor_instructions(message)[0]
+    # Two system messages are both instructions, in order; the human turn is the run's input.
+    both = executor_instructions('ChatPromptTemplate.from_messages([("system", "Answer about orders."), ("system", "Be brief."), ("human", "Q: {input}")])')
+    assert both[1] == "Answer about orders.\n\nBe brief."
+    # A single template is the whole prompt.
+    assert executor_instructions('PromptTemplate.from_template("Answer about orders: {input} {agent_scratchpad}")')[1] == "Answer about orders: {input} {agent_scratchpad}"
+
+
+def test_an_executor_prompt_that_cannot_be_read_is_dynamic_never_none() -> None:
+    for prompt in ('hub.pull("hwchase17/openai-tools-agent")', 'ChatPromptTemplate.from_messages(load_messages())'):
+        digest, _ = executor_instructions(prompt)
+        assert digest is not None and digest.startswith("dynamic:"), prompt

@@ -1,0 +1,19 @@
+from langchain_classic.agents import AgentExecutor, create_tool_calling_agent
+from langchain_core.prompts import ChatPromptTemplate
+from langchain_openai import ChatOpenAI
+
+from helpdesk.tools import lookup_order
+
+llm = ChatOpenAI(model="gpt-4o-mini", temperature=0)
+tools = [lookup_order]
+
+prompt = ChatPromptTemplate.from_messages(
+    [
+        ("system", "You answer questions about customer orders. Keep answers under three sentences."),
+        ("human", "{input}"),
+        ("placeholder", "{agent_scratchpad}"),
+    ]
+)
+
+agent = create_tool_calling_agent(llm, tools, prompt)
+executor = AgentExecutor(agent=agent, tools=tools, max_iterations=5)
