@@ -34,6 +34,8 @@ from receipt.extract.facts import (
     Seq,
     Splat,
     SRC_LIMIT,
+    _NewCall,
+    _NewDyn,
     shorten,
 )
 
@@ -185,6 +187,11 @@ class _Scope:
             out.memo = {}
         return out
 
+    def conditioned(self) -> "_Scope":
+        """This scope in a block that may not run. A function body is conditional already: its
+        blocks resolve names exactly as it does, with the same memo, so they share its scope."""
+        return self if self.conditional else self.derive(conditional=True)
+
 
 # _Scope fields whose change leaves every name resolving as before (except prefix, in a function).
 _SAME_RESOLUTION = frozenset({"conditional", "class_symbol", "prefix"})
@@ -206,6 +213,7 @@ class _Extractor:
         self.lines: list[str] | None = None  # of the source, split when a span is first needed
         self.in_fstring = 0  # inside an f-string, where Python < 3.12 misplaces nodes
         self.top: _Scope | None = None  # the module's scope (see run)
+        self.consts: dict[tuple[type, object], Const] = {}  # see _const
 
     # -- imports --------------------------------------------------------------------------
 
@@ -314,7 +322,7 @@ class _Extractor:
 
     def expr(self, node: ast.AST | None, scope: _Scope, ev: list | None = None) -> Expr:
         if node is None:
-            return Const(None)
+            return _NONE
         depth = self.depth
         if depth >= _MAX_EXPR_DEPTH:
             self.capped += 1
@@ -326,6 +334,11 @@ class _Extractor:
             memo = scope.memo
             got = memo.get(node.id) if memo is not None else None  # type: ignore[attr-defined]
             return got if got is not None else self._resolved(node.id, scope)  # type: ignore[attr-defined]
+        if t is ast.Constant:
+            value = node.value  # type: ignore[attr-defined]
+            cls = value.__class__
+            if cls is str or cls is int or cls is bool or value is None:
+                return self._const(value, cls)
         if t is ast.Attribute:
             # A dotted name `a.b.c` (no call or subscript in the chain), shallow enough that no
             # level reaches the depth cap, resolves as a whole (same result, one dict look-up).
@@ -353,7 +366,7 @@ class _Extractor:
         if t is ast.Constant:
             value = node.value  # type: ignore[attr-defined]
             if value is None or type(value) in _CONST_TYPES or isinstance(value, (str, int, float)):
-                return Const(value)
+                return self._const(value, value.__class__)
             return Dyn(_src(node), "constant")
         if t is ast.Attribute:
             value = node.value  # type: ignore[attr-defined]
@@ -380,7 +393,7 @@ class _Extractor:
             # Keys first, then values: the field order the events follow (conversion is pure).
             keys = [None if k is None else self.expr(k, scope, ev) for k in node.keys]  # type: ignore[attr-defined]
             values = [self.expr(v, scope, ev) for v in node.values]  # type: ignore[attr-defined]
-            return Map(tuple([(Const(None) if k is None else k, v) for k, v in zip(keys, values)]))
+            return Map(tuple([(_NONE if k is None else k, v) for k, v in zip(keys, values)]))
         if t is ast.BinOp and type(node.op) is ast.Add:  # type: ignore[attr-defined]
             left = self.expr(node.left, scope, ev)  # type: ignore[attr-defined]
             return Concat(left, self.expr(node.right, scope, ev))  # type: ignore[attr-defined]
@@ -388,7 +401,7 @@ class _Extractor:
             # `a | b` kept as the call it is (`operator.or_(a, b)`): a LangChain pipe (`prompt | llm`)
             # names the models and tools a chain runs; unknown values still evaluate as dynamic.
             left = self.expr(node.left, scope, ev)  # type: ignore[attr-defined]
-            return Call(Ref(PIPE), (left, self.expr(node.right, scope, ev)), line=node.lineno)  # type: ignore[attr-defined]
+            return _NewCall(_PIPE, (left, self.expr(node.right, scope, ev)), (), node.lineno, False)  # type: ignore[attr-defined]
         if t is ast.UnaryOp and type(node.op) is ast.USub and type(node.operand) is ast.Constant:  # type: ignore[attr-defined]
             value = node.operand.value  # type: ignore[attr-defined]
             if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -407,6 +420,18 @@ class _Extractor:
         if t is ast.Subscript:
             return self._dyn(node, "subscript", self._subscript_parts(node, scope))  # type: ignore[arg-type]
         return self._dyn(node, _WHY.get(t, "expression"))
+
+    def _const(self, value: object, cls: type) -> Const:
+        """`Const(value)`, one object per value in a file (a module writes `None`, `0` or `"id"` in
+        hundreds of places; decoded facts share them the same way, see facts.SharedValues). Per
+        class: `True == 1`, but they are different constants; floats are not shared (`0.0 == -0.0`)."""
+        if cls is float:
+            return Const(value)
+        key = (cls, value)
+        got = self.consts.get(key)
+        if got is None:
+            got = self.consts[key] = Const(value)
+        return got
 
     def _subscript_parts(self, node: ast.Subscript, scope: _Scope) -> tuple[Expr, ...]:
         """`PROMPTS[lang]` as (container, index) when both are names or constants (see `Dyn.parts`), so
@@ -442,7 +467,7 @@ class _Extractor:
             head = head[start:] if head.isascii() else head.encode()[start:].decode()
             tail = tail[:end] if tail.isascii() else tail.encode()[:end].decode()
             span = head + "".join(lines[first + 1 : last]) + tail
-        return Dyn.of_source(span, why, parts)
+        return _NewDyn(None, sys.intern(span), why, parts)  # Dyn.of_source(span, why, parts), built faster
 
     def _fstring_parts(self, node: ast.JoinedStr, scope: _Scope) -> tuple[Expr, ...]:
         """The pieces of an f-string (see `Dyn.parts`); () when a format spec is itself computed."""
@@ -511,7 +536,7 @@ class _Extractor:
                     self._scan(kw.value, scope, ev)
                 continue
             kwargs.append((kw.arg, self.expr(kw.value, scope, ev)))
-        out = Call(func, tuple(args), tuple(kwargs), node.lineno, star)
+        out = _NewCall(func, tuple(args), tuple(kwargs), node.lineno, star)  # Call(...), built faster (see facts)
         if ev is not None:
             alone = out
             if self.capped != capped and self.depth:
@@ -635,7 +660,7 @@ class _Extractor:
         elif t is ast.If or t is ast.While:
             if ev is not None:
                 self._scan(stmt.test, scope, ev)  # type: ignore[attr-defined]
-            inner = scope.derive(conditional=True)
+            inner = scope.conditioned()
             self.body(stmt.body, inner, ev)  # type: ignore[attr-defined]
             self.body(stmt.orelse, inner, ev)  # type: ignore[attr-defined]
         elif t is ast.For or t is ast.AsyncFor:
@@ -646,8 +671,8 @@ class _Extractor:
             iterable = self.expr(stmt.iter, scope, ev)  # type: ignore[attr-defined]
             self.assign(stmt.target, iterable, stmt, scope, "in")  # type: ignore[attr-defined]
             certain = _runs(iterable)
-            self.body(stmt.body, scope if certain else scope.derive(conditional=True), ev)  # type: ignore[attr-defined]
-            self.body(stmt.orelse, scope.derive(conditional=True), ev)  # type: ignore[attr-defined]
+            self.body(stmt.body, scope if certain else scope.conditioned(), ev)  # type: ignore[attr-defined]
+            self.body(stmt.orelse, scope.conditioned(), ev)  # type: ignore[attr-defined]
         elif t is ast.AnnAssign:
             if ev is not None:
                 self._scan(stmt.target, scope, ev)  # type: ignore[attr-defined]
@@ -686,7 +711,7 @@ class _Extractor:
                 if ev is not None:
                     self._scan(target, scope, ev)
                 if type(target) is ast.Subscript:
-                    self.assign(target, Const(None), stmt, scope, "del")
+                    self.assign(target, _NONE, stmt, scope, "del")
         elif t is ast.Import or t is ast.ImportFrom:
             if not scope.is_function:
                 for local, origin in self._import_bindings(stmt):  # type: ignore[arg-type]
@@ -701,7 +726,7 @@ class _Extractor:
         self.body(stmt.body, scope, in_body)
         self.body(stmt.orelse, scope, in_else)
         self.body(stmt.finalbody, scope, in_final)
-        inner = scope.derive(conditional=True)
+        inner = scope.conditioned()
         for h in stmt.handlers:
             if in_handlers is not None and h.type is not None:
                 self._scan(h.type, scope, in_handlers)
@@ -1101,6 +1126,8 @@ _WHY = {ast.Subscript: "subscript", ast.JoinedStr: "f-string", ast.IfExp: "condi
 # Event kinds of a function body (see `_Extractor.function`).
 _CALL, _RETURN, _RAISE = "call", "return", "raise"
 _SETATTR = Ref("builtins.setattr")
+_NONE = Const(None)  # immutable: one for every file
+_PIPE = Ref(PIPE)
 # What a call reaching _RUNS_CODE or _IMPORTS must spell: the bare name (`re.compile` is not
 # `compile`), or an import of builtins/importlib names. No hit, no such call: the walk is skipped.
 _RUNS_CODE_HINT = re.compile(r"(?<![\w.])(?:exec|eval|compile)(?!\w)|builtins|import_module|__import__")
