@@ -23,6 +23,7 @@ from receipt.extract import READ_CEILING, extract_file, gc_paused, gc_quiet_run,
 from receipt.extract.cache import FactsCache, SurfaceCache, decode_entry, default_cache_dir, encode_entry
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
+from receipt.extract import screenstore
 from receipt.extract.screens import ScreenMemo
 
 # Whether a receipt's head reuses the screens its base computed (receipt/extract/screens.py). Off:
@@ -32,6 +33,9 @@ from receipt.extract.screens import ScreenMemo
 # past the 500 MB budget). The mechanism stays, tested, for the incremental case: screens saved with
 # a base's cached surface, where nothing is recorded in the run that reuses them.
 SHARE_SCREENS = False
+# Whether a surface stored in the surface cache keeps its dialects' screens (extract/screenstore.py),
+# and the head of a receipt whose base was read from that cache reuses them.
+KEEP_SCREENS = True
 from receipt.gitsource import GitRepo, SourceFile, TreeListing
 from receipt.identity import pair_with_doubts
 from receipt.layout import Layout, is_layout_file, read_layout
@@ -319,6 +323,7 @@ def build_surface(
     reuse_linked: bool = True,
     layout_files: LayoutFiles | None = None,
     screens: ScreenMemo | None = None,
+    keep_screens: bool = True,
 ) -> Surface:
     """The surface of `rev`.
 
@@ -326,10 +331,13 @@ def build_surface(
     config, tool and interpreter is reused, provided the files in `fresh` (for a receipt: what
     differs between its two revisions), extracted from their blobs in this run, have the very facts
     it was linked from. No cached entry can then stand in for what a change touches.
+
+    `keep_screens`: a surface linked and stored keeps its dialects' screens too (screenstore.py),
+    for the head of a later receipt whose base it is (the default branch's precomputed surface).
     """
     return _surface_of(
         repo, rev, paths=paths, config=config, cache=cache, strict_paths=strict_paths, progress=progress, listing=listing, fresh=fresh,
-        reuse_linked=reuse_linked, layout_files=layout_files, screens=screens,
+        reuse_linked=reuse_linked, layout_files=layout_files, screens=screens, keep_screens=keep_screens,
     ).surface
 
 
@@ -340,6 +348,19 @@ class _Linked:
 
     surface: Surface
     encoded: dict[str, bytes]
+    # Read from the surface cache: the binding and facts digests its stored screens are sealed to.
+    kept: tuple[dict[str, str], dict[str, str]] | None = None
+
+
+@dataclass
+class _Prior:
+    """The base of a receipt, read from the surface cache: what its head needs to reuse the screens
+    stored with it (screenstore.py)."""
+
+    bound: dict[str, str]
+    digests: dict[str, str]
+    listing: TreeListing
+    layout_files: LayoutFiles
 
 
 # The fields a surface's digest takes from their stored encoding: nothing changes them once linked.
@@ -362,6 +383,8 @@ def _surface_of(
     reuse_linked: bool = True,
     layout_files: LayoutFiles | None = None,
     screens: ScreenMemo | None = None,
+    keep_screens: bool = False,
+    prior: _Prior | None = None,
 ) -> _Linked:
     sha = repo.resolve(rev)
     config = config or Config()
@@ -371,6 +394,7 @@ def _surface_of(
             return _surface_of(
                 repo, rev, paths=paths, config=config, cache=cache, strict_paths=strict_paths, progress=progress,
                 listing=listing, fresh=fresh, reuse_linked=reuse_linked, layout_files=layout_files, screens=screens,
+                keep_screens=keep_screens, prior=prior,
             )
         finally:
             cache.settle()
@@ -383,10 +407,15 @@ def _surface_of(
         if stored is not None and _same_facts(repo, listing, cache, fresh, config.max_file_bytes, stored[1]):
             found = _stored_surface(stored[0], rev, sha)
             if found is not None:
+                found.kept = (bound, stored[1])
                 return found
     facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes)
     progress("linking")
     layout = layout_of(repo, layout_files, listing)
+    keep = KEEP_SCREENS and keep_screens and linked.root is not None and screens is None
+    if keep or (KEEP_SCREENS and prior is not None and screens is None):
+        memo = _prior_screens(repo, prior, listing, facts, cache, fresh, config.max_file_bytes, keep) if prior is not None else None
+        screens = memo or (ScreenMemo() if keep else None)
     surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports, layout=layout, screens=screens)
     surface.errors = sorted([*errors, *layout.issues], key=lambda e: (e.path, e.line or 0))
     # Registrations that look real but cannot be resolved are reported, not dropped.
@@ -400,7 +429,44 @@ def _surface_of(
         digests = {f.path: cache.digest(f.blob, f.path, m) for f, m in zip(listing.files, facts)}
         if linked.put(bound, parts, digests):
             cache.written += 1  # a linked surface counts toward the directory's bound like facts
+        if keep and screens is not None:
+            body = screenstore.encode(screens, {id(m) for m in facts})
+            del screens
+            if body is not None and screenstore.store(cache.root, bound, digests, body):
+                cache.written += 1
     return _Linked(surface, {k: parts[k] for k in _ENCODED})
+
+
+def _prior_screens(
+    repo: GitRepo, prior: _Prior, listing: TreeListing, facts: Sequence[ModuleFacts], cache: FactsCache, fresh: frozenset[tuple[str, str]],
+    max_code_bytes: int, recording: bool,
+) -> ScreenMemo | None:
+    """A memo of the screens stored with a receipt's base surface, for its head (None: none to be
+    had). The base's program is built again from this run's facts objects: the head's for the
+    files both revisions share, the base's own (extracted from their blobs) for those that differ.
+    Each must have the digest the stored surface records, or nothing is reused: the screens were
+    computed from exactly those facts."""
+    kept = screenstore.load(cache.root, prior.bound, prior.digests)
+    if kept is None:
+        return None
+    mine = {f.path: m for f, m in zip(listing.files, facts)}
+    base: list[ModuleFacts] = []
+    shared: list[ModuleFacts] = []
+    for f in prior.listing.files:
+        if (f.blob, f.path) in fresh:
+            m = _extracted(repo, f, cache, max_code_bytes)
+        else:  # the same blob at the head: the head's facts object, which both programs then hold
+            found = mine.get(f.path)
+            if found is None:
+                return None
+            m = found
+            shared.append(m)
+        if prior.digests.get(f.path) != cache.digest(f.blob, f.path, m):
+            return None
+        base.append(m)
+    layout = layout_of(repo, prior.layout_files, prior.listing)
+    program = Program([m for m in base if not m.error], layout)
+    return screenstore.KeptMemo(kept, program, shared, recording)
 
 
 def _stored_surface(parts: dict[str, bytes], rev: str, sha: str) -> _Linked | None:
@@ -540,9 +606,13 @@ def build_receipt(
     )
     if screens is not None:
         screens.last()
+    # A base read from the surface cache: the head reuses the screens stored with it, and keeps its
+    # own (a later receipt's base: the default branch's push, base -> head, is this case). A cold
+    # receipt records none: measured, recording cost more than the cold budget allows.
+    prior = None if base_linked.kept is None else _Prior(*base_linked.kept, base_listing, base_layout)
     head_linked = _surface_of(
         git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
-        layout_files=head_layout, screens=screens,
+        layout_files=head_layout, screens=screens, keep_screens=prior is not None, prior=prior,
     )
     del screens
     cache.evict()

@@ -6,16 +6,24 @@ an alias, a variable holding a decorator, a re-export, a module that appears whe
 failed, a module that goes away. A's screens were computed for the base; the head's surface in the
 receipt must be the surface of the head computed alone (no memo), byte for byte, and the change must
 show. Real git repositories, the real pipeline and cache.
+
+Every case runs two ways (`how`): "shared", the base's screens handed to the head within one
+receipt (`pipeline.SHARE_SCREENS`); "kept", the base's surface computed by one run (`build_surface`,
+which keeps its screens in the cache, screenstore.py) and the receipt by another, whose base is read
+from the surface cache and whose head reuses the kept screens: no object of the first run reaches
+the second, only the cache directory.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from receipt import pipeline
+from receipt.extract import screenstore
 from receipt.extract.screens import ScreenMemo
 from receipt.gitsource import GitRepo
 from receipt.pipeline import build_receipt, build_surface
@@ -49,18 +57,33 @@ def _surface_json(surface) -> str:
     return json.dumps(surface.model_dump(mode="json", by_alias=True, exclude={"rev"}), sort_keys=True)
 
 
-def _check(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[set[str], set[str]]:
+@pytest.fixture(params=["shared", "kept"])
+def how(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+def _check(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> tuple[set[str], set[str]]:
     """The receipt's two surfaces are those computed alone; returns (base tools, head tools)."""
     memos: list[ScreenMemo] = []
-
-    class Spy(ScreenMemo):
-        def __init__(self) -> None:
-            super().__init__()
-            memos.append(self)
-
-    monkeypatch.setattr(pipeline, "ScreenMemo", Spy)
-    monkeypatch.setattr(pipeline, "SHARE_SCREENS", True)
     monkeypatch.setenv("RECEIPT_CACHE_DIR", str(tmp_path / "receipt-cache"))
+    if how == "shared":
+
+        class Spy(ScreenMemo):
+            def __init__(self) -> None:
+                super().__init__()
+                memos.append(self)
+
+        monkeypatch.setattr(pipeline, "ScreenMemo", Spy)
+        monkeypatch.setattr(pipeline, "SHARE_SCREENS", True)
+    else:
+        build_surface(GitRepo(repo), "HEAD~1")  # an earlier run: the base's surface and screens kept
+
+        class KeptSpy(screenstore.KeptMemo):
+            def __init__(self, *args: Any) -> None:
+                super().__init__(*args)
+                memos.append(self)
+
+        monkeypatch.setattr(screenstore, "KeptMemo", KeptSpy)
     receipt = build_receipt(repo, "HEAD~1", "HEAD")
     assert memos and memos[0].reused > 0  # the head did reuse the base's screens
     git = GitRepo(repo)
@@ -73,60 +96,60 @@ def _check(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple
 
 
 def test_an_alias_defined_in_another_module_makes_an_untouched_call_a_registration(
-    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": PLAIN_HOOKS, "ops/tools.py": TOOLS, **FILLER})
     git_repo.commit({"ops/hooks.py": SERVER_HOOKS})  # ops/tools.py is untouched
-    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    base, head = _check(git_repo.path, tmp_path, monkeypatch, how)
     assert base == set() and head == {"wipe", "purge"}
 
 
 def test_an_alias_that_stops_naming_a_registration_removes_what_it_registered(
-    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": SERVER_HOOKS, "ops/tools.py": TOOLS, **FILLER})
     git_repo.commit({"ops/hooks.py": PLAIN_HOOKS})
-    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    base, head = _check(git_repo.path, tmp_path, monkeypatch, how)
     assert base == {"wipe", "purge"} and head == set()
 
 
 def test_a_module_added_where_an_import_failed_turns_untouched_calls_into_registrations(
-    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     # At the base, `from ops.hooks import ...` names nothing in the tree: every lookup of it fails.
     git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/tools.py": TOOLS, **FILLER})
     git_repo.commit({"ops/hooks.py": SERVER_HOOKS})
-    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    base, head = _check(git_repo.path, tmp_path, monkeypatch, how)
     assert base == set() and head == {"wipe", "purge"}
 
 
 def test_a_deleted_module_takes_the_registrations_it_decided_with_it(
-    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": SERVER_HOOKS, "ops/tools.py": TOOLS, **FILLER})
     git_repo.commit({"ops/hooks.py": None})
-    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    base, head = _check(git_repo.path, tmp_path, monkeypatch, how)
     assert base == {"wipe", "purge"} and head == set()
 
 
 def test_a_reexport_switched_to_another_module_changes_what_an_untouched_module_registers(
-    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     tools = TOOLS.replace("from ops.hooks import add, register", "from ops import add, register")
     files = {"ops/server.py": SERVER, "ops/plain.py": PLAIN_HOOKS, "ops/hooks.py": SERVER_HOOKS, "ops/tools.py": tools, **FILLER}
     git_repo.commit({"ops/__init__.py": "from ops.plain import add, register\n", **files})
     git_repo.commit({"ops/__init__.py": "from ops.hooks import add, register\n"})
-    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    base, head = _check(git_repo.path, tmp_path, monkeypatch, how)
     assert base == set() and head == {"wipe", "purge"}
 
 
 def test_a_server_that_moves_to_a_new_module_keeps_its_untouched_registrations(
-    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     # The server module is renamed; `ops/hooks.py` follows it, `ops/tools.py` is untouched.
     git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": SERVER_HOOKS, "ops/tools.py": TOOLS, **FILLER})
     git_repo.commit({"ops/server.py": None, "ops/app.py": SERVER, "ops/hooks.py": SERVER_HOOKS.replace("ops.server", "ops.app")})
-    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    base, head = _check(git_repo.path, tmp_path, monkeypatch, how)
     assert base == head == {"wipe", "purge"}
 
 
@@ -152,7 +175,7 @@ def test_every_index_a_program_answers_from_is_recorded_while_a_screen_runs(git_
 
 
 def test_a_decorator_that_becomes_a_framework_one_elsewhere_declares_the_untouched_tools(
-    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     # LangChain's `@tool` and OpenAI Agents' `@function_tool`, reached through a module of the
     # repository that starts re-exporting them; the decorated functions' module is untouched.
@@ -166,12 +189,12 @@ def test_a_decorator_that_becomes_a_framework_one_elsewhere_declares_the_untouch
     other = "from langchain_core.tools import BaseTool\nfrom agents import Agent\n"
     git_repo.commit({"ops/__init__.py": "", "ops/deco.py": plain, "ops/tools.py": tools, "ops/other.py": other, **FILLER})
     git_repo.commit({"ops/deco.py": real})
-    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    base, head = _check(git_repo.path, tmp_path, monkeypatch, how)
     assert base == set() and head == {"search", "fetch"}
 
 
 def test_a_reexport_that_hands_an_untouched_call_to_a_registration_function_registers_its_tools(
-    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     # `register(mcp)` in ops/main.py and `def register(server): @server.tool() ...` in ops/tools.py are
     # untouched; ops/hooks.py, which main.py imports `register` from, starts re-exporting the one
@@ -181,5 +204,5 @@ def test_a_reexport_that_hands_an_untouched_call_to_a_registration_function_regi
     git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": "def register(server):\n    return server\n",
                      "ops/tools.py": tools, "ops/main.py": main, **FILLER})
     git_repo.commit({"ops/hooks.py": "from ops.tools import register\n"})
-    base, head = _check(git_repo.path, tmp_path, monkeypatch)
+    base, head = _check(git_repo.path, tmp_path, monkeypatch, how)
     assert base == set() and head == {"wipe"}

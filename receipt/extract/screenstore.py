@@ -1,0 +1,237 @@
+"""Screens kept with a linked surface, so that a later run's head reuses what that surface's scans
+found empty (receipt/extract/screens.py).
+
+An incremental receipt does not build its base: the base's surface comes from the surface cache.
+Its dialects' screens are stored beside it, bound to the very same surface binding (tool code,
+interpreter, tree, config) and to the facts digests that surface records, and sealed by a sha256 of
+their bytes: a missing, corrupt, truncated or foreign entry is ignored (the head computes every
+screen, as without one). It only ever accelerates; nothing in it decides.
+
+What is kept, per module (by path; the facts by the digests the surface records): the scan sites
+whose screen selected nothing in it (most: a site rarely finds anything in a module), and one set
+for all of them: every index key they read, with the keys of every name resolution they read
+followed to any depth (`canon_reads`), each as a 32-bit hash. A screen that selected something is
+not kept: the head computes it again (a selection is made of objects of that run's facts, and the
+few there are cost little to find again). A module with a read no comparison can vouch for
+(`ALWAYS`), or a key that is not text, keeps nothing. Hashes only make the check coarser, never
+laxer: a key that changed has the hash of a changed key, so two keys sharing a hash can only make a
+module computed again. The keys `modules`, `_by_import` and `_suffix` of one name share a hash
+(`_module_for` reads them together: a third of the keys, for nothing).
+
+Reuse (`prior_memo`): the base's program is rebuilt from this run's facts objects (the head's for
+the files both revisions share, the base's own, extracted from their blobs, for those that differ)
+and must have exactly the digests the surface records, file by file; else nothing is reused. The
+memo then compares it with the head's program as within one run (`ScreenMemo.attach`,
+`changed_keys`): every key a changed module defines, every difference of the tree-wide indexes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import zlib
+from array import array
+from pathlib import Path
+from typing import Any, Iterable
+
+import orjson
+
+from receipt.extract import gc_paused
+from receipt.extract.cache import write_atomic
+from receipt.extract.screens import _NOTHING, ALWAYS, CANONICAL, ScreenMemo, changed_keys
+
+FORMAT = "screens-v1"  # bump when the layout below changes
+_MERGED = {"modules": "M", "_by_import": "M", "_suffix": "M"}
+
+
+def key_hash(key: tuple[str, str]) -> int:
+    """A read key's 32-bit hash, the same in every process (zlib's CRC-32 of its text)."""
+    tag, name = key
+    return zlib.crc32(f"{_MERGED.get(tag, tag)}\x00{name}".encode("utf-8", "surrogatepass"))
+
+
+def digests_seal(digests: dict[str, str]) -> str:
+    """sha256 of a surface's facts digests (path -> digest): what the stored screens were computed from."""
+    return hashlib.sha256(json.dumps(digests, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _file(root: Path, bound: dict[str, str]) -> Path:
+    key = hashlib.sha256(json.dumps({**bound, "kept": FORMAT}, sort_keys=True).encode()).hexdigest()
+    return root / "screens" / key[:2] / f"{key}.zjson"
+
+
+class Kept:
+    """Screens read back from an entry: path -> (sites whose screen selected nothing, hashes of what they read)."""
+
+    __slots__ = ("modules",)
+
+    def __init__(self, modules: dict[str, tuple[list[str], array]]):
+        self.modules = modules
+
+
+class KeptMemo(ScreenMemo):
+    """A memo whose results for the base come from an entry (`Kept`), for the head's program.
+
+    Attached to the head's program, it compares it with the base's (`changed_keys`, as within one
+    run) and keeps a module's kept screens when no key they read, nor any key of a name resolution
+    they read, is among the changed ones. What the head computes again is recorded as usual
+    (`recording`); `carried` keeps, per module, the hashes of what it took from the entry."""
+
+    def __init__(self, kept: Kept, base_program: Any, shared: Iterable[Any], recording: bool) -> None:
+        super().__init__()
+        self.recording = recording
+        self.base, self.kept, self.shared = base_program, kept, list(shared)
+        self.carried: dict[str, array] = {}
+
+    def attach(self, program: Any) -> None:
+        if self.program is program:
+            return
+        base, self.base = self.base, None
+        if base is not None:
+            changed = changed_keys(base, program)
+            # A key no hash stands for (not text): nothing can be vouched for.
+            dirty = {key_hash(k) for k in changed} if all(isinstance(k[1], str) for k in changed) else None
+            modules, base_modules = program.modules, base.modules
+            for facts in self.shared if dirty is not None else ():
+                found = self.kept.modules.get(facts.path)
+                name = facts.module
+                if found is None or modules.get(name) is not facts or base_modules.get(name) is not facts:
+                    continue
+                sites, hashes = found
+                if not dirty.isdisjoint(hashes):
+                    continue
+                self.carried[name] = hashes
+                for site in sites:
+                    self.entries[(site, name)] = (facts, _NOTHING, _CARRIED)
+        self.kept = None
+        self.shared = []
+        self.program = program
+
+
+_CARRIED: frozenset = frozenset()  # the reads of a result taken from an entry (its module's hashes: `KeptMemo.carried`)
+
+
+def encode(memo: ScreenMemo, originals: set[int]) -> bytes | None:
+    """The body of an entry: what `memo` holds for the program it was last attached to, for the
+    modules whose facts are the run's own facts of their path (`originals`: their ids; a module the
+    program rewrote for its project's imports is left out: it is never reused). None when nothing
+    is worth keeping."""
+    program = memo.program
+    if program is None:
+        return None
+    modules = program.modules
+    canon = memo.canon_reads
+    carried: dict[str, array] = getattr(memo, "carried", {})
+    hashes: dict[Any, int] = {}
+    by_module: dict[str, tuple[Any, list[str], set]] = {}
+    spoiled: set[str] = set()
+    for (site, name), (facts, items, reads) in memo.entries.items():
+        if items or name in spoiled:
+            continue
+        if facts is not modules.get(name) or id(facts) not in originals or not isinstance(site, str) or ALWAYS in reads:
+            spoiled.add(name)
+            continue
+        found = by_module.get(name)
+        if found is None:
+            found = by_module[name] = (facts, [], set())
+        found[1].append(site)
+        if reads is not _CARRIED:
+            found[2].update(reads)
+    meta: list[list[Any]] = []
+    blob = array("I")
+    for name, (facts, sites, reads) in by_module.items():
+        if name in spoiled:
+            continue
+        out: set[int] = set(carried.get(name, ()))
+        seen: set[str] = set()
+        todo = list(reads)
+        ok = True
+        while todo:
+            key = todo.pop()
+            tag, key_name = key
+            if tag == CANONICAL:
+                if key_name in seen:
+                    continue
+                seen.add(key_name)
+                more = canon.get(key_name)
+                if more is None or ALWAYS in more:
+                    ok = False
+                    break
+                todo.extend(more)
+                continue
+            h = hashes.get(key)
+            if h is None:
+                if not isinstance(tag, str) or not isinstance(key_name, str):
+                    ok = False
+                    break
+                h = hashes[key] = key_hash(key)
+            out.add(h)
+        if not ok:
+            continue
+        meta.append([facts.path, sites, len(out)])
+        blob.extend(sorted(out))
+    if not meta:
+        return None
+    if sys.byteorder != "little":
+        blob.byteswap()
+    with gc_paused():
+        head = orjson.dumps(meta)
+    return len(head).to_bytes(8, "little") + head + blob.tobytes()
+
+
+def decode(body: bytes) -> Kept:
+    """The screens of an entry's body; ValueError (or another exception) when it is not one."""
+    size = int.from_bytes(body[:8], "little")
+    with gc_paused():
+        meta = orjson.loads(body[8 : 8 + size])
+    blob = array("I")
+    if blob.itemsize != 4:
+        raise ValueError("no 32-bit array type here")
+    blob.frombytes(body[8 + size :])
+    if sys.byteorder != "little":
+        blob.byteswap()
+    modules: dict[str, tuple[list[str], array]] = {}
+    at = 0
+    for path, sites, count in meta:
+        if not isinstance(path, str) or not isinstance(count, int) or count < 0 or not all(isinstance(s, str) for s in sites):
+            raise ValueError("not a module's screens")
+        modules[path] = (sites, blob[at : at + count])
+        at += count
+    if at != len(blob):
+        raise ValueError("not what was stored")
+    return Kept(modules)
+
+
+def store(root: Path | None, bound: dict[str, str], digests: dict[str, str], body: bytes) -> bool:
+    """Write screens for the surface stored under `bound`, linked from facts with `digests`."""
+    if root is None:
+        return False
+    head = {"bound": bound, "format": FORMAT, "digests": digests_seal(digests), "sha256": hashlib.sha256(body).hexdigest()}
+    text = json.dumps(head, separators=(",", ":")).encode("utf-8")
+    return write_atomic(_file(root, bound), zlib.compress(text + b"\n" + body, 1))
+
+
+def load(root: Path | None, bound: dict[str, str], digests: dict[str, str]) -> Kept | None:
+    """The screens stored for the surface under `bound` linked from facts with `digests`, or None
+    (missing, corrupt, sealed for anything else)."""
+    if root is None:
+        return None
+    f = _file(root, bound)
+    try:
+        data = zlib.decompress(f.read_bytes())
+        head, sep, body = data.partition(b"\n")
+        entry = json.loads(head)
+        if not sep or entry.get("bound") != bound or entry.get("format") != FORMAT:
+            raise ValueError("entry computed from something else")
+        if entry.get("digests") != digests_seal(digests) or entry.get("sha256") != hashlib.sha256(body).hexdigest():
+            raise ValueError("not what was stored")
+        kept = decode(body)
+    except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: computed again
+        return None
+    try:
+        os.utime(f)  # recently used: eviction keeps it
+    except OSError:
+        pass
+    return kept
