@@ -285,7 +285,12 @@ def _relabel(cache: Path, python: str) -> None:
         donor = next((d for q, d in facts if q != p and d["bound"].get("path") == e["bound"].get("path")), e)
         p.write_bytes(zlib.compress(json.dumps({"bound": {**e["bound"], "python": python}, "facts": donor["facts"]}).encode()))
     for p, r in zip(files, raw):
-        if b"\n" in r:
+        if b"\n" in r and "parts" not in json.loads(r.partition(b"\n")[0]):  # screens kept with a surface
+            head, _, body = r.partition(b"\n")
+            header = json.loads(head)
+            header["bound"]["python"] = python
+            p.write_bytes(zlib.compress(json.dumps(header).encode() + b"\n" + body))
+        elif b"\n" in r:
             header, parts = _parse_surface_entry(r)
             _write_surface_entry(p, {**header, "bound": {**header["bound"], "python": python}}, parts)
 
