@@ -148,6 +148,8 @@ class GitRepo:
         # `ls-tree` output by (commit, paths): sources and layout files are listed from one tree, and
         # a whole tree's listing answers `read_path` without another git process.
         self._trees: dict[tuple[str, tuple[str, ...]], str] = {}
+        # `list_files`: what each ls-tree record comes to, by the listing's settings.
+        self._decided: dict[tuple, dict[str, tuple]] = {}
 
     @property
     def work_tree(self) -> Path | None:
@@ -294,38 +296,26 @@ class GitRepo:
         skipped: list[ExtractionIssue] = []
         seen_prefixes: set[str] = set()
         used_excludes: set[str] = set()
+        # What each record comes to, kept for the next listing with the same settings: a receipt
+        # lists two trees that share nearly every record (and a record says everything decided
+        # here: mode, type, object, size and path).
+        decided = self._decided.setdefault((tuple(clean), tuple(exclude), max_bytes, wanted), {})
         for record in out.split("\0"):
             if not record:
                 continue
-            meta, _, path = record.partition("\t")
-            mode, otype, oid, size = meta.split(None, 3)
+            got = decided.get(record)
+            if got is None:
+                got = decided[record] = _decide(record, excluded if exclude else None, max_bytes, wanted)
+            path, hit, outcome = got
             for p in clean:
                 if path == p or path.startswith(p + "/"):
                     seen_prefixes.add(p)
-            if exclude:
-                hit = excluded(path)
-                if hit:
-                    used_excludes.update(hit)
-                    continue
-            if mode == _MODE_SUBMODULE:
-                skipped.append(_skip(path, "submodule", "submodule: its code lives in another repository and is not scanned"))
-                continue
-            if path.endswith(COMPILED_SUFFIXES) and otype == "blob":
-                skipped.append(_skip(path, "compiled-code", f"committed {path.rsplit('.', 1)[-1]} file: Python can run it "
-                                     "but it has no source to analyse, so what it defines is not in the surface", kind="unresolved"))
-                continue
-            if not wanted(path):
-                continue
-            if mode == _MODE_SYMLINK:
-                skipped.append(_skip(path, "symlink", "symlink: not followed (its target is scanned where it lives)"))
-                continue
-            if otype != "blob":
-                continue
-            n = int(size) if size.strip().isdigit() else 0
-            if n > max_bytes:
-                skipped.append(_skip(path, "too-large", f"file of {n} bytes exceeds the {max_bytes}-byte limit", kind="error"))
-                continue
-            files.append(SourceFile(path=path, blob=oid, size=n))
+            if hit:
+                used_excludes.update(hit)
+            elif type(outcome) is SourceFile:  # frozen: shared between listings
+                files.append(outcome)
+            elif outcome is not None:  # an issue is made for each listing: a receipt marks its own `touched`
+                skipped.append(_skip(path, *outcome))
         missing = [p for p in clean if p not in seen_prefixes]
         if strict_paths:
             if missing:
@@ -388,6 +378,34 @@ class GitRepo:
     def close(self) -> None:
         with self._lock:
             self._stop_batch()
+
+
+def _decide(
+    record: str, excluded: Callable[[str], list[str]] | None, max_bytes: int, wanted: Callable[[str], bool]
+) -> tuple[str, list[str], SourceFile | tuple[str, ...] | None]:
+    """One `ls-tree -r -l` record: (path, the exclude patterns it matches, and then a file to read,
+    the (reason, message, kind) of an issue, or None: not listed)."""
+    meta, _, path = record.partition("\t")
+    mode, otype, oid, size = meta.split(None, 3)
+    if excluded:
+        hit = excluded(path)
+        if hit:
+            return path, hit, None
+    if mode == _MODE_SUBMODULE:
+        return path, [], ("submodule", "submodule: its code lives in another repository and is not scanned")
+    if path.endswith(COMPILED_SUFFIXES) and otype == "blob":
+        return path, [], ("compiled-code", f"committed {path.rsplit('.', 1)[-1]} file: Python can run it "
+                          "but it has no source to analyse, so what it defines is not in the surface", "unresolved")
+    if not wanted(path):
+        return path, [], None
+    if mode == _MODE_SYMLINK:
+        return path, [], ("symlink", "symlink: not followed (its target is scanned where it lives)")
+    if otype != "blob":
+        return path, [], None
+    n = int(size) if size.strip().isdigit() else 0
+    if n > max_bytes:
+        return path, [], ("too-large", f"file of {n} bytes exceeds the {max_bytes}-byte limit", "error")
+    return path, [], SourceFile(path=path, blob=oid, size=n)
 
 
 def _record_of(listing: str, path: str) -> tuple[str, str, str] | None:

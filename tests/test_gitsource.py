@@ -214,3 +214,29 @@ def test_a_reader_whose_git_process_died_starts_another(git_repo: GitRepoBuilder
     repo._batch.wait()  # type: ignore[union-attr]
     assert repo.read_blob(blob) == b"x = 1\n"
     assert repo.resolve("HEAD") == sha
+
+
+def test_a_listing_is_the_same_whatever_was_listed_before_by_the_same_reader(git_repo: GitRepoBuilder, tmp_path: Path) -> None:
+    """A reader keeps what each tree record came to for the next listing with the same settings:
+    a second tree, other settings and a fresh reader all list the same, and each listing has its
+    own issue objects (a receipt marks the head's `touched`, never the base's)."""
+    sub = GitRepoBuilder(tmp_path / "sub")
+    sub.commit({"s.py": "y = 1\n"})
+    git_repo.write({"a.py": "x = 1\n", "big.py": "x = 1\n" * 2_000, "tests/test_a.py": "t = 1\n", "ext.so": "\0", "setup.cfg": "[x]\n"})
+    os.symlink("a.py", git_repo.path / "link.py")
+    git_repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub.path), "vendor/sub")
+    old = git_repo.commit({}, "odd entries")
+    new = git_repo.commit({"a.py": "x = 2\n", "b.py": "y = 1\n", "big.py": None}, "a change")
+    settings = [
+        {}, {"exclude": ["tests/**"]}, {"exclude": ["**/*.py"]}, {"max_bytes": 100}, {"paths": ["tests"]},
+        {"wanted": lambda p: p.endswith(".cfg")},
+    ]
+    shared = GitRepo(git_repo.path)
+    for kw in settings:
+        for sha in (old, new):
+            first, fresh = shared.list_files(sha, **kw), GitRepo(git_repo.path).list_files(sha, **kw)
+            assert first == fresh, (kw, sha)
+            again = shared.list_files(sha, **kw)
+            assert again == first and all(a is not b for a, b in zip(again.skipped, first.skipped)), kw
+    listing = shared.list_files(old, max_bytes=100)
+    assert {s.path: s.reason for s in listing.skipped} == {"big.py": "too-large", "ext.so": "compiled-code", "link.py": "symlink", "vendor/sub": "submodule"}
