@@ -692,6 +692,11 @@ class _Extractor:
         template (`from_template(text)`). The human turn and placeholders are the run's input, not
         instructions. A template that cannot be read (`hub.pull(...)`, a parameter) is dynamic."""
         value = self.p.value_of(expr)
+        receiver, method = split_method(value.func) if isinstance(value, Call) else (None, None)
+        if isinstance(value, Call) and method == "partial" and receiver is not None:
+            # `template.partial(format_instructions=...)`: the template, with those values filled in.
+            filled = [self.p.text(v) for _, v in sorted(value.kwargs, key=lambda kv: kv[0])]
+            return [*self.template_prompt(receiver), *(t if isinstance(t, (str, Dynamic)) else Dynamic(dynamic=self.p.render(value)) for t in filled)]
         origin = self.p.origin(value.func) if isinstance(value, Call) else None
         if isinstance(value, Call) and origin_matches(origin, *_SINGLE_TEMPLATE):
             text = self.p.text(value.arg(0, "template"))

@@ -660,6 +660,9 @@ def test_an_executor_s_instructions_are_the_system_messages_of_its_agent_s_promp
     # Two system messages are both instructions, in order; the human turn is the run's input.
     both = executor_instructions('ChatPromptTemplate.from_messages([("system", "Answer about orders."), ("system", "Be brief."), ("human", "Q: {input}")])')
     assert both[1] == "Answer about orders.\n\nBe brief."
+    # Values filled in by `.partial(...)` are read with it.
+    partial = pair.replace('("system", "Answer about orders.")', '("system", "Answer about orders. {rules}")') + '.partial(rules="Be brief.")'
+    assert executor_instructions(partial)[1] == "Answer about orders. {rules}\n\nBe brief."
     # A single template is the whole prompt.
     assert executor_instructions('PromptTemplate.from_template("Answer about orders: {input} {agent_scratchpad}")')[1] == "Answer about orders: {input} {agent_scratchpad}"
 
