@@ -913,7 +913,7 @@ class _Extractor:
             line=node.lineno,
             params=params,
             returns=None if node.returns is None else self._annotated(node.returns, scope)[0],
-            doc=ast.get_docstring(node),
+            doc=_docstring(node),
             decorators=decorators,
             conditional=scope.conditional,
             is_async=type(node) is ast.AsyncFunctionDef,
@@ -955,7 +955,7 @@ class _Extractor:
             line=node.lineno,
             bases=[self._callee(b, scope) for b in node.bases],  # `class Ops(Agent[Ctx])` derives from Agent
             decorators=[self.expr(d, scope) for d in node.decorator_list],
-            doc=ast.get_docstring(node),
+            doc=_docstring(node),
             conditional=scope.conditional,
         )
         class_schema_facts(self, node, scope, cls)
@@ -1157,6 +1157,21 @@ def _indirect_target(func: ast.AST) -> bool:
             return not isinstance(func.args[1], ast.Constant)
         return func.func.id in ("eval", "exec")
     return False
+
+
+def _docstring(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> str | None:
+    """`ast.get_docstring(node)`: the first statement's string, cleaned. The parser makes exactly
+    these classes, so without that function's deprecated `ast.Str` test (an `isinstance` through a
+    Python-level metaclass check, 2% of extraction)."""
+    body = node.body
+    if not body or type(body[0]) is not ast.Expr:
+        return None
+    value = body[0].value  # type: ignore[attr-defined]
+    if type(value) is not ast.Constant or type(value.value) is not str:
+        return None
+    from inspect import cleandoc  # imported where ast.get_docstring imports it: on first use
+
+    return cleandoc(value.value)
 
 
 def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
