@@ -387,7 +387,7 @@ class _Analyser:
             self.unfollowed_use(call, path)
 
     def unfollowed_use(self, call: Call, path: str) -> None:
-        """One call `_may_use_server` let through (see `unfollowed_uses`)."""
+        """One call `_uses_server` let through (see `unfollowed_uses`)."""
         func = self.p.canonical(call.func.name) if isinstance(call.func, Ref) else None
         if func in ("builtins.getattr", "builtins.setattr", "builtins.delattr") and len(call.args) >= 2:
             server = self.server_of(call.args[0])
@@ -931,9 +931,26 @@ def _registration_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, bool, st
     return out
 
 
-def _statement_uses(_p: Program, m: ModuleFacts) -> list[Call]:
+# What `unfollowed_use` reads a call through (getattr family) or passes over (anything else).
+_ATTRIBUTE_BUILTINS = frozenset({"builtins.getattr", "builtins.setattr", "builtins.delattr"})
+
+
+def _uses_server(p: Program, call: Call) -> bool:
+    """`_may_use_server`, narrowed by what the callee is: `unfollowed_use` says something only of
+    a getattr/setattr/delattr call or of a call passing a registration method, so a call that is
+    neither is not selected (most calls with two arguments: a selection that stays empty is what a
+    kept screen can reuse, see screenstore.py)."""
+    if not _may_use_server(call):
+        return False
+    for value in (*call.args, *(v for _, v in call.kwargs)):
+        if value.__class__ is Ref and value.name.rpartition(".")[2] in _REGISTER_METHODS:  # type: ignore[union-attr]
+            return True
+    return call.func.__class__ is Ref and p.canonical(call.func.name) in _ATTRIBUTE_BUILTINS  # type: ignore[union-attr]
+
+
+def _statement_uses(p: Program, m: ModuleFacts) -> list[Call]:
     """Calls of assigned values and statements (`Program.iter_calls` order) `unfollowed_use` reads."""
-    return [call for expr in [*(a.value for a in m.assigns), *(e.call for e in m.effects)] for call in calls_in(expr) if _may_use_server(call)]
+    return [call for expr in [*(a.value for a in m.assigns), *(e.call for e in m.effects)] for call in calls_in(expr) if _uses_server(p, call)]
 
 
 def _function_uses(p: Program, m: ModuleFacts) -> list[tuple[Call, str]]:
@@ -941,7 +958,7 @@ def _function_uses(p: Program, m: ModuleFacts) -> list[tuple[Call, str]]:
     out = []
     for fn in m.functions:
         for call in [*fn.calls, *(c for d in fn.decorators for c in calls_in(d))]:
-            if _may_use_server(call):
+            if _uses_server(p, call):
                 out.append((call, p.path_of(fn.symbol)))
     return out
 
