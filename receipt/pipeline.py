@@ -38,6 +38,13 @@ SHARE_SCREENS = False
 KEEP_SCREENS = True
 # Links of one surface when cached modules turn out stale (`StaleEntry`); the last reads no entry.
 _LINK_ATTEMPTS = 3
+# Whether the head of such a receipt keeps its own screens too (for a later receipt whose base it
+# is: a push's before -> after). Off: measured (2026-11-24, CPU, loaded machine), recording the
+# screens the head computes again cost more than the reuse saved on awslabs/mcp (head dialects
+# 1.6 s without kept screens, 2.2 s reusing and recording, 1.4 s reusing only), where most modules'
+# call-site selections are not empty and are computed again. A surface linked alone
+# (`build_surface`, `receipt surface`: the default branch's precompute) keeps them.
+RECORD_HEADS = False
 from receipt.gitsource import GitRepo, SourceFile, TreeListing
 from receipt.identity import pair_with_doubts
 from receipt.layout import Layout, is_layout_file, read_layout
@@ -627,13 +634,13 @@ def build_receipt(
     )
     if screens is not None:
         screens.last()
-    # A base read from the surface cache: the head reuses the screens stored with it, and keeps its
-    # own (a later receipt's base: the default branch's push, base -> head, is this case). A cold
-    # receipt records none: measured, recording cost more than the cold budget allows.
+    # A base read from the surface cache: the head reuses the screens stored with it (and, with
+    # RECORD_HEADS, keeps its own). A cold receipt records none: measured, recording cost more than
+    # the cold budget allows.
     prior = None if base_linked.kept is None else _Prior(*base_linked.kept, base_listing, base_layout)
     head_linked = _surface_of(
         git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
-        layout_files=head_layout, screens=screens, keep_screens=prior is not None, prior=prior,
+        layout_files=head_layout, screens=screens, keep_screens=RECORD_HEADS and prior is not None, prior=prior,
     )
     del screens
     cache.evict()

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from receipt import pipeline
 from receipt.extract import screenstore
 from receipt.gitsource import GitRepo
 from receipt.pipeline import build_receipt, build_surface
@@ -48,6 +49,7 @@ def test_a_chain_of_receipts_carries_kept_screens_and_still_sees_what_a_later_ch
     git_repo.commit({"ops/util0.py": "def helper0(x):\n    return x - 1\n"})
     git_repo.commit({"ops/hooks.py": SERVER_HOOKS})
     monkeypatch.setenv("RECEIPT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(pipeline, "RECORD_HEADS", True)  # each head keeps its screens (off by default: cost)
     build_surface(GitRepo(git_repo.path), "HEAD~2")  # the default branch's surface, precomputed
     memos = _kept_memos(monkeypatch)
     first = build_receipt(git_repo.path, "HEAD~2", "HEAD~1")
