@@ -22,9 +22,7 @@ from receipt.errors import ConfigError, GitError
 from receipt.extract import READ_CEILING, extract_file, gc_paused, gc_quiet_run, too_large
 from receipt.extract.cache import FactsCache, StaleEntry, SurfaceCache, default_cache_dir, encode_entry
 from receipt.extract.facts import ModuleFacts
-from receipt.extract.program import Program
-from receipt.extract import screenstore
-from receipt.extract.screens import ScreenMemo
+from receipt.extract.screens import ScreenMemo  # small; extract.program and screenstore are imported where a surface is linked
 
 # Whether a receipt's head reuses the screens its base computed (receipt/extract/screens.py). Off:
 # measured cold on an idle 2-core machine (2026-11-23), recording the base's reads cost as much as
@@ -299,6 +297,7 @@ def surface_from_facts(
     """Pure: per-file facts -> linked surface (and unresolved-registration issues). `screens`: what
     the dialects' scans selected in the run's program before, reused where provably the same."""
     from receipt.dialects.registry import dialects_for
+    from receipt.extract.program import Program
     from receipt.link import link
 
     program = Program([f for f in facts if not f.error], layout)
@@ -419,6 +418,8 @@ def _surface_of(
                 found.kept = (bound, stored[1])
                 return found
     layout = layout_of(repo, layout_files, listing)
+    from receipt.extract import screenstore
+
     if cache.redo is None:  # a cached module whose body fails its checks is read from its blob
         cache.redo = lambda blob, path: extract_file(path, repo.read_blob(blob))
     given, everything = screens, frozenset((f.blob, f.path) for f in listing.files)
@@ -474,6 +475,9 @@ def _prior_screens(
     files both revisions share, the base's own (extracted from their blobs) for those that differ.
     Each must have the digest the stored surface records, or nothing is reused: the screens were
     computed from exactly those facts."""
+    from receipt.extract import screenstore
+    from receipt.extract.program import Program
+
     kept = screenstore.load(cache.root, prior.bound, prior.digests)
     if kept is None:
         return None

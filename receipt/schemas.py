@@ -15,10 +15,26 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from receipt.extract.facts import Attr, Call, Dyn, Expr, FieldFact, Ref, TypeAliasFact
-from receipt.extract.program import Program, describe, short_name
+
+if TYPE_CHECKING:
+    from receipt.extract.program import Program
+
+
+# extract.program is imported on first use, not with this module: the diff reads schemas
+# (schema_differences), and a rerun served by the surface cache diffs without ever building a program.
+def describe(expr: Expr) -> str:
+    from receipt.extract.program import describe as program_describe
+
+    return program_describe(expr)
+
+
+def short_name(symbol: str) -> str:
+    from receipt.extract.program import short_name as program_short_name
+
+    return program_short_name(symbol)
 from receipt.models import Dynamic, Entry, Param, Schema, SchemaField, Signature
 
 _MODEL_BASES = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
