@@ -441,25 +441,3 @@ def test_cached_constants_keep_their_type_and_sign_when_shared_between_files(tmp
         values = [c.value for c in decoded.assigns[0].value.items]  # type: ignore[union-attr]
         expected = [c.value for c in fresh.assigns[0].value.items]  # type: ignore[union-attr]
         assert [(type(v), repr(v)) for v in values] == [(type(v), repr(v)) for v in expected]
-
-
-def test_comparing_two_programs_of_cached_modules_decodes_none(tmp_path: Path) -> None:
-    """Two programs of one run share the facts objects of the files both revisions hold: comparing
-    their indexes (what a screen memo does) tells the same effects apart by where they are, without
-    decoding any module; a module whose facts differ makes its receivers' keys differ."""
-    from receipt.extract.program import Program
-    from receipt.extract.screens import changed_keys
-
-    sources = {"app/__init__.py": "", "app/tools.py": "TOOLS = []\nTOOLS.append(print)\n", "app/more.py": "from app.tools import TOOLS\nTOOLS.append(len)\n"}
-    writer = FactsCache(tmp_path)
-    for path, text in sources.items():
-        writer.put("b" + path, path, facts(path, text))
-    reader = FactsCache(tmp_path)
-    mods = [reader.get("b" + path, path) for path in sources]
-    assert all(m is not None and m.pending for m in mods)  # type: ignore[union-attr]
-    one, two = Program(mods), Program(mods)  # type: ignore[arg-type]
-    assert ("effects_by_receiver", "app.tools.TOOLS") not in changed_keys(one, two)
-    assert all(m.pending for m in mods) and reader.decoded == 0  # type: ignore[union-attr]
-    assert [method for method, _ in two.effects_by_receiver["app.tools.TOOLS"]] == ["append", "append"]  # read: decoded then
-    edited = [*mods[:2], facts("app/more.py", "from app.tools import TOOLS\nTOOLS.append(len)\n")]
-    assert ("effects_by_receiver", "app.tools.TOOLS") in changed_keys(one, Program(edited))  # type: ignore[arg-type]

@@ -174,45 +174,18 @@ class _Assigned(_Defined):
         return d[key]
 
 
-class _Located:
-    """The statement calls on one receiver, [(method, effect)] in program order, each read from its
-    module's facts (decoding them, when lazy) when first iterated. Compared by where they are (the
-    same module objects, positions and methods), never by reading them: comparing two programs'
-    indexes (screens.changed_keys) then decodes nothing. Equal where they are means equal effects;
-    equal effects of different module objects compare unequal, which only makes a screen computed
-    again (coarser, never laxer)."""
+class _Effects(_Defined):
+    """canonical receiver -> [(method, effect)] of the statement calls on it, in program order: not
+    read yet, a tuple of (method, module, position)."""
 
-    __slots__ = ("_where", "_items")
+    __slots__ = ()
 
-    def __init__(self, where: tuple[tuple[str, ModuleFacts, int], ...]) -> None:
-        self._where = where
-        self._items: list[tuple[str, EffectFact]] | None = None
+    def __init__(self, where: dict[str, Any]) -> None:
+        super().__init__(where, list)
 
-    def _list(self) -> list[tuple[str, EffectFact]]:
-        items = self._items
-        if items is None:
-            items = self._items = [(method, m.effects[position]) for method, m, position in self._where]
-        return items
-
-    def __iter__(self) -> Iterator[tuple[str, EffectFact]]:
-        return iter(self._list())
-
-    def __len__(self) -> int:
-        return len(self._where)
-
-    def __getitem__(self, index: int) -> tuple[str, EffectFact]:
-        return self._list()[index]
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not _Located:
-            return NotImplemented
-        mine, theirs = self._where, other._where  # type: ignore[attr-defined]
-        return len(mine) == len(theirs) and all(a[1] is b[1] and a[2] == b[2] and a[0] == b[0] for a, b in zip(mine, theirs))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(self._list())
+    def _read(self, key: str, found: Any) -> list[tuple[str, EffectFact]]:  # type: ignore[override]
+        value = self._d[key] = [(method, m.effects[position]) for method, m, position in found]
+        return value
 
 
 class Program:
@@ -295,7 +268,9 @@ class Program:
             for position, name in index[4]:
                 receiver, method = name.rsplit(".", 1)
                 receivers.setdefault(self.canonical(receiver), []).append((sys.intern(method), m, position))
-        self.effects_by_receiver: dict[str, _Located] = {receiver: _Located(tuple(found)) for receiver, found in receivers.items()}
+        for receiver, found in receivers.items():
+            receivers[receiver] = tuple(found)  # not read yet (a read makes it a list)
+        self.effects_by_receiver: Mapping[str, list[tuple[str, EffectFact]]] = _Effects(receivers)
 
     def _own_projects_first(self, projects: dict[str, str], in_project: dict[tuple[str, str], str], packages: dict[str, str]) -> None:
         """Absolute imports of a name several projects of the tree define load the importing
