@@ -265,7 +265,7 @@ def _extract_in_workers(repo: GitRepo, files: list[SourceFile], cache: FactsCach
                 progress(f"{done + i}/{total} files")
             if made is not None:
                 entry, stored = made
-                cache.put_entry(f.blob, f.path, entry, stored)
+                cache.put_entry(f.blob, f.path, entry, stored)  # decoded when something reads it
     except (OSError, RuntimeError):  # RuntimeError: BrokenProcessPool, a worker died
         pass
 
