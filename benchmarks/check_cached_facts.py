@@ -33,7 +33,7 @@ from receipt.extract import extract_file
 from receipt.extract.cache import FactsCache, encode_entry, lazy_entry
 from receipt.extract.facts import EAGER, LazyModuleFacts, index_of
 from receipt.gitsource import GitRepo
-from receipt.pipeline import _layout_files, layout_of, surface_from_facts
+from receipt.pipeline import surface_from_facts
 
 MIRRORS = Path("/work/.mirror")
 
@@ -41,9 +41,7 @@ MIRRORS = Path("/work/.mirror")
 def check(repo_dir: Path, rev: str) -> list[str]:
     repo = GitRepo(repo_dir)
     sha = repo.resolve(rev)
-    listing = repo.list_files(sha)
-    files = [f for f in listing.files if f.path.endswith(".py")]
-    layout = layout_of(repo, _layout_files(repo, sha), listing)  # projects of a monorepo: imports rewritten per project
+    files = [f for f in repo.list_files(sha).files if f.path.endswith(".py")]
     problems: list[str] = []
     fresh_all, warm_all, cold_all = [], [], []
     with tempfile.TemporaryDirectory(prefix="check-cached-facts-") as tmp:
@@ -64,8 +62,8 @@ def check(repo_dir: Path, rev: str) -> list[str]:
             warm_all.append(warm.get(f.blob, f.path))
             cold_all.append(cold._memory.get((f.blob, f.path)) or lazy_entry(entry, f.blob, f.path, cold))
         linkable = lambda facts: [m for m in facts if not m.error]  # noqa: E731 - as the pipeline links
-        surface_fresh, _ = surface_from_facts(linkable(fresh_all), rev="r", sha="0" * 40, layout=layout)
-        surface_warm, _ = surface_from_facts(linkable(warm_all), rev="r", sha="0" * 40, layout=layout)
+        surface_fresh, _ = surface_from_facts(linkable(fresh_all), rev="r", sha="0" * 40)
+        surface_warm, _ = surface_from_facts(linkable(warm_all), rev="r", sha="0" * 40)
         linked_decoded = warm.decoded
         if surface_warm.model_dump(mode="json") != surface_fresh.model_dump(mode="json"):
             problems.append("linked surface from cached facts differs from the fresh one")
