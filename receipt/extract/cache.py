@@ -309,10 +309,11 @@ class FactsCache:
             self.written += 1
 
     def put_entry(self, blob: str, path: str, entry: bytes, stored: str | None) -> ModuleFacts:
-        """Keep the facts of an entry a worker made, decoded now, and count its write. Not lazily: a
-        cold run reads nearly every module's definitions, and its parent holding each entry's body
-        until then cost more memory than the facts (decoded as they come, a body is freed at once)."""
-        facts = decode_entry(entry, blob, path, self.shared)
+        """Keep the facts of an entry a worker made (decoded when first read) and count its write."""
+        try:
+            facts: ModuleFacts = lazy_entry(entry, blob, path, self)
+        except Exception:  # noqa: BLE001 - this run's own encoding: cannot happen, decoded eagerly if it does
+            facts = decode_entry(entry, blob, path, self.shared)
         self.put(blob, path, facts, entry=entry, stored=stored)
         return facts
 

@@ -108,83 +108,99 @@ def _requalified(m: ModuleFacts, fix: Callable[[str], str]) -> ModuleFacts:
     return replace(m, imports={k: fix(v) for k, v in m.imports.items()}, star_imports=[fix(s) for s in m.star_imports])
 
 
+_NOT_READ = object()
+
+
 class _Defined(Mapping):
     """symbol -> the function (or class) the program holds under it, answered from the modules'
-    indexes: membership and iteration read no facts. One dict: a symbol not read yet maps to its
-    module; the first read of a symbol reads that module's definitions (decoding them, when lazy)
-    and puts each of them in place of the module, so every read gets the same object and the dict
-    ends as the program's eager index was (no second table)."""
+    indexes: membership and iteration read no facts; a value is read from its module's facts
+    (decoding them, when lazy) and kept, so every read gets the same object."""
 
-    __slots__ = ("_d", "_kind")
+    __slots__ = ("_where", "_pick", "_got", "_tables")
 
-    def __init__(self, where: dict[str, Any], kind: type) -> None:
-        self._d, self._kind = where, kind
+    def __init__(self, where: dict[str, ModuleFacts], pick: Callable[[ModuleFacts], dict[str, Any]]) -> None:
+        self._where, self._pick = where, pick
+        self._got: dict[str, Any] = {}
+        self._tables: dict[int, dict[str, Any]] = {}  # id(module) -> its definitions by symbol
 
     def _read(self, key: str, m: ModuleFacts) -> Any:
-        d = self._d
-        table = {x.symbol: x for x in (m.functions if self._kind is FunctionFact else m.classes)}  # the last of a symbol wins
-        for symbol, x in table.items():
-            if d.get(symbol) is m:  # a later module's definition of the same symbol stays
-                d[symbol] = x
-        return d[key]
+        table = self._tables.get(id(m))
+        if table is None:
+            table = self._tables[id(m)] = self._pick(m)
+        value = self._got[key] = table[key]
+        return value
 
     def __getitem__(self, key: str) -> Any:
-        value = self._d[key]
-        return value if value.__class__ is self._kind else self._read(key, value)
+        value = self._got.get(key, _NOT_READ)
+        if value is _NOT_READ:
+            return self._read(key, self._where[key])
+        return value
 
     def get(self, key: str, default: Any = None) -> Any:
-        value = self._d.get(key, default)
-        if value is default or value.__class__ is self._kind:
-            return value
-        return self._read(key, value)
+        value = self._got.get(key, _NOT_READ)
+        if value is _NOT_READ:
+            m = self._where.get(key)
+            return default if m is None else self._read(key, m)
+        return value
 
     def __contains__(self, key: object) -> bool:
-        return key in self._d
+        return key in self._where
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._d)
+        return iter(self._where)
 
     def __len__(self) -> int:
-        return len(self._d)
+        return len(self._where)
 
     def keys(self):  # noqa: ANN201 - a dict's view: set operations between programs stay cheap
-        return self._d.keys()
+        return self._where.keys()
+
+
+def _functions_of(m: ModuleFacts) -> dict[str, FunctionFact]:
+    return {f.symbol: f for f in m.functions}  # the last of a symbol, as a program always held
+
+
+def _classes_of(m: ModuleFacts) -> dict[str, ClassFact]:
+    return {c.symbol: c for c in m.classes}
+
+
+def _assigns_of(m: ModuleFacts) -> dict[str, list[AssignFact]]:
+    out: dict[str, list[AssignFact]] = {}
+    for a in m.assigns:
+        out.setdefault(a.target, []).append(a)
+    return out
 
 
 class _Assigned(_Defined):
-    """target -> its assignments in every module, in program order (a tuple), read as `_Defined`:
-    a target not read yet maps to its module (or the list of its modules, when several assign it)."""
+    """target -> its assignments in every module, in program order (a tuple), read as `_Defined`."""
 
     __slots__ = ()
 
-    def __init__(self, where: dict[str, Any]) -> None:
-        super().__init__(where, tuple)
+    def __init__(self, where: dict[str, list[ModuleFacts]]) -> None:
+        super().__init__(where, _assigns_of)  # type: ignore[arg-type]
 
-    def _read(self, key: str, where: Any) -> tuple[AssignFact, ...]:  # type: ignore[override]
-        d = self._d
-        if where.__class__ is list:  # several modules: rare (an attribute set from another module)
-            value = d[key] = tuple([a for m in where for a in m.assigns if a.target == key])
-            return value
-        grouped: dict[str, list[AssignFact]] = {}
-        for a in where.assigns:
-            grouped.setdefault(a.target, []).append(a)
-        for target, found in grouped.items():
-            if d.get(target) is where:
-                d[target] = tuple(found)
-        return d[key]
+    def _read(self, key: str, ms: list[ModuleFacts]) -> tuple[AssignFact, ...]:  # type: ignore[override]
+        found: list[AssignFact] = []
+        tables = self._tables
+        for m in ms:
+            table = tables.get(id(m))
+            if table is None:
+                table = tables[id(m)] = _assigns_of(m)
+            found += table[key]
+        value = self._got[key] = tuple(found)
+        return value
 
 
 class _Effects(_Defined):
-    """canonical receiver -> [(method, effect)] of the statement calls on it, in program order: not
-    read yet, a tuple of (method, module, position)."""
+    """canonical receiver -> [(method, effect)] of the statement calls on it, in program order."""
 
     __slots__ = ()
 
-    def __init__(self, where: dict[str, Any]) -> None:
-        super().__init__(where, list)
+    def __init__(self, where: dict[str, list[tuple[str, ModuleFacts, int]]]) -> None:
+        super().__init__(where, None)  # type: ignore[arg-type]
 
-    def _read(self, key: str, found: Any) -> list[tuple[str, EffectFact]]:  # type: ignore[override]
-        value = self._d[key] = [(method, m.effects[position]) for method, m, position in found]
+    def _read(self, key: str, found: list[tuple[str, ModuleFacts, int]]) -> list[tuple[str, EffectFact]]:  # type: ignore[override]
+        value = self._got[key] = [(method, m.effects[position]) for method, m, position in found]
         return value
 
 
@@ -215,10 +231,10 @@ class Program:
         # The definition indexes are built from each module's index (`index_of`): a module read from
         # the cache is decoded only when one of its definitions is read (see `_Defined`).
         self.imports: dict[str, str] = {}
-        functions: dict[str, Any] = {}
-        classes: dict[str, Any] = {}
-        assigned: dict[str, Any] = {}  # target -> the module assigning it, or a list of them, in order
-        self._aliases: dict[str, str] = {}  # target -> the name its only assignment `=` binds it to
+        functions: dict[str, ModuleFacts] = {}
+        classes: dict[str, ModuleFacts] = {}
+        assigned: dict[str, list[ModuleFacts]] = {}  # target -> the modules assigning it, in order
+        self._aliases: dict[str, str | None] = {}  # target -> the name its only assignment `=` binds it to
         self.module_of: dict[str, ModuleFacts] = {}
         module_of = self.module_of
         aliases = self._aliases
@@ -237,19 +253,15 @@ class Program:
             for target, ref in zip(targets, refs):
                 found = assigned.get(target)
                 if found is None:
-                    assigned[target] = m
-                    if ref:
-                        aliases[target] = ref
+                    assigned[target] = [m]
+                    aliases[target] = ref or None
                     module_of.setdefault(target, m)
                 else:
-                    if found.__class__ is list:
-                        if found[-1] is not m:
-                            found.append(m)
-                    elif found is not m:
-                        assigned[target] = [found, m]
-                    aliases.pop(target, None)  # assigned more than once: no alias
-        self.functions: Mapping[str, FunctionFact] = _Defined(functions, FunctionFact)
-        self.classes: Mapping[str, ClassFact] = _Defined(classes, ClassFact)
+                    if found[-1] is not m:
+                        found.append(m)
+                    aliases[target] = None  # assigned more than once: no alias
+        self.functions: Mapping[str, FunctionFact] = _Defined(functions, _functions_of)
+        self.classes: Mapping[str, ClassFact] = _Defined(classes, _classes_of)
         # Read only: a tuple of assignments per target (a program has about as many as calls).
         self.assigns: Mapping[str, tuple[AssignFact, ...]] = _Assigned(assigned)
         # Suffix index so `pkg.mod` finds `src/pkg/mod.py` (module "src.pkg.mod").
@@ -263,13 +275,11 @@ class Program:
                 self._suffix[suffix] = None if suffix in self._suffix else name
         self._canon_cache: dict[str, str] = {}
         self._calls: list[tuple[ModuleFacts, bool, list[Call]]] | None = None
-        receivers: dict[str, Any] = {}
+        receivers: dict[str, list[tuple[str, ModuleFacts, int]]] = {}
         for m, index in indexes:
             for position, name in index[4]:
                 receiver, method = name.rsplit(".", 1)
                 receivers.setdefault(self.canonical(receiver), []).append((sys.intern(method), m, position))
-        for receiver, found in receivers.items():
-            receivers[receiver] = tuple(found)  # not read yet (a read makes it a list)
         self.effects_by_receiver: Mapping[str, list[tuple[str, EffectFact]]] = _Effects(receivers)
 
     def _own_projects_first(self, projects: dict[str, str], in_project: dict[tuple[str, str], str], packages: dict[str, str]) -> None:
