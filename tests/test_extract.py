@@ -379,8 +379,7 @@ def test_cache_entry_referring_outside_its_table_of_expressions_is_extracted_aga
     assert bad_header(lambda h: h[8][0].append(5)) is None  # a function symbol that is no name
     assert bad_header(lambda h: h[8].pop()) is None  # the index truncated
     assert bad_header(lambda h: h[3].__setitem__("x", 1)) is None  # an import origin that is no name
-    assert bad_header(lambda h: h[8][4].append([0])) is None  # an effect without its callee
-    assert bad_header(lambda h: h[8][3].pop()) is None  # an assignment without its alias column
+    assert bad_header(lambda h: h[8][5].append([0])) is None  # an effect without its callee
     assert bad_header(lambda h: h.__setitem__(2, "yes")) is None  # is_package not a bool
     assert bad_header(lambda h: None) == f
     entry.write_bytes(entry.read_bytes()[:-7])  # truncated: the body stream is cut

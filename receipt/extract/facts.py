@@ -462,10 +462,9 @@ def lazy_module(eager: dict[str, Any], index: list[Any], load: Any) -> LazyModul
 
 def index_of(m: ModuleFacts) -> list[Any]:
     """What Program construction reads of a module's definitions: [function symbols, class
-    symbols, assignment targets, for each assignment the name it binds its target to (`x = y`:
-    "y") or "" (another op, or a value that is no `Ref`), [position, callee name] of each effect
-    whose callee is a dotted `Ref`], in source order. A lazy module's comes from its entry's
-    header, so linking decodes nothing."""
+    symbols, assignment targets, their ops, the name each assignment's value is when it is a `Ref`
+    (else None), [position, callee name] of each effect whose callee is a dotted `Ref`], in source
+    order. A lazy module's comes from its entry's header, so linking decodes nothing."""
     if m.__class__ is LazyModuleFacts:
         try:
             return LazyModuleFacts.index.__get__(m)  # type: ignore[attr-defined]
@@ -480,7 +479,8 @@ def _index_from(m: ModuleFacts) -> list[Any]:
         [f.symbol for f in m.functions],
         [c.symbol for c in m.classes],
         [a.target for a in assigns],
-        [a.value.name if a.op == "=" and a.value.__class__ is Ref else "" for a in assigns],  # type: ignore[union-attr]
+        [a.op for a in assigns],
+        [v.name if v.__class__ is Ref else None for v in [a.value for a in assigns]],  # type: ignore[union-attr]
         [[i, f.name] for i, e in enumerate(m.effects) if (f := e.call.func).__class__ is Ref and "." in f.name],  # type: ignore[union-attr]
     ]
 
@@ -723,33 +723,41 @@ def header_json(m: ModuleFacts) -> list[Any]:
     ]
 
 
+def _strs(x: Any) -> bool:
+    return x.__class__ is list and all(i.__class__ is str for i in x)
+
+
 def header_from_json(h: list[Any]) -> tuple[dict[str, Any], list[Any]]:
-    """(eager fields, index) of a header; ValueError (or TypeError) unless every part has its type:
-    a program is built from these before anything else of the entry is read, so a wrong one must
-    be a miss. Names are interned (`sys.intern` refuses anything but a str: the check is free), so
-    the program's keys are the strings the module's facts hold once decoded."""
+    """(eager fields, index) of a header; ValueError unless every part has its type: a program is
+    built from these before anything else of the entry is read, so a wrong one must be a miss."""
     path, module, is_package, imports, star_imports, dynamic_code, entries, error, index = h
-    functions, classes, targets, aliases, effects = index
-    names = [list(map(_shared, functions)), list(map(_shared, classes)), list(map(_shared, targets)), list(map(_shared, aliases))]
-    if (path.__class__ is not str or module.__class__ is not str or is_package.__class__ is not bool or entries.__class__ is not str
-            or imports.__class__ is not dict or len(aliases) != len(targets) or effects.__class__ is not list
-            or not (error is None or (error.__class__ is dict and error.get("reason").__class__ is str and error.get("message").__class__ is str))):
+    ok = (
+        path.__class__ is str and module.__class__ is str and is_package.__class__ is bool
+        and imports.__class__ is dict and all(v.__class__ is str for v in imports.values())
+        and _strs(star_imports) and dynamic_code.__class__ is list and entries.__class__ is str
+        and (error is None or (error.__class__ is dict and error.get("reason").__class__ is str and error.get("message").__class__ is str))
+        and index.__class__ is list and len(index) == 6 and all(_strs(x) for x in index[:4])
+    )
+    if not ok:
         raise ValueError("not a facts header")
-    for e in effects:
-        if e.__class__ is not list or len(e) != 2 or e[0].__class__ is not int or e[1].__class__ is not str:
-            raise ValueError("not a facts header")
+    functions, classes, targets, ops, aliases, effects = index
+    if (len(ops) != len(targets) or aliases.__class__ is not list or len(aliases) != len(targets)
+            or not all(a is None or a.__class__ is str for a in aliases) or effects.__class__ is not list
+            or not all(e.__class__ is list and len(e) == 2 and e[0].__class__ is int and e[1].__class__ is str for e in effects)):
+        raise ValueError("not a facts header")
     for d in dynamic_code:
         if d.__class__ is not list or len(d) != 3 or d[0].__class__ is not int or d[1].__class__ is not str or d[2].__class__ is not str:
             raise ValueError("not a facts header")
     eager = {
         "path": path, "module": module, "is_package": is_package,
-        "imports": dict(zip(map(_shared, imports), map(_shared, imports.values()))),  # origins recur across modules
-        "star_imports": list(map(_shared, star_imports)),
+        "imports": {_shared(k): _shared(v) for k, v in imports.items()},  # origins recur across modules
+        "star_imports": star_imports,
         "dynamic_code": [(d[0], d[1], d[2]) for d in dynamic_code],
         "entries": json.loads(entries) if entries else [],
         "error": error,
     }
-    return eager, [*names, effects]
+    return eager, [[_shared(x) for x in functions], [_shared(x) for x in classes], [_shared(x) for x in targets],
+                   [_shared(x) for x in ops], [None if x is None else _shared(x) for x in aliases], effects]
 
 
 def body_json(m: ModuleFacts) -> list[Any]:

@@ -98,11 +98,11 @@ def _requalified(m: ModuleFacts, fix: Callable[[str], str]) -> ModuleFacts:
     """`m` with the names its facts qualify passed through `fix` (see `_own_projects_first`); a lazy
     module stays lazy: its index is rewritten as its facts would be, the facts when first read."""
     if isinstance(m, LazyModuleFacts) and m.pending:
-        fns, clss, targets, refs, effects = m.index
+        fns, clss, targets, ops, refs, effects = m.index
         eager = {f: getattr(m, f) for f in EAGER}
         eager["imports"] = {k: fix(v) for k, v in m.imports.items()}
         eager["star_imports"] = [fix(s) for s in m.star_imports]
-        index = [fns, clss, targets, [r and fix(r) for r in refs], [[i, fix(name)] for i, name in effects]]
+        index = [fns, clss, targets, ops, [None if r is None else fix(r) for r in refs], [[i, fix(name)] for i, name in effects]]
         return lazy_module(eager, index, lambda: _requalify(m, fix))
     m = _requalify(m, fix)
     return replace(m, imports={k: fix(v) for k, v in m.imports.items()}, star_imports=[fix(s) for s in m.star_imports])
@@ -243,18 +243,18 @@ class Program:
             self.imports.update(m.imports)
             index = index_of(m)
             indexes.append((m, index))
-            fns, clss, targets, refs, _effects = index
+            fns, clss, targets, ops, refs, _effects = index
             for symbol in fns:
                 functions[symbol] = m
                 module_of[symbol] = m
             for symbol in clss:
                 classes[symbol] = m
                 module_of[symbol] = m
-            for target, ref in zip(targets, refs):
+            for target, op, ref in zip(targets, ops, refs):
                 found = assigned.get(target)
                 if found is None:
                     assigned[target] = [m]
-                    aliases[target] = ref or None
+                    aliases[target] = ref if op == "=" else None
                     module_of.setdefault(target, m)
                 else:
                     if found[-1] is not m:
@@ -277,7 +277,7 @@ class Program:
         self._calls: list[tuple[ModuleFacts, bool, list[Call]]] | None = None
         receivers: dict[str, list[tuple[str, ModuleFacts, int]]] = {}
         for m, index in indexes:
-            for position, name in index[4]:
+            for position, name in index[5]:
                 receiver, method = name.rsplit(".", 1)
                 receivers.setdefault(self.canonical(receiver), []).append((sys.intern(method), m, position))
         self.effects_by_receiver: Mapping[str, list[tuple[str, EffectFact]]] = _Effects(receivers)
