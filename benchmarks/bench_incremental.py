@@ -7,9 +7,8 @@ The case of issue 14's "incremental" figure, in one process: the base's surface 
 into an empty cache directory (as a push to the default branch leaves it), then the head is taken
 apart stage by stage, in CPU seconds (median of `--repeat`), with what `build_surface` does:
 
-- facts: every listed file of the head read from the cache (its header: a module's definitions are
-  decoded when first read, counted with the stage that reads them), files that differ from the base
-  extracted from their blobs, as a receipt does; how many modules each stage decoded;
+- facts: every listed file of the head, decoded from the cache (files that differ from the base
+  are extracted from their blobs, as a receipt does);
 - Program, each dialect that runs, link: `surface_from_facts`, stage by stage.
 
 Then, once, how much of the program the dialects reach (instrumented `Program`):
@@ -63,15 +62,13 @@ def cpu(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.process_time() - c0, out
 
 
-def head_facts(repo: GitRepo, cache_dir: Path, base: str, head: str, cache: FactsCache | None = None) -> tuple[list, Any, set[str]]:
-    """The head's facts as a receipt reads them (its own in-memory cache: nothing decoded before;
-    a module's definitions are decoded when something reads them, counted in `cache.decoded`)."""
+def head_facts(repo: GitRepo, cache_dir: Path, base: str, head: str) -> tuple[list, Any, set[str]]:
+    """The head's facts as a receipt reads them (its own in-memory cache: nothing decoded before)."""
     cfg = Config()
     base_listing = pipeline._listing(repo, base, (), cfg, False)
     head_listing = pipeline._listing(repo, head, (), cfg, False)
     fresh = frozenset({(f.blob, f.path) for f in base_listing.files} ^ {(f.blob, f.path) for f in head_listing.files})
-    cache = cache if cache is not None else FactsCache(cache_dir)
-    facts, _errors, _skipped = pipeline._facts_for(repo, head_listing, cache, lambda _: None, fresh, cfg.max_file_bytes)
+    facts, _errors, _skipped = pipeline._facts_for(repo, head_listing, FactsCache(cache_dir), lambda _: None, fresh, cfg.max_file_bytes)
     layout = pipeline.layout_of(repo, pipeline._layout_files(repo, head), head_listing)
     return [f for f in facts if not f.error], layout, {path for _blob, path in fresh}
 
@@ -225,26 +222,19 @@ def main(argv: list[str] | None = None) -> int:
         cache_dir = Path(tmp)
         pipeline.build_surface(repo, base, cache=FactsCache(cache_dir))  # the base computed before
         runs: dict[str, list[float]] = {}
-        decoded: list[tuple[int, int, int]] = []  # modules decoded by Program, by the dialects, by link
         for _ in range(args.repeat):
-            cache = FactsCache(cache_dir)
-            t, (facts, layout, changed) = cpu(lambda: head_facts(repo, cache_dir, base, head, cache))
-            runs.setdefault("facts (headers read; changed files extracted)", []).append(t)
+            t, (facts, layout, changed) = cpu(lambda: head_facts(repo, cache_dir, base, head))
+            runs.setdefault("facts (decoded; changed files extracted)", []).append(t)
             t, program = cpu(lambda: Program(facts, layout))
             runs.setdefault("Program", []).append(t)
-            counts = [cache.decoded]
             results, times = run_dialects(program)
-            counts.append(cache.decoded)
             for name, s in times.items():
-                runs.setdefault(f"dialect {name} (with what it decodes)", []).append(s)
+                runs.setdefault(f"dialect {name}", []).append(s)
             t, _ = cpu(lambda: link(program, [r for _, r in results], ()))
             runs.setdefault("link", []).append(t)
-            counts.append(cache.decoded)
-            decoded.append((counts[0], counts[1] - counts[0], counts[2] - counts[1]))
         total = sum(median(v) for v in runs.values())
         print(table(["stage", "CPU s", "share"], [[k, f"{median(v):.3f}", f"{median(v) / total:.0%}"] for k, v in runs.items()]))
-        print(f"\n{len(facts)} modules, {len(changed)} files differ from the base; modules whose definitions were decoded "
-              f"from the cache: {sum(decoded[-1])} (Program {decoded[-1][0]}, dialects {decoded[-1][1]}, link {decoded[-1][2]})\n")
+        print(f"\n{len(facts)} modules, {len(changed)} files differ from the base\n")
 
         screens(repo, cache_dir, base, head, args.repeat)
 

@@ -20,7 +20,7 @@ from receipt.config import CONFIG_FILES, TEST_EXCLUDE, Config, parse_config, sel
 from receipt.diff import config_change, diff_surfaces, extraction_error_changes, summarize, unresolved_changes
 from receipt.errors import ConfigError, GitError
 from receipt.extract import READ_CEILING, extract_file, gc_paused, gc_quiet_run, too_large
-from receipt.extract.cache import FactsCache, StaleEntry, SurfaceCache, default_cache_dir, encode_entry
+from receipt.extract.cache import FactsCache, SurfaceCache, decode_entry, default_cache_dir, encode_entry
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.screens import ScreenMemo  # small; extract.program and screenstore are imported where a surface is linked
 
@@ -34,8 +34,6 @@ SHARE_SCREENS = False
 # Whether a surface stored in the surface cache keeps its dialects' screens (extract/screenstore.py),
 # and the head of a receipt whose base was read from that cache reuses them.
 KEEP_SCREENS = True
-# Links of one surface when cached modules turn out stale (`StaleEntry`); the last reads no entry.
-_LINK_ATTEMPTS = 3
 # Whether the head of such a receipt keeps its own screens too (for a later receipt whose base it
 # is: a push's before -> after). Off: measured (2026-11-24, CPU, loaded machine), recording the
 # screens the head computes again cost more than the reuse saved on awslabs/mcp (head dialects
@@ -265,7 +263,7 @@ def _extract_in_workers(repo: GitRepo, files: list[SourceFile], cache: FactsCach
                 progress(f"{done + i}/{total} files")
             if made is not None:
                 entry, stored = made
-                cache.put_entry(f.blob, f.path, entry, stored)  # decoded when something reads it
+                cache.put(f.blob, f.path, decode_entry(entry, f.blob, f.path, cache.shared), entry=entry, stored=stored)
     except (OSError, RuntimeError):  # RuntimeError: BrokenProcessPool, a worker died
         pass
 
@@ -417,35 +415,16 @@ def _surface_of(
             if found is not None:
                 found.kept = (bound, stored[1])
                 return found
+    facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes)
+    progress("linking")
     layout = layout_of(repo, layout_files, listing)
     from receipt.extract import screenstore
 
-    if cache.redo is None:  # a cached module whose body fails its checks is read from its blob
-        cache.redo = lambda blob, path: extract_file(path, repo.read_blob(blob))
-    given, everything = screens, frozenset((f.blob, f.path) for f in listing.files)
-    for attempt in range(_LINK_ATTEMPTS):
-        last = attempt == _LINK_ATTEMPTS - 1  # reads no entry: every file from its blob
-        facts, errors, skipped = _facts_for(repo, listing, cache, progress, everything if last else fresh, config.max_file_bytes)
-        progress("linking")
-        screens = given
-        keep = KEEP_SCREENS and keep_screens and linked.root is not None and screens is None
-        try:
-            if keep or (KEEP_SCREENS and prior is not None and screens is None):
-                memo = _prior_screens(repo, prior, listing, facts, cache, fresh, config.max_file_bytes, keep) if prior is not None else None
-                screens = memo or (ScreenMemo() if keep else None)
-            surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports, layout=layout, screens=screens)
-            break
-        except StaleEntry:
-            # A cached module's definitions were not what its index said (the facts now in memory
-            # are extracted from its blob): link again from them. Past a few such entries, from
-            # the blobs of every file: the cache may not be trusted at all.
-            if attempt == _LINK_ATTEMPTS - 2:
-                cache.forget_read()
-            if given is not None:  # what it kept may come from the stale index: nothing is reused
-                given.entries.clear()
-                given = None
-    else:  # pragma: no cover - the last attempt reads no cache entry
-        raise RuntimeError("unreachable")
+    keep = KEEP_SCREENS and keep_screens and linked.root is not None and screens is None
+    if keep or (KEEP_SCREENS and prior is not None and screens is None):
+        memo = _prior_screens(repo, prior, listing, facts, cache, fresh, config.max_file_bytes, keep) if prior is not None else None
+        screens = memo or (ScreenMemo() if keep else None)
+    surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports, layout=layout, screens=screens)
     surface.errors = sorted([*errors, *layout.issues], key=lambda e: (e.path, e.line or 0))
     # Registrations that look real but cannot be resolved are reported, not dropped.
     surface.skipped = sorted([*skipped, *issues], key=lambda e: (e.path, e.line or 0, e.message))

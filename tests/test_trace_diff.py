@@ -278,28 +278,19 @@ def _relabel(cache: Path, python: str) -> None:
     the same path: only the interpreter check can tell."""
     import zlib
 
-    from receipt.extract.cache import _split_file
-
-    files = sorted(cache.rglob("*.zjson"))  # rotated: entries of every kind anywhere
-    facts = []  # (file, [binding, body sha256, header], compressed body): a header line, then the body
-    others = []  # surfaces and the screens kept with them: one stream, a header line, then the rest
-    for p in files:
-        try:
-            head, body = _split_file(p.read_bytes())  # a facts entry: two compressed streams
-            facts.append((p, json.loads(head), body))
-        except ValueError:
-            others.append((p, zlib.decompress(p.read_bytes())))
-    for p, (bound, sha, header), body in facts:
-        donor = next((d for d in facts if d[0] != p and d[1][0].get("path") == bound.get("path")), (p, [bound, sha, header], body))
-        head = json.dumps([{**bound, "python": python}, donor[1][1], donor[1][2]]).encode()
-        p.write_bytes(zlib.compress(head + b"\n") + donor[2])
-    for p, r in others:
-        if "parts" not in json.loads(r.partition(b"\n")[0]):  # screens kept with a surface
+    files = sorted(cache.rglob("*.zjson"))
+    raw = [zlib.decompress(p.read_bytes()) for p in files]
+    facts = [(p, json.loads(r)) for p, r in zip(files, raw) if b"\n" not in r]  # a surface entry is a header line, then its parts
+    for p, e in facts:
+        donor = next((d for q, d in facts if q != p and d["bound"].get("path") == e["bound"].get("path")), e)
+        p.write_bytes(zlib.compress(json.dumps({"bound": {**e["bound"], "python": python}, "facts": donor["facts"]}).encode()))
+    for p, r in zip(files, raw):
+        if b"\n" in r and "parts" not in json.loads(r.partition(b"\n")[0]):  # screens kept with a surface
             head, _, body = r.partition(b"\n")
             header = json.loads(head)
             header["bound"]["python"] = python
             p.write_bytes(zlib.compress(json.dumps(header).encode() + b"\n" + body))
-        else:
+        elif b"\n" in r:
             header, parts = _parse_surface_entry(r)
             _write_surface_entry(p, {**header, "bound": {**header["bound"], "python": python}}, parts)
 

@@ -8,16 +8,8 @@ mixed-up shared cache, a cache restored from another runner's Python) fails the 
 is extracted again. The pipeline never takes the facts of a file that differs between base and head
 from here (see pipeline.py), so no entry can hide what a change does.
 
-An entry is two JSON documents (written and read with orjson, see `dumps`): a header line (the
-binding, the sha256 of the body, and what linking a program reads of the module: its names,
-imports and an index of its definitions, see facts.py `header_json`) and the body (the module's
-definitions). The file holds each zlib-compressed on its own (together about a fifth of the plain
-JSON, smaller than the source), so a run reads a header without inflating the body: a module's
-definitions are decoded only when something reads them (`LazyModuleFacts`), from the body bytes
-read with the header, checked against the sha256 the header holds and against its index. A body
-that fails either check, or fails to decode, is extracted again from its blob (`FactsCache.redo`);
-facts whose index differs from the one a program was built from stop that program (`StaleEntry`:
-the pipeline links again). Entries are written atomically (temp file + rename): concurrent runs never
+Entries are zlib-compressed JSON (about a fifth of the plain JSON, smaller than the source; written
+and read with orjson, see `dumps`), written atomically (temp file + rename): concurrent runs never
 see half a file. The directory is bounded: after a run that wrote entries, the least recently used
 ones (by modification time; a read refreshes it) are deleted until the total is under
 `RECEIPT_CACHE_MAX_MB` (default 256). Deleting the cache is always safe.
@@ -40,23 +32,11 @@ from typing import Any, Callable
 import orjson
 
 from receipt.extract import EXTRACTOR_VERSION, gc_paused
-from receipt.extract.facts import (
-    EAGER,
-    LAZY,
-    LazyModuleFacts,
-    ModuleFacts,
-    SharedValues,
-    body_from_json,
-    body_json,
-    header_from_json,
-    header_json,
-    index_of,
-    lazy_module,
-)
+from receipt.extract.facts import ModuleFacts, SharedValues, facts_from_json, facts_to_json
 
 # The exact interpreter: CPython 3.11.7 and 3.12.1 are different keys.
 INTERPRETER = f"{sys.implementation.name}-{platform.python_version()}"
-FORMAT = "facts-v7"  # layout of an entry; bump when it changes (v7: a header with an index, then the body; see facts.py)
+FORMAT = "facts-v6"  # layout of an entry; bump when it changes (v6: a flat table of expressions, see facts.py)
 DEFAULT_MAX_MB = 256
 
 
@@ -109,118 +89,22 @@ def loads(raw: bytes) -> Any:
 
 
 def encode_entry(blob: str, path: str, facts: ModuleFacts) -> bytes:
-    """The entry of (blob, path), uncompressed: its header line (binding, sha256 of the body, the
-    module's header), a newline, its body. orjson and the fallback encoder never write a raw newline."""
+    """The entry of (blob, path): its binding and the facts, as JSON (uncompressed)."""
     with gc_paused():
-        body = dumps(body_json(facts))
-        head = dumps([binding(blob, path), hashlib.sha256(body).hexdigest(), header_json(facts)])
-    return head + b"\n" + body
-
-
-def entry_digest(entry: bytes) -> str:
-    """sha256 of an entry's header line, which holds the sha256 of its body: what the entry says, all of it."""
-    return hashlib.sha256(entry[: entry.index(b"\n")]).hexdigest()
-
-
-class StaleEntry(Exception):
-    """A cache entry's body, decoded or extracted again, does not say what its header said, and a
-    program was built from that header: it must be linked again (the facts in memory are the fresh ones)."""
-
-
-def _read_head(head: bytes, blob: str, path: str) -> tuple[str, dict[str, Any], list[Any]]:
-    """(sha256 of the body, eager fields, index) of a header line bound to (blob, path); ValueError otherwise."""
-    bound, body_sha, header = loads(head)
-    if bound != binding(blob, path):
-        raise ValueError("entry computed from something else")
-    eager, index = header_from_json(header)
-    if eager["path"] != path or body_sha.__class__ is not str:
-        raise ValueError("entry describes another path")
-    return body_sha, eager, index
-
-
-class _Body:
-    """Loads a lazy module's definitions from its entry's body (see LazyModuleFacts): the body
-    must have the sha256 its header holds and describe the definitions of the header's index;
-    anything else is extracted again from the blob (`FactsCache.redo`)."""
-
-    __slots__ = ("data", "compressed", "sha", "blob", "path", "cache", "module")
-
-    def __init__(self, data: bytes, compressed: bool, sha: str, blob: str, path: str, cache: "FactsCache | None") -> None:
-        self.data, self.compressed, self.sha, self.blob, self.path, self.cache = data, compressed, sha, blob, path, cache
-
-    def __call__(self) -> ModuleFacts:
-        m: LazyModuleFacts = self.module
-        cache = self.cache
-        shared = cache.shared if cache is not None else None
-        try:
-            with gc_paused():
-                body = zlib.decompress(self.data) if self.compressed else self.data
-                if hashlib.sha256(body).hexdigest() != self.sha:
-                    raise ValueError("body is not what the header was written with")
-                fields = body_from_json(loads(body), m.index, shared)
-        except Exception:  # noqa: BLE001 - a corrupt or foreign body: the file is extracted again
-            fields = None
-        self.data = b""
-        if cache is not None:
-            cache.decoded += 1
-        if fields is not None:
-            return _Loaded(fields)  # type: ignore[return-value]
-        redo = cache.redo if cache is not None else None
-        fresh = redo(self.blob, self.path) if redo is not None else None
-        if fresh is None or any(getattr(fresh, f) != getattr(m, f) for f in EAGER) or index_of(fresh) != m.index:
-            if cache is not None and fresh is not None:
-                cache.replace(self.blob, self.path, fresh)
-            raise StaleEntry(f"{self.path}: its cached facts do not say what their index said")
-        if cache is not None:
-            cache.rewrite(self.blob, self.path, fresh)
-        return fresh
-
-
-class _Loaded:
-    """The LAZY fields decoded from a body, read as attributes (what LazyModuleFacts copies)."""
-
-    __slots__ = LAZY
-
-    def __init__(self, fields: dict[str, Any]) -> None:
-        for k in LAZY:
-            setattr(self, k, fields[k])
-
-
-def lazy_entry(entry: bytes, blob: str, path: str, cache: "FactsCache | None" = None) -> LazyModuleFacts:
-    """The facts of an (uncompressed) entry, their definitions decoded when first read; ValueError
-    when its header is bound to anything but (blob, path) here, or is not a header."""
-    at = entry.index(b"\n")
-    with gc_paused():
-        sha, eager, index = _read_head(entry[:at], blob, path)
-    load = _Body(entry[at + 1 :], False, sha, blob, path, cache)
-    load.module = m = lazy_module(eager, index, load)
-    return m
+        return dumps({"bound": binding(blob, path), "facts": facts_to_json(facts)})
 
 
 def decode_entry(raw: bytes, blob: str, path: str, shared: SharedValues | None = None) -> ModuleFacts:
-    """The facts of an (uncompressed) entry, all decoded now; ValueError when it is bound to
-    anything but (blob, path) here. `shared`: the run's leaf expressions (`FactsCache.shared`)."""
-    at = raw.index(b"\n")
+    """The facts of an entry; ValueError when it is bound to anything but (blob, path) here.
+    `shared`: the run's leaf expressions (`FactsCache.shared`), reused instead of made again."""
     with gc_paused():
-        sha, eager, index = _read_head(raw[:at], blob, path)
-        body = raw[at + 1 :]
-        if hashlib.sha256(body).hexdigest() != sha:
-            raise ValueError("body is not what the header was written with")
-        return ModuleFacts(**eager, **body_from_json(loads(body), index, shared))
-
-
-def _split_file(data: bytes) -> tuple[bytes, bytes]:
-    """(header line, compressed body) of an entry file: two zlib streams, the header's first."""
-    d = zlib.decompressobj()
-    head = d.decompress(data)
-    if not d.eof or not head.endswith(b"\n") or b"\n" in head[:-1] or not d.unused_data:
-        raise ValueError("not an entry file")
-    return head[:-1], d.unused_data
-
-
-def _file_bytes(entry: bytes) -> bytes:
-    at = entry.index(b"\n") + 1
-    return zlib.compress(entry[:at], 1) + zlib.compress(entry[at:], 1)
+        entry = loads(raw)
+        if entry.get("bound") != binding(blob, path):
+            raise ValueError("entry computed from something else")
+        facts = facts_from_json(entry["facts"], shared)
+    if facts.path != path:
+        raise ValueError("entry describes another path")
+    return facts
 
 
 def store_entry(root: Path, blob: str, path: str, entry: bytes) -> str:
@@ -229,24 +113,20 @@ def store_entry(root: Path, blob: str, path: str, entry: bytes) -> str:
     f = entry_file(root, blob, path)
     if _holds(f, entry):
         return "held"
-    return "written" if write_atomic(f, _file_bytes(entry)) else ""
+    return "written" if write_atomic(f, zlib.compress(entry, 1)) else ""
 
 
 class FactsCache:
-    def __init__(self, root: Path | None, redo: Callable[[str, str], ModuleFacts | None] | None = None):
+    def __init__(self, root: Path | None):
         self.root = root
         self.hits = 0
         self.misses = 0
         self.written = 0
-        self.decoded = 0  # lazy modules whose definitions were decoded (or extracted again) in this run
-        # (blob, path) -> the file's facts extracted from its blob now (None: cannot): what a lazy
-        # module whose body fails its checks is read from instead (set by the pipeline).
-        self.redo = redo
         # Base and head share most blobs: a blob read once in this run is not decoded again.
         # Facts are never mutated after extraction, so sharing the object is safe.
         self._memory: dict[tuple[str, str], ModuleFacts] = {}
-        # The digest (`entry_digest`) of each entry, as read or written in this run: what a linked
-        # surface records of the facts it was computed from (see SurfaceCache).
+        # sha256 of each entry's bytes, as read or written in this run: what a linked surface
+        # records of the facts it was computed from (see SurfaceCache).
         self._digests: dict[tuple[str, str], str] = {}
         self.shared = SharedValues()  # refs and constants of every entry decoded in this run
         # Entries worker processes are still writing (see pool.py): each function waits for its
@@ -257,18 +137,17 @@ class FactsCache:
         return encode_entry(blob, path, facts)
 
     def digest(self, blob: str, path: str, facts: ModuleFacts) -> str:
-        """The digest of the entry these facts make (the same whether read, written or neither)."""
+        """sha256 of the entry these facts make (the same bytes whether read, written or neither)."""
         mine = self._memory.get((blob, path)) is facts
         known = self._digests.get((blob, path)) if mine else None
         if known is None:
-            known = entry_digest(self._encode(blob, path, facts))
+            known = hashlib.sha256(self._encode(blob, path, facts)).hexdigest()
             if mine:
                 self._digests[(blob, path)] = known
         return known
 
     def get(self, blob: str, path: str, *, disk: bool = True) -> ModuleFacts | None:
-        """Facts of (blob, path): from this run's memory, else (with `disk`) from the directory,
-        their definitions decoded when first read (`LazyModuleFacts`)."""
+        """Facts of (blob, path): from this run's memory, else (with `disk`) from the directory."""
         memo = self._memory.get((blob, path))
         if memo is not None:
             self.hits += 1
@@ -277,9 +156,8 @@ class FactsCache:
             return None
         f = entry_file(self.root, blob, path)
         try:
-            head, body = _split_file(f.read_bytes())
-            with gc_paused():
-                sha, eager, index = _read_head(head, blob, path)
+            raw = zlib.decompress(f.read_bytes())
+            facts = decode_entry(raw, blob, path, self.shared)
         except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: extract again
             self.misses += 1
             return None
@@ -288,10 +166,8 @@ class FactsCache:
         except OSError:
             pass
         self.hits += 1
-        load = _Body(body, True, sha, blob, path, self)
-        load.module = facts = lazy_module(eager, index, load)
         self._memory[(blob, path)] = facts
-        self._digests[(blob, path)] = hashlib.sha256(head).hexdigest()
+        self._digests[(blob, path)] = hashlib.sha256(raw).hexdigest()
         return facts
 
     def put(self, blob: str, path: str, facts: ModuleFacts, entry: bytes | None = None, stored: str | None = None) -> None:
@@ -302,42 +178,11 @@ class FactsCache:
         if self.root is None:
             return
         data = entry if entry is not None else self._encode(blob, path, facts)
-        self._digests[(blob, path)] = entry_digest(data)
+        self._digests[(blob, path)] = hashlib.sha256(data).hexdigest()
         if stored is None:
             stored = store_entry(self.root, blob, path, data)
         if stored == "written":
             self.written += 1
-
-    def put_entry(self, blob: str, path: str, entry: bytes, stored: str | None) -> ModuleFacts:
-        """Keep the facts of an entry a worker made (decoded when first read) and count its write."""
-        try:
-            facts: ModuleFacts = lazy_entry(entry, blob, path, self)
-        except Exception:  # noqa: BLE001 - this run's own encoding: cannot happen, decoded eagerly if it does
-            facts = decode_entry(entry, blob, path, self.shared)
-        self.put(blob, path, facts, entry=entry, stored=stored)
-        return facts
-
-    def forget_read(self) -> None:
-        """Forget the facts read from the directory in this run: what follows extracts from blobs."""
-        read = [k for k, v in self._memory.items() if v.__class__ is LazyModuleFacts]
-        for k in read:
-            del self._memory[k]
-            self._digests.pop(k, None)
-
-    def replace(self, blob: str, path: str, facts: ModuleFacts) -> None:
-        """A lazy module's entry did not say what its header said: `facts` (extracted again) stand
-        for (blob, path) from now on, and the entry is written anew."""
-        self._memory.pop((blob, path), None)
-        self.put(blob, path, facts)
-
-    def rewrite(self, blob: str, path: str, facts: ModuleFacts) -> None:
-        """A lazy module's body failed its checks but extracting it again gave the facts its header
-        describes: the lazy module keeps those; the entry is written anew."""
-        memo = self._memory.get((blob, path))
-        self._memory[(blob, path)] = facts
-        self.put(blob, path, facts)
-        if memo is not None:
-            self._memory[(blob, path)] = memo  # the object programs hold (it takes `facts`' definitions)
 
     def settle(self) -> None:
         """Wait until the entries worker processes are still writing are on disk."""
@@ -355,12 +200,11 @@ class FactsCache:
 def _holds(f: Path, data: bytes) -> bool:
     """True when entry file `f` exists and decompresses to exactly `data` (its use is refreshed)."""
     try:
-        head, body = _split_file(f.read_bytes())
-        if head + b"\n" + zlib.decompress(body) != data:
+        if zlib.decompress(f.read_bytes()) != data:
             return False
         os.utime(f)
         return True
-    except (OSError, ValueError, zlib.error):
+    except (OSError, zlib.error):
         return False
 
 

@@ -395,95 +395,6 @@ class ModuleFacts:
     type_aliases: dict[str, TypeAliasFact] = field(default_factory=dict)  # qualified symbol -> alias
     error: dict[str, Any] | None = None  # {"line": int|None, "reason": str, "message": str}
 
-    # By field, as the dataclass would, but for any ModuleFacts: a module decoded lazily from the
-    # cache (`LazyModuleFacts`) is equal to the same facts extracted, and reads the same.
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ModuleFacts):
-            return NotImplemented
-        return all(getattr(self, f) == getattr(other, f) for f in _MODULE_FIELDS)
-
-    def __repr__(self) -> str:
-        return "ModuleFacts(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in _MODULE_FIELDS) + ")"
-
-
-_MODULE_FIELDS = tuple(ModuleFacts.__dataclass_fields__)
-# What linking a program reads of every module without its definitions: kept in a cache entry's
-# header (see `header_json`) and set when a `LazyModuleFacts` is made. The others are decoded from
-# the entry's body on first read.
-EAGER = ("path", "module", "is_package", "imports", "star_imports", "dynamic_code", "entries", "error")
-LAZY = tuple(f for f in _MODULE_FIELDS if f not in EAGER)
-_LAZY = frozenset(LAZY)
-
-
-class LazyModuleFacts(ModuleFacts):
-    """A module's facts whose definitions (`LAZY` fields) are decoded on first read.
-
-    Made from a cache entry's header: the `EAGER` fields and the module's `index` (what Program
-    construction reads of its definitions: see `index_of`). The first read of any other field calls
-    `load()`, which returns the module's complete facts (decoded from the entry's body, checked
-    against the header, or extracted again: see cache.py); they fill this object, which is then no
-    different from eager facts (equal to them, same repr). Facts are never mutated, so when the
-    decode happens does not change what anyone reads."""
-
-    __slots__ = ("index", "_load")
-
-    def __getattr__(self, name: str) -> Any:  # only called for a field not set yet
-        if name in _LAZY:
-            try:
-                load = LazyModuleFacts._load.__get__(self)  # type: ignore[attr-defined]
-            except AttributeError:
-                load = None
-            if load is not None:
-                full = load()
-                for f in LAZY:
-                    _set(self, f, getattr(full, f))
-                _set(self, "_load", None)
-                return getattr(self, name)
-        raise AttributeError(name)
-
-    @property
-    def pending(self) -> bool:
-        """True until its definitions are decoded."""
-        try:
-            return LazyModuleFacts._load.__get__(self) is not None  # type: ignore[attr-defined]
-        except AttributeError:
-            return False
-
-
-def lazy_module(eager: dict[str, Any], index: list[Any], load: Any) -> LazyModuleFacts:
-    """A LazyModuleFacts of these eager fields and index, its definitions read by `load()`."""
-    m = object.__new__(LazyModuleFacts)
-    for f in EAGER:
-        _set(m, f, eager[f])
-    _set(m, "index", index)
-    _set(m, "_load", load)
-    return m
-
-
-def index_of(m: ModuleFacts) -> list[Any]:
-    """What Program construction reads of a module's definitions: [function symbols, class
-    symbols, assignment targets, their ops, the name each assignment's value is when it is a `Ref`
-    (else None), [position, callee name] of each effect whose callee is a dotted `Ref`], in source
-    order. A lazy module's comes from its entry's header, so linking decodes nothing."""
-    if m.__class__ is LazyModuleFacts:
-        try:
-            return LazyModuleFacts.index.__get__(m)  # type: ignore[attr-defined]
-        except AttributeError:  # made by `dataclasses.replace`: every field is set, no index
-            pass
-    return _index_from(m)
-
-
-def _index_from(m: ModuleFacts) -> list[Any]:
-    assigns = m.assigns
-    return [
-        [f.symbol for f in m.functions],
-        [c.symbol for c in m.classes],
-        [a.target for a in assigns],
-        [a.op for a in assigns],
-        [v.name if v.__class__ is Ref else None for v in [a.value for a in assigns]],  # type: ignore[union-attr]
-        [[i, f.name] for i, e in enumerate(m.effects) if (f := e.call.func).__class__ is Ref and "." in f.name],  # type: ignore[union-attr]
-    ]
-
 
 # --- JSON round trip for the cache ----------------------------------------------------------------
 #
@@ -699,69 +610,7 @@ def _decode_exprs(rows: list[Any], shared: SharedValues) -> dict[int, Expr]:
 
 
 def facts_to_json(m: ModuleFacts) -> list[Any]:
-    """The facts of a module as JSON data: [its header, its body] (see `header_json`, `body_json`);
-    `facts_from_json` reads them back."""
-    return [header_json(m), body_json(m)]
-
-
-def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleFacts:
-    """The facts `j` encodes; `shared`: leaf expressions already decoded in this run, to reuse.
-    Raises (ValueError, IndexError, TypeError, ...) on anything that is not such an encoding."""
-    head, body = j
-    eager, index = header_from_json(head)
-    return ModuleFacts(**eager, **body_from_json(body, index, shared))
-
-
-def header_json(m: ModuleFacts) -> list[Any]:
-    """What linking reads of a module without decoding its definitions: the `EAGER` fields and
-    `index_of(m)`. Small: a cache entry's first line, read alone (see cache.py)."""
-    return [
-        m.path, m.module, m.is_package, m.imports, m.star_imports, m.dynamic_code,
-        # descriptor entries (JSON read from a file) as JSON text: exactly what they hold, nan included
-        json.dumps(m.entries) if m.entries else "",
-        m.error, index_of(m),
-    ]
-
-
-def _strs(x: Any) -> bool:
-    return x.__class__ is list and all(i.__class__ is str for i in x)
-
-
-def header_from_json(h: list[Any]) -> tuple[dict[str, Any], list[Any]]:
-    """(eager fields, index) of a header; ValueError unless every part has its type: a program is
-    built from these before anything else of the entry is read, so a wrong one must be a miss."""
-    path, module, is_package, imports, star_imports, dynamic_code, entries, error, index = h
-    ok = (
-        path.__class__ is str and module.__class__ is str and is_package.__class__ is bool
-        and imports.__class__ is dict and all(v.__class__ is str for v in imports.values())
-        and _strs(star_imports) and dynamic_code.__class__ is list and entries.__class__ is str
-        and (error is None or (error.__class__ is dict and error.get("reason").__class__ is str and error.get("message").__class__ is str))
-        and index.__class__ is list and len(index) == 6 and all(_strs(x) for x in index[:4])
-    )
-    if not ok:
-        raise ValueError("not a facts header")
-    functions, classes, targets, ops, aliases, effects = index
-    if (len(ops) != len(targets) or aliases.__class__ is not list or len(aliases) != len(targets)
-            or not all(a is None or a.__class__ is str for a in aliases) or effects.__class__ is not list
-            or not all(e.__class__ is list and len(e) == 2 and e[0].__class__ is int and e[1].__class__ is str for e in effects)):
-        raise ValueError("not a facts header")
-    for d in dynamic_code:
-        if d.__class__ is not list or len(d) != 3 or d[0].__class__ is not int or d[1].__class__ is not str or d[2].__class__ is not str:
-            raise ValueError("not a facts header")
-    eager = {
-        "path": path, "module": module, "is_package": is_package,
-        "imports": {_shared(k): _shared(v) for k, v in imports.items()},  # origins recur across modules
-        "star_imports": star_imports,
-        "dynamic_code": [(d[0], d[1], d[2]) for d in dynamic_code],
-        "entries": json.loads(entries) if entries else [],
-        "error": error,
-    }
-    return eager, [[_shared(x) for x in functions], [_shared(x) for x in classes], [_shared(x) for x in targets],
-                   [_shared(x) for x in ops], [None if x is None else _shared(x) for x in aliases], effects]
-
-
-def body_json(m: ModuleFacts) -> list[Any]:
-    """The definitions of a module (the `LAZY` fields), their expressions in one table (see above)."""
+    """The facts of a module as JSON data (see above); `facts_from_json` reads them back."""
     enc = _Encoder()
     ex, exs = enc.expr, enc.exprs
     assigns = m.assigns
@@ -784,26 +633,35 @@ def body_json(m: ModuleFacts) -> list[Any]:
         for c in m.classes
     ]
     return [
+        m.path, m.module, m.is_package, m.imports, m.star_imports,
         # assignments and effects by column: each built with one `map` on decoding
         [a.target for a in assigns], exs(a.value for a in assigns), [a.line for a in assigns],
         [a.conditional for a in assigns], [a.op for a in assigns],
         functions, classes,
         exs(e.call for e in m.effects), [e.conditional for e in m.effects],
+        # descriptor entries (JSON read from a file) as JSON text: exactly what they hold, nan included
+        json.dumps(m.entries) if m.entries else "",
         {k: [a.annotation, a.refs, a.line] for k, a in m.type_aliases.items()},
+        m.dynamic_code, m.error,
         enc.rows,  # last: written after everything above has been numbered
     ]
 
 
-def body_from_json(b: list[Any], index: list[Any], shared: SharedValues | None = None) -> dict[str, Any]:
-    """The `LAZY` fields `b` encodes, checked against the module's `index` (from the same entry's
-    header): ValueError (or another error) on anything that is not such an encoding, or that
-    describes other definitions than the index the program was built from."""
-    (targets, values, lines, conditionals, ops, functions, classes, effect_calls, effect_conditionals, type_aliases, rows) = b
+def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleFacts:
+    """The facts `j` encodes; `shared`: leaf expressions already decoded in this run, to reuse.
+    Raises (ValueError, IndexError, TypeError, ...) on anything that is not such an encoding."""
+    (path, module, is_package, imports, star_imports, targets, values, lines, conditionals, ops,
+     functions, classes, effect_calls, effect_conditionals, entries, type_aliases, dynamic_code, error, rows) = j
     table = _decode_exprs(rows, shared or SharedValues())
     get = table.__getitem__
     if len(targets) != len(values) or len(effect_calls) != len(effect_conditionals):
         raise ValueError("columns of different lengths")
-    out = dict(
+    return ModuleFacts(
+        path=path,
+        module=module,
+        is_package=is_package,
+        imports={k: _shared(v) for k, v in imports.items()},  # origins recur across modules
+        star_imports=star_imports,
         assigns=list(map(AssignFact, targets, map(get, values), lines, conditionals, ops)),
         functions=[
             FunctionFact(
@@ -826,11 +684,8 @@ def body_from_json(b: list[Any], index: list[Any], shared: SharedValues | None =
             for c in classes
         ],
         effects=list(map(EffectFact, map(get, effect_calls), effect_conditionals)),
+        entries=json.loads(entries) if entries else [],
         type_aliases={k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in type_aliases.items()},
+        dynamic_code=[(d[0], d[1], d[2]) for d in dynamic_code],
+        error=error,
     )
-    probe = object.__new__(ModuleFacts)
-    for k, v in out.items():
-        _set(probe, k, v)
-    if _index_from(probe) != index:
-        raise ValueError("definitions other than the header says")
-    return out

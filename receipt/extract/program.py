@@ -13,7 +13,6 @@ import string
 import sys
 import textwrap
 from dataclasses import dataclass, fields, is_dataclass, replace
-from collections.abc import Mapping
 from typing import Any, Callable, Iterable, Iterator, Union
 
 from receipt.extract.facts import (
@@ -24,19 +23,15 @@ from receipt.extract.facts import (
     Concat,
     Const,
     Dyn,
-    EAGER,
     EffectFact,
     Expr,
     FunctionFact,
-    LazyModuleFacts,
     Map,
     ModuleFacts,
     PIPE,
     Ref,
     Seq,
     Splat,
-    index_of,
-    lazy_module,
     nodes_in,
     walk,
 )
@@ -94,116 +89,6 @@ def _requalify(obj: Any, fix: Callable[[str], str]) -> Any:
     return obj
 
 
-def _requalified(m: ModuleFacts, fix: Callable[[str], str]) -> ModuleFacts:
-    """`m` with the names its facts qualify passed through `fix` (see `_own_projects_first`); a lazy
-    module stays lazy: its index is rewritten as its facts would be, the facts when first read."""
-    if isinstance(m, LazyModuleFacts) and m.pending:
-        fns, clss, targets, ops, refs, effects = m.index
-        eager = {f: getattr(m, f) for f in EAGER}
-        eager["imports"] = {k: fix(v) for k, v in m.imports.items()}
-        eager["star_imports"] = [fix(s) for s in m.star_imports]
-        index = [fns, clss, targets, ops, [None if r is None else fix(r) for r in refs], [[i, fix(name)] for i, name in effects]]
-        return lazy_module(eager, index, lambda: _requalify(m, fix))
-    m = _requalify(m, fix)
-    return replace(m, imports={k: fix(v) for k, v in m.imports.items()}, star_imports=[fix(s) for s in m.star_imports])
-
-
-_NOT_READ = object()
-
-
-class _Defined(Mapping):
-    """symbol -> the function (or class) the program holds under it, answered from the modules'
-    indexes: membership and iteration read no facts; a value is read from its module's facts
-    (decoding them, when lazy) and kept, so every read gets the same object."""
-
-    __slots__ = ("_where", "_pick", "_got", "_tables")
-
-    def __init__(self, where: dict[str, ModuleFacts], pick: Callable[[ModuleFacts], dict[str, Any]]) -> None:
-        self._where, self._pick = where, pick
-        self._got: dict[str, Any] = {}
-        self._tables: dict[int, dict[str, Any]] = {}  # id(module) -> its definitions by symbol
-
-    def _read(self, key: str, m: ModuleFacts) -> Any:
-        table = self._tables.get(id(m))
-        if table is None:
-            table = self._tables[id(m)] = self._pick(m)
-        value = self._got[key] = table[key]
-        return value
-
-    def __getitem__(self, key: str) -> Any:
-        value = self._got.get(key, _NOT_READ)
-        if value is _NOT_READ:
-            return self._read(key, self._where[key])
-        return value
-
-    def get(self, key: str, default: Any = None) -> Any:
-        value = self._got.get(key, _NOT_READ)
-        if value is _NOT_READ:
-            m = self._where.get(key)
-            return default if m is None else self._read(key, m)
-        return value
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._where
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._where)
-
-    def __len__(self) -> int:
-        return len(self._where)
-
-    def keys(self):  # noqa: ANN201 - a dict's view: set operations between programs stay cheap
-        return self._where.keys()
-
-
-def _functions_of(m: ModuleFacts) -> dict[str, FunctionFact]:
-    return {f.symbol: f for f in m.functions}  # the last of a symbol, as a program always held
-
-
-def _classes_of(m: ModuleFacts) -> dict[str, ClassFact]:
-    return {c.symbol: c for c in m.classes}
-
-
-def _assigns_of(m: ModuleFacts) -> dict[str, list[AssignFact]]:
-    out: dict[str, list[AssignFact]] = {}
-    for a in m.assigns:
-        out.setdefault(a.target, []).append(a)
-    return out
-
-
-class _Assigned(_Defined):
-    """target -> its assignments in every module, in program order (a tuple), read as `_Defined`."""
-
-    __slots__ = ()
-
-    def __init__(self, where: dict[str, list[ModuleFacts]]) -> None:
-        super().__init__(where, _assigns_of)  # type: ignore[arg-type]
-
-    def _read(self, key: str, ms: list[ModuleFacts]) -> tuple[AssignFact, ...]:  # type: ignore[override]
-        found: list[AssignFact] = []
-        tables = self._tables
-        for m in ms:
-            table = tables.get(id(m))
-            if table is None:
-                table = tables[id(m)] = _assigns_of(m)
-            found += table[key]
-        value = self._got[key] = tuple(found)
-        return value
-
-
-class _Effects(_Defined):
-    """canonical receiver -> [(method, effect)] of the statement calls on it, in program order."""
-
-    __slots__ = ()
-
-    def __init__(self, where: dict[str, list[tuple[str, ModuleFacts, int]]]) -> None:
-        super().__init__(where, None)  # type: ignore[arg-type]
-
-    def _read(self, key: str, found: list[tuple[str, ModuleFacts, int]]) -> list[tuple[str, EffectFact]]:  # type: ignore[override]
-        value = self._got[key] = [(method, m.effects[position]) for method, m, position in found]
-        return value
-
-
 class Program:
     def __init__(self, modules: Iterable[ModuleFacts], layout: Layout | None = None):
         self.modules: dict[str, ModuleFacts] = {}
@@ -228,42 +113,27 @@ class Program:
                 self._by_import[where.module] = None if where.module in self._by_import else name
         if None in self._by_import.values() or len(set(projects.values())) > 1:
             self._own_projects_first(projects, in_project, packages)
-        # The definition indexes are built from each module's index (`index_of`): a module read from
-        # the cache is decoded only when one of its definitions is read (see `_Defined`).
         self.imports: dict[str, str] = {}
-        functions: dict[str, ModuleFacts] = {}
-        classes: dict[str, ModuleFacts] = {}
-        assigned: dict[str, list[ModuleFacts]] = {}  # target -> the modules assigning it, in order
-        self._aliases: dict[str, str | None] = {}  # target -> the name its only assignment `=` binds it to
+        self.functions: dict[str, FunctionFact] = {}
+        self.classes: dict[str, ClassFact] = {}
+        grown: dict[str, list[AssignFact]] = {}
+        self.effects_by_receiver: dict[str, list[tuple[str, EffectFact]]] = {}
         self.module_of: dict[str, ModuleFacts] = {}
-        module_of = self.module_of
-        aliases = self._aliases
-        indexes = []
         for m in self.modules.values():
             self.imports.update(m.imports)
-            index = index_of(m)
-            indexes.append((m, index))
-            fns, clss, targets, ops, refs, _effects = index
-            for symbol in fns:
-                functions[symbol] = m
-                module_of[symbol] = m
-            for symbol in clss:
-                classes[symbol] = m
-                module_of[symbol] = m
-            for target, op, ref in zip(targets, ops, refs):
-                found = assigned.get(target)
-                if found is None:
-                    assigned[target] = [m]
-                    aliases[target] = ref if op == "=" else None
-                    module_of.setdefault(target, m)
-                else:
-                    if found[-1] is not m:
-                        found.append(m)
-                    aliases[target] = None  # assigned more than once: no alias
-        self.functions: Mapping[str, FunctionFact] = _Defined(functions, _functions_of)
-        self.classes: Mapping[str, ClassFact] = _Defined(classes, _classes_of)
-        # Read only: a tuple of assignments per target (a program has about as many as calls).
-        self.assigns: Mapping[str, tuple[AssignFact, ...]] = _Assigned(assigned)
+            for f in m.functions:
+                self.functions[f.symbol] = f
+                self.module_of[f.symbol] = m
+            for c in m.classes:
+                self.classes[c.symbol] = c
+                self.module_of[c.symbol] = m
+            for a in m.assigns:
+                grown.setdefault(a.target, []).append(a)
+                self.module_of.setdefault(a.target, m)
+        # Read only from here on: a tuple per target is half the size of a list grown by appends
+        # (a program has about as many assigned targets as calls).
+        self.assigns: dict[str, tuple[AssignFact, ...]] = {target: tuple(found) for target, found in grown.items()}
+        del grown
         # Suffix index so `pkg.mod` finds `src/pkg/mod.py` (module "src.pkg.mod").
         self._suffix: dict[str, str | None] = {}
         for name in self.modules:
@@ -275,12 +145,12 @@ class Program:
                 self._suffix[suffix] = None if suffix in self._suffix else name
         self._canon_cache: dict[str, str] = {}
         self._calls: list[tuple[ModuleFacts, bool, list[Call]]] | None = None
-        receivers: dict[str, list[tuple[str, ModuleFacts, int]]] = {}
-        for m, index in indexes:
-            for position, name in index[5]:
-                receiver, method = name.rsplit(".", 1)
-                receivers.setdefault(self.canonical(receiver), []).append((sys.intern(method), m, position))
-        self.effects_by_receiver: Mapping[str, list[tuple[str, EffectFact]]] = _Effects(receivers)
+        for m in self.modules.values():
+            for e in m.effects:
+                func = e.call.func
+                if isinstance(func, Ref) and "." in func.name:
+                    receiver, method = func.name.rsplit(".", 1)
+                    self.effects_by_receiver.setdefault(self.canonical(receiver), []).append((sys.intern(method), e))
 
     def _own_projects_first(self, projects: dict[str, str], in_project: dict[tuple[str, str], str], packages: dict[str, str]) -> None:
         """Absolute imports of a name several projects of the tree define load the importing
@@ -313,7 +183,8 @@ class Program:
             if not any(target in reaching or own(project, target, folder) != target for target in [*m.imports.values(), *m.star_imports]):
                 continue
             fix = lambda name, project=project, folder=folder: own(project, name, folder)  # noqa: E731
-            self.modules[key] = _requalified(m, fix)
+            m = _requalify(m, fix)
+            self.modules[key] = replace(m, imports={k: fix(v) for k, v in m.imports.items()}, star_imports=[fix(s) for s in m.star_imports])
 
     # -- names ----------------------------------------------------------------------------------
 
@@ -444,10 +315,10 @@ class Program:
         return None
 
     def _alias_of(self, symbol: str) -> str | None:
-        """The name `symbol` is bound to by its only assignment (`x = y`), from the modules' indexes:
-        resolving a name decodes no module. Asked through `assigns` first: a screen's reads record
-        the key (assigns, symbol) that this answer derives from (`_aliases` is not an index of its own)."""
-        return self._aliases.get(symbol) if symbol in self.assigns else None
+        assigns = self.assigns.get(symbol, [])
+        if len(assigns) == 1 and assigns[0].op == "=" and isinstance(assigns[0].value, Ref):
+            return assigns[0].value.name
+        return None
 
     def _defined(self, symbol: str) -> bool:
         return symbol in self.functions or symbol in self.classes or symbol in self.assigns
