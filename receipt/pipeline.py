@@ -32,8 +32,11 @@ from receipt.extract.screens import ScreenMemo  # small; extract.program and scr
 # a base's cached surface, where nothing is recorded in the run that reuses them.
 SHARE_SCREENS = False
 # Whether a surface stored in the surface cache keeps its dialects' screens (extract/screenstore.py),
-# and the head of a receipt whose base was read from that cache reuses them.
-KEEP_SCREENS = True
+# and the head of a receipt whose base was read from that cache reuses them. Off: measured on the
+# idle machine (2026-11-24, 5,000-file synthetic repo, wall / peak RSS), it made the incremental
+# receipt faster (9.5 -> 6.7 s) but its memory 550 MB, past the 500 MB budget, and `receipt surface`
+# (which records) 770 MB instead of 484. The mechanism stays, tested, until screens cost less memory.
+KEEP_SCREENS = False
 # Whether the head of such a receipt keeps its own screens too (for a later receipt whose base it
 # is: a push's before -> after). Off: measured (2026-11-24, CPU, loaded machine), recording the
 # screens the head computes again cost more than the reuse saved on awslabs/mcp (head dialects

@@ -76,6 +76,7 @@ def _check(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
         monkeypatch.setattr(pipeline, "ScreenMemo", Spy)
         monkeypatch.setattr(pipeline, "SHARE_SCREENS", True)
     else:
+        monkeypatch.setattr(pipeline, "KEEP_SCREENS", True)  # off by default: its memory (see pipeline)
         build_surface(GitRepo(repo), "HEAD~1")  # an earlier run: the base's surface and screens kept
 
         class KeptSpy(screenstore.KeptMemo):

@@ -49,6 +49,7 @@ def test_a_chain_of_receipts_carries_kept_screens_and_still_sees_what_a_later_ch
     git_repo.commit({"ops/util0.py": "def helper0(x):\n    return x - 1\n"})
     git_repo.commit({"ops/hooks.py": SERVER_HOOKS})
     monkeypatch.setenv("RECEIPT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(pipeline, "KEEP_SCREENS", True)  # off by default: its memory (see pipeline)
     monkeypatch.setattr(pipeline, "RECORD_HEADS", True)  # each head keeps its screens (off by default: cost)
     build_surface(GitRepo(git_repo.path), "HEAD~2")  # the default branch's surface, precomputed
     memos = _kept_memos(monkeypatch)
@@ -73,6 +74,7 @@ def test_a_kept_entry_that_does_not_hold_what_its_seal_says_is_ignored(
     git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": PLAIN_HOOKS, "ops/tools.py": TOOLS, **FILLER})
     git_repo.commit({"ops/hooks.py": SERVER_HOOKS})
     monkeypatch.setenv("RECEIPT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(pipeline, "KEEP_SCREENS", True)  # off by default: its memory (see pipeline)
     build_surface(GitRepo(git_repo.path), "HEAD~1")
     [entry] = (tmp_path / "cache" / "screens").rglob("*.zjson")
     head, _, body = zlib.decompress(entry.read_bytes()).partition(b"\n")
