@@ -220,8 +220,11 @@ def _facts_for(
     errors = [s for s in listing.skipped if s.kind == "error"]
     skipped = [s for s in listing.skipped if s.kind != "error"]
     total = len(listing.files)
-    found = [cache.get(f.blob, f.path, disk=(f.blob, f.path) not in fresh) for f in listing.files]
-    missing = [f for f, got in zip(listing.files, found) if got is None and not (max_code_bytes is not None and f.size > max_code_bytes)]
+    # A file over the size limit is never taken from the disk cache: its entry was computed without
+    # the limit this run's (base) config sets, which must decide (`_extracted`: too large, or not).
+    over = [max_code_bytes is not None and f.size > max_code_bytes for f in listing.files]
+    found = [None if big else cache.get(f.blob, f.path, disk=(f.blob, f.path) not in fresh) for f, big in zip(listing.files, over)]
+    missing = [f for f, got, big in zip(listing.files, found, over) if got is None and not big]
     # Imported here: a rerun served by the surface cache never extracts in workers (nor links).
     from receipt.extract.pool import worker_count
 

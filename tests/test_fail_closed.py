@@ -227,3 +227,22 @@ def test_tests_are_excluded_by_default_and_can_be_included(git_repo: GitRepoBuil
     git_repo.commit({".receipt.toml": "include_tests = true\n"})
     out = run_cli("surface", "HEAD", "--repo", str(git_repo.path), "--format", "json")
     assert "wipe" in {t["name"] for t in json.loads(out.stdout)["tools"]}
+
+
+def test_a_cached_entry_of_a_file_now_past_max_file_bytes_does_not_hide_that_it_is_unread(git_repo: GitRepoBuilder, tmp_path: Path) -> None:
+    # The facts of server.py are cached by an earlier run without a limit; the base then sets one
+    # the file is over. The limit decides, as with no cache: the cache only accelerates.
+    git_repo.commit({"server.py": SERVER + WIPE, "other.py": "X = 1\n"})
+    git_repo.commit({".receipt.toml": "max_file_bytes = 60\n"})
+    git_repo.commit({"other.py": "X = 2\n"})
+    cache = str(tmp_path / "cache")
+    warm = run_cli("surface", "HEAD~2", "--repo", str(git_repo.path), "--format", "json", env={"RECEIPT_CACHE_DIR": cache})
+    assert warm.returncode == 0, warm.stderr
+    outs = []
+    for where in (cache, "off"):
+        out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path), "--format", "json", env={"RECEIPT_CACHE_DIR": where})
+        assert out.returncode in (0, 1), out.stderr
+        outs.append(json.loads(out.stdout))
+    with_cache, without = outs
+    assert with_cache == without
+    assert "too-large" in json.dumps(with_cache)  # server.py is reported unread at both revisions
