@@ -140,7 +140,9 @@ class GitRepo:
             self._work_tree = Path(lines[3])
         elif lines[1] == "false" and self.git_dir.name == ".git":  # `--repo` names a work tree's .git
             self._work_tree = self.git_dir.parent
-        self._base = ["git", f"--git-dir={self.git_dir}"]
+        # Objects as stored: `git replace` must not make a blob id read as another blob's text (the
+        # facts cache is keyed by blob id, and a receipt names what the commits hold).
+        self._base = ["git", "--no-replace-objects", f"--git-dir={self.git_dir}"]
         self._batch: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         # Config, template and keyring are read from the same commit by several stages of one run.
@@ -434,9 +436,19 @@ def _first_line_of(stderr: bytes) -> str:
     return "git failed"
 
 
+# Variables that would make git read another repository, object store or history than the one
+# `--repo` names (set inside git hooks, `rebase -x`, `bisect run`): the environment never decides.
+_REPOSITORY_ENV = frozenset({
+    "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_REPLACE_REF_BASE", "GIT_NO_REPLACE_OBJECTS",
+    "GIT_GRAFT_FILE", "GIT_SHALLOW_FILE",
+})
+
+
 def _env() -> dict[str, str]:
     """Git's messages in English whatever the locale: they are matched (dubious ownership) and shown."""
-    return {**os.environ, "LC_ALL": "C", "LANGUAGE": "C"}
+    env = {k: v for k, v in os.environ.items() if k not in _REPOSITORY_ENV}
+    return {**env, "LC_ALL": "C", "LANGUAGE": "C"}
 
 
 _OID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")

@@ -240,3 +240,30 @@ def test_a_listing_is_the_same_whatever_was_listed_before_by_the_same_reader(git
             assert again == first and all(a is not b for a, b in zip(again.skipped, first.skipped)), kw
     listing = shared.list_files(old, max_bytes=100)
     assert {s.path: s.reason for s in listing.skipped} == {"big.py": "too-large", "ext.so": "compiled-code", "link.py": "symlink", "vendor/sub": "submodule"}
+
+
+def test_a_blob_reads_as_stored_whatever_git_replace_says(git_repo: GitRepoBuilder) -> None:
+    # The facts cache is keyed by blob id: a replacement read as that blob would stay in the cache.
+    git_repo.commit({"server.py": "def refund(): ...\n", "other.py": "def wipe_everything(): ...\n"})
+    blob = lambda p: subprocess.run(["git", "-C", str(git_repo.path), "rev-parse", f"HEAD:{p}"], capture_output=True, text=True, check=True).stdout.strip()
+    server, other = blob("server.py"), blob("other.py")
+    subprocess.run(["git", "-C", str(git_repo.path), "replace", server, other], check=True)
+    repo = GitRepo(git_repo.path)
+    assert repo.read_blob(server) == b"def refund(): ...\n"
+    assert repo.read_path(repo.resolve("HEAD"), "server.py") == b"def refund(): ...\n"
+
+
+def test_the_repository_named_is_read_whatever_git_variables_the_environment_sets(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Inside a git hook, `rebase -x` or `bisect run`, GIT_DIR names another repository.
+    git_repo.commit({"a.py": "A = 1\n"})
+    head = git_repo.commit({"a.py": "A = 2\n"})
+    other = tmp_path / "other"
+    other.mkdir()
+    subprocess.run(["git", "init", "-q", str(other)], check=True)
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(other))
+    repo = GitRepo(git_repo.path)
+    assert repo.resolve("HEAD") == head
+    assert repo.read_path(repo.resolve("HEAD~1"), "a.py") == b"A = 1\n"
