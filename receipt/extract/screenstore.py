@@ -88,6 +88,13 @@ class KeptMemo(ScreenMemo):
     def attach(self, program: Any) -> None:
         if self.program is program:
             return
+        if self.program is not None:
+            # A second program: what was carried (with no read set of its own) held for the first
+            # one only, so nothing of it is reused (one memo serves one link today).
+            self.entries.clear()
+            self.carried.clear()
+            self.program = program
+            return
         base, self.base = self.base, None
         if base is not None:
             changed = changed_keys(base, program)
