@@ -116,6 +116,20 @@ _SYSTEM_TEMPLATE = (
     "langchain_core.prompts.SystemMessagePromptTemplate.from_template",
     "langchain.prompts.SystemMessagePromptTemplate.from_template",
 )
+# Messages of `from_messages([...])` that are the run's input, not instructions; any other call
+# (a helper, a template read from a file) may be a system message and is dynamic.
+_NOT_SYSTEM_MESSAGE = (
+    *(f"{pkg}.messages.{m}" for pkg in ("langchain_core", "langchain") for m in ("HumanMessage", "AIMessage", "ToolMessage")),
+    *(
+        f"{pkg}.prompts.{m}{how}"
+        for pkg in ("langchain_core", "langchain")
+        for m in ("HumanMessagePromptTemplate", "AIMessagePromptTemplate")
+        for how in ("", ".from_template")
+    ),
+    "langchain_core.prompts.MessagesPlaceholder", "langchain.prompts.MessagesPlaceholder",
+)
+# Bound on `.partial` chains and references followed by `_Extractor.template_prompt`.
+_TEMPLATE_DEPTH = 24
 _NOT_ARGUMENTS = frozenset({"run_manager", "callbacks"})
 _MIDDLEWARE_PACKAGE = "langchain.agents.middleware"
 # Built-in middleware that gives the agent tools (langchain/agents/middleware/*: `self.tools = [...]`):
@@ -169,6 +183,18 @@ class _Agent:
     # Tools a graph's node functions run (node name, tool, False) or offer to a model through
     # `bind_tools` (None, tool, True: whichever node executes the model's calls runs them).
     direct_tools: list[tuple[str | None, Item, bool]] = field(default_factory=list)
+
+
+def _method_matches(origin: str | None, *candidates: str) -> bool:
+    """`origin_matches` that also compares the class of a method: `origin_matches` compares the leaf
+    only, so `HumanMessagePromptTemplate.from_template` would pass for the system one."""
+    if not origin_matches(origin, *candidates) or origin is None:
+        return False
+    tail = origin.split(".")[-2:]
+    return any(
+        origin_matches(origin, c) and (not c.rsplit(".", 1)[-1][:1].islower() or c.split(".")[-2:] == tail)
+        for c in candidates
+    )
 
 
 class _Extractor:
@@ -647,7 +673,8 @@ class _Extractor:
         custom class) has instructions set at run time."""
         given = call.arg(0, "agent")
         if given is None:
-            return []
+            # `AgentExecutor(**kw)`: the agent, so its prompt, is given at run time.
+            return [Dynamic(dynamic=self.p.render(call))] if call.star else []
         made = self.classic_agent(self.p.value_of(given))
         if made is None:
             return [Dynamic(dynamic=self.p.render(given))]
@@ -657,7 +684,10 @@ class _Extractor:
             prompt = bound.get(prompt.src)  # the factory's parameter: what its caller gave
             if prompt is None:
                 return [Dynamic(dynamic=self.p.render(given))]
-        return self.template_prompt(prompt) if prompt is not None else []
+        if prompt is None:
+            # `create_*_agent(llm, tools, **KW)`: a prompt may be among what is not seen.
+            return [Dynamic(dynamic=self.p.render(create))] if create.star else []
+        return self.template_prompt(prompt)
 
     def classic_agent(self, agent: Expr | None) -> tuple[Call, dict[str, Expr] | None] | None:
         """The `create_*_agent(...)` call that builds `agent`: the call itself, or the one return of a
@@ -689,23 +719,43 @@ class _Extractor:
         """A prompt template's instructions: the text of each system message of
         `ChatPromptTemplate.from_messages([...])` (a `("system", text)` pair, a `SystemMessage`, a
         `SystemMessagePromptTemplate.from_template(text)`), in order; the whole text of a single
-        template (`from_template(text)`). The human turn and placeholders are the run's input, not
-        instructions. A template that cannot be read (`hub.pull(...)`, a parameter) is dynamic."""
+        template (`from_template(text)`); then the values `.partial(...)` fills into those system
+        texts. The human turn and placeholders are the run's input, not instructions. A template
+        that cannot be read (`hub.pull(...)`, a parameter, a message built by a helper, a variable
+        reassigned, a chain of `.partial` that loops) is dynamic."""
+        system, filled = self._template(expr, 0)
+        return [*system, *filled]
+
+    def _template(self, expr: Expr | None, depth: int) -> tuple[list[str | Dynamic], list[str | Dynamic]]:
+        """(system texts, values `.partial` fills into them) of the template `expr`."""
+        dynamic: tuple[list[str | Dynamic], list[str | Dynamic]] = ([Dynamic(dynamic=self.p.render(expr))], [])
+        if depth > _TEMPLATE_DEPTH or self._reassigned(expr):
+            # `a = b.partial(); b = a.partial()` loops; `prompt = prompt.partial(x=...)` after
+            # `prompt = ChatPromptTemplate(...)` is read by value_of as the first assignment only.
+            return dynamic
         value = self.p.value_of(expr)
         receiver, method = split_method(value.func) if isinstance(value, Call) else (None, None)
         if isinstance(value, Call) and method == "partial" and receiver is not None:
             # `template.partial(format_instructions=...)`: the template, with those values filled in.
-            filled = [self.p.text(v) for _, v in sorted(value.kwargs, key=lambda kv: kv[0])]
-            return [*self.template_prompt(receiver), *(t if isinstance(t, (str, Dynamic)) else Dynamic(dynamic=self.p.render(value)) for t in filled)]
+            system, filled = self._template(receiver, depth + 1)
+            filled = list(filled)
+            if value.star:  # `.partial(**RULES)`: which values are filled is not seen
+                filled.append(Dynamic(dynamic=self.p.render(value)))
+            for name, v in sorted(value.kwargs, key=lambda kv: kv[0]):
+                # A value filled into the human turn only is the run's input, not an instruction.
+                if any(isinstance(t, Dynamic) or "{" + name + "}" in t for t in system):
+                    t = self.p.text(v)
+                    filled.append(t if isinstance(t, (str, Dynamic)) else Dynamic(dynamic=self.p.render(value)))
+            return system, filled
         origin = self.p.origin(value.func) if isinstance(value, Call) else None
-        if isinstance(value, Call) and origin_matches(origin, *_SINGLE_TEMPLATE):
+        if isinstance(value, Call) and _method_matches(origin, *_SINGLE_TEMPLATE):
             text = self.p.text(value.arg(0, "template"))
-            return [text if isinstance(text, (str, Dynamic)) else Dynamic(dynamic=describe(value))]
-        if not isinstance(value, Call) or not (origin_matches(origin, *_TEMPLATE_FROM_MESSAGES) or origin_matches(origin, *_CHAT_TEMPLATE)):
-            return [Dynamic(dynamic=self.p.render(expr))]
+            return [text if isinstance(text, (str, Dynamic)) else Dynamic(dynamic=describe(value))], []
+        if not isinstance(value, Call) or not (_method_matches(origin, *_TEMPLATE_FROM_MESSAGES) or origin_matches(origin, *_CHAT_TEMPLATE)):
+            return dynamic
         messages = self.p.items(value.arg(0, "messages"))
-        if isinstance(messages, Dynamic):
-            return [Dynamic(dynamic=self.p.render(value))]
+        if isinstance(messages, Dynamic) or value.star and value.arg(0, "messages") is None:
+            return [Dynamic(dynamic=self.p.render(value))], []
         parts: list[str | Dynamic] = []
         for item in messages:
             message = self.p.value_of(item.expr)
@@ -718,13 +768,31 @@ class _Extractor:
                     text = Dynamic(dynamic=self.p.render(message))  # a role known at run time only
             elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_SYSTEM_MESSAGE):
                 text = self.p.text(message.arg(0, "content"))
-            elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_SYSTEM_TEMPLATE):
+            elif isinstance(message, Call) and _method_matches(self.p.origin(message.func), *_SYSTEM_TEMPLATE):
                 text = self.p.text(message.arg(0, "template"))
-            elif not isinstance(message, (Seq, Call, Const)):  # a bare string is a human turn
-                text = Dynamic(dynamic=self.p.render(item.expr))  # a message this cannot read
+            elif isinstance(message, Call) and _method_matches(self.p.origin(message.func), *_NOT_SYSTEM_MESSAGE):
+                pass  # a human/AI/tool turn or a placeholder: the run's input
+            elif not isinstance(message, (Seq, Const)):  # a bare string is a human turn
+                # A helper returning `("system", TEXT)`, a template built from a file or another
+                # template: a message this cannot read may be a system one.
+                text = Dynamic(dynamic=self.p.render(item.expr))
             if text is not None:
                 parts.append(text if isinstance(text, (str, Dynamic)) else Dynamic(dynamic=self.p.render(item.expr)))
-        return parts
+        return parts, []
+
+    def _reassigned(self, expr: Expr | None) -> bool:
+        """True when `expr` reaches, through plain references, a variable assigned more than once:
+        `value_of` would read its first assignment only."""
+        for _ in range(_TEMPLATE_DEPTH):
+            if not isinstance(expr, Ref):
+                return False
+            d = self.p.lookup(expr.name)
+            if not isinstance(d, AssignFact):
+                return False
+            if self.p._assigned_more_than_once(d.target):
+                return True
+            expr = d.value
+        return True
 
     def interrupt_map(self, expr: Expr | None) -> dict[str, Any] | Dynamic:
         """`interrupt_on` as {tool name: value}; keys may be literals or `some_tool.name`."""

@@ -671,3 +671,60 @@ def test_an_executor_prompt_that_cannot_be_read_is_dynamic_never_none() -> None:
     for prompt in ('hub.pull("hwchase17/openai-tools-agent")', 'ChatPromptTemplate.from_messages(load_messages())'):
         digest, _ = executor_instructions(prompt)
         assert digest is not None and digest.startswith("dynamic:"), prompt
+
+
+def _dynamic(digest: str | None) -> bool:
+    return digest is not None and digest.startswith("dynamic:")
+
+
+SYSTEM_RULES = 'ChatPromptTemplate.from_messages([("system", "Answer about orders. {rules}"), ("human", "{input}")])'
+
+
+def test_a_partial_chain_that_loops_back_is_dynamic_not_a_crash() -> None:
+    # `prompt = prompt.partial(...)` over an imported `prompt`: the receiver names the same variable.
+    files = {
+        "app/__init__.py": "",
+        "app/prompts.py": f"from langchain_core.prompts import ChatPromptTemplate\nprompt = {SYSTEM_RULES}\n",
+        "app/agent.py": EXECUTOR.replace("prompt = {prompt}", 'from app.prompts import prompt\nprompt = prompt.partial(rules="Be brief.")'),
+    }
+    assert _dynamic(surface_of(files)["agent:executor"].instructions_sha256)
+    # Two templates each the other's partial.
+    mutual = EXECUTOR.replace("prompt = {prompt}", 'a = b.partial(x="1")\nb = a.partial(y="2")\nprompt = a')
+    assert _dynamic(surface_of({"app/agent.py": mutual})["agent:executor"].instructions_sha256)
+
+
+def test_a_template_reassigned_with_partial_values_is_dynamic_so_the_values_are_not_lost() -> None:
+    reassigned = EXECUTOR.replace("prompt = {prompt}", f'prompt = {SYSTEM_RULES}\nprompt = prompt.partial(rules="Be brief.")')
+    digest = surface_of({"app/agent.py": reassigned})["agent:executor"].instructions_sha256
+    changed = surface_of({"app/agent.py": reassigned.replace("Be brief.", "Be thorough.")})["agent:executor"].instructions_sha256
+    assert _dynamic(digest) and digest != changed
+
+
+def test_star_arguments_that_may_carry_the_prompt_are_dynamic() -> None:
+    spread = executor_instructions(f'{SYSTEM_RULES}.partial(**RULES)')[0]
+    assert _dynamic(spread)
+    assert _dynamic(surface_of({"app/agent.py": EXECUTOR.replace("[lookup], prompt)", "[lookup], **KW)")})["agent:executor"].instructions_sha256)
+    no_agent = EXECUTOR.replace("AgentExecutor(agent=create_openai_tools_agent(llm, [lookup], prompt), tools=[lookup])", "AgentExecutor(tools=[lookup], **kw)")
+    assert _dynamic(surface_of({"app/agent.py": no_agent})["agent:executor"].instructions_sha256)
+
+
+def test_a_message_built_by_a_call_that_is_not_a_known_turn_is_dynamic() -> None:
+    for message in (
+        "system_message()",
+        'SystemMessagePromptTemplate(prompt=PromptTemplate.from_template("Answer about orders."))',
+        'SystemMessagePromptTemplate.from_template_file("system.txt", input_variables=[])',
+    ):
+        digest, _ = executor_instructions(f'ChatPromptTemplate.from_messages([{message}, ("human", "{{input}}")])')
+        assert _dynamic(digest), message
+    # Known human/AI turns and placeholders are the run's input, read as before.
+    known = 'ChatPromptTemplate.from_messages([("system", "Answer about orders."), HumanMessagePromptTemplate.from_template("{input}"), HumanMessage(content="hi"), MessagesPlaceholder("agent_scratchpad")])'
+    src = EXECUTOR.replace("{prompt}", known).replace("import SystemMessage", "import HumanMessage, SystemMessage").replace("MessagesPlaceholder, PromptTemplate", "HumanMessagePromptTemplate, MessagesPlaceholder, PromptTemplate")
+    assert surface_of({"app/agent.py": src})["agent:executor"].instructions_text == "Answer about orders."
+
+
+def test_a_partial_value_filled_into_the_human_turn_only_is_not_an_instruction() -> None:
+    human_fmt = 'ChatPromptTemplate.from_messages([("system", "Answer about orders."), ("human", "{input} as {fmt}")])'
+    json, yaml = (executor_instructions(f'{human_fmt}.partial(fmt="{fmt}")') for fmt in ("json", "yaml"))
+    assert json == yaml and json[1] == "Answer about orders."
+    # Filled into the system text, it is one.
+    assert executor_instructions(f'{SYSTEM_RULES}.partial(rules="Be brief.")')[1] == "Answer about orders. {rules}\n\nBe brief."
