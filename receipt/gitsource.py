@@ -393,6 +393,13 @@ def _decide(
         hit = excluded(path)
         if hit:
             return path, hit, None
+    if not path.isascii() and _not_utf8(path):
+        if not (wanted(path) or path.endswith(COMPILED_SUFFIXES)):
+            return path, [], None
+        # Its name cannot be said exactly (nor hashed into a cache key): reported, escaped, never
+        # read, so a file hidden behind such a name is not a silent miss.
+        shown = path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return shown, [], ("unreadable-path", "file name is not valid UTF-8: not analysed", "error")
     if mode == _MODE_SUBMODULE:
         return path, [], ("submodule", "submodule: its code lives in another repository and is not scanned")
     if path.endswith(COMPILED_SUFFIXES) and otype == "blob":
@@ -408,6 +415,14 @@ def _decide(
     if n > max_bytes:
         return path, [], ("too-large", f"file of {n} bytes exceeds the {max_bytes}-byte limit", "error")
     return path, [], SourceFile(path=path, blob=oid, size=n)
+
+
+def _not_utf8(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:  # bytes git listed that are not UTF-8 (kept as surrogates)
+        return True
+    return False
 
 
 def _record_of(listing: str, path: str) -> tuple[str, str, str] | None:

@@ -4,6 +4,7 @@ gate. Every case is a real two-commit repository run through the CLI."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -246,3 +247,14 @@ def test_a_cached_entry_of_a_file_now_past_max_file_bytes_does_not_hide_that_it_
     with_cache, without = outs
     assert with_cache == without
     assert "too-large" in json.dumps(with_cache)  # server.py is reported unread at both revisions
+
+
+def test_a_file_whose_name_is_not_utf8_is_reported_not_a_crash(git_repo: GitRepoBuilder) -> None:
+    # git lists the name's bytes; it cannot be said exactly (nor hashed into a cache key): the file
+    # is reported under its escaped name, never silently dropped, and the run does not crash.
+    git_repo.commit({"server.py": SERVER})
+    (git_repo.path / os.fsdecode(b"caf\xe9.py")).write_text("from server import mcp\n\n@mcp.tool()\ndef wipe(path: str) -> str:\n    return path\n")
+    git_repo.commit({})
+    code, receipt = receipt_of(git_repo)
+    assert (code, seen(receipt)) == (0, [("surface.extraction_error", "caf\\xe9.py", "warning")])
+    assert "not valid UTF-8" in receipt["changes"][0]["message"]
