@@ -161,10 +161,7 @@ class FactsCache:
         except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: extract again
             self.misses += 1
             return None
-        try:
-            os.utime(f)  # recently used: eviction keeps it
-        except OSError:
-            pass
+        touch(f)
         self.hits += 1
         self._memory[(blob, path)] = facts
         self._digests[(blob, path)] = hashlib.sha256(raw).hexdigest()
@@ -206,6 +203,14 @@ def _holds(f: Path, data: bytes) -> bool:
         return True
     except (OSError, zlib.error):
         return False
+
+
+def touch(f: Path) -> None:
+    """Mark entry file `f` recently used: eviction (oldest first) keeps it."""
+    try:
+        os.utime(f)
+    except OSError:
+        pass
 
 
 def write_atomic(f: Path, data: bytes) -> bool:
@@ -335,10 +340,7 @@ class SurfaceCache:
                 raise ValueError("parts are not what was stored")
         except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: link again
             return None
-        try:
-            os.utime(f)  # recently used: eviction keeps it
-        except OSError:
-            pass
+        touch(f)
         return parts, digests
 
     def put(self, bound: dict[str, str], parts: dict[str, bytes], digests: dict[str, str]) -> bool:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 import zlib
 from array import array
@@ -39,7 +38,7 @@ from typing import Any, Iterable
 import orjson
 
 from receipt.extract import gc_paused
-from receipt.extract.cache import write_atomic
+from receipt.extract.cache import touch, write_atomic
 from receipt.extract.screens import _NOTHING, ALWAYS, CANONICAL, ScreenMemo, changed_keys
 
 FORMAT = "screens-v1"  # bump when the layout below changes
@@ -237,8 +236,5 @@ def load(root: Path | None, bound: dict[str, str], digests: dict[str, str]) -> K
         kept = decode(body)
     except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: computed again
         return None
-    try:
-        os.utime(f)  # recently used: eviction keeps it
-    except OSError:
-        pass
+    touch(f)
     return kept
