@@ -34,7 +34,7 @@ SHARE_SCREENS = False
 # Whether a surface stored in the surface cache keeps its dialects' screens (extract/screenstore.py),
 # and the head of a receipt whose base was read from that cache reuses them. Off: measured on the
 # idle machine (2026-11-24, 5,000-file synthetic repo, wall / peak RSS), it made the incremental
-# receipt faster (9.5 -> 6.7 s) but its memory 550 MB, past the 500 MB budget, and `receipt surface`
+# receipt faster (8.5 -> 6.7 s) but its memory 550 MB, past the 500 MB budget, and `receipt surface`
 # (which records) 770 MB instead of 484. The mechanism stays, tested, until screens cost less memory.
 KEEP_SCREENS = False
 # Whether the head of such a receipt keeps its own screens too (for a later receipt whose base it
