@@ -23,6 +23,12 @@ from receipt.extract import READ_CEILING, extract_file, gc_paused, gc_quiet_run,
 from receipt.extract.cache import FactsCache, SurfaceCache, decode_entry, default_cache_dir, encode_entry
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.screens import ScreenMemo  # small; extract.program and screenstore are imported where a surface is linked
+from receipt.gitsource import GitRepo, SourceFile, TreeListing
+from receipt.identity import pair_with_doubts
+from receipt.layout import Layout, is_layout_file, read_layout
+from receipt.models import ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
+from receipt.policy import apply_policy
+from receipt.trustroots import keyring_changes, template_change, unmatched_config_changes
 
 # Whether a receipt's head reuses the screens its base computed (receipt/extract/screens.py). Off:
 # measured cold on an idle 2-core machine (2026-11-23), recording the base's reads cost as much as
@@ -44,12 +50,6 @@ KEEP_SCREENS = False
 # call-site selections are not empty and are computed again. A surface linked alone
 # (`build_surface`, `receipt surface`: the default branch's precompute) keeps them.
 RECORD_HEADS = False
-from receipt.gitsource import GitRepo, SourceFile, TreeListing
-from receipt.identity import pair_with_doubts
-from receipt.layout import Layout, is_layout_file, read_layout
-from receipt.models import ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
-from receipt.policy import apply_policy
-from receipt.trustroots import keyring_changes, template_change, unmatched_config_changes
 
 Progress = Callable[[str], None]
 
@@ -424,8 +424,6 @@ def _surface_of(
     facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes)
     progress("linking")
     layout = layout_of(repo, layout_files, listing)
-    from receipt.extract import screenstore
-
     keep = KEEP_SCREENS and keep_screens and linked.root is not None and screens is None
     if keep or (KEEP_SCREENS and prior is not None and screens is None):
         memo = _prior_screens(repo, prior, listing, facts, cache, fresh, config.max_file_bytes, keep) if prior is not None else None
@@ -444,6 +442,8 @@ def _surface_of(
         if linked.put(bound, parts, digests):
             cache.written += 1  # a linked surface counts toward the directory's bound like facts
         if keep and screens is not None:
+            from receipt.extract import screenstore
+
             body = screenstore.encode(screens, {id(m) for m in facts})
             del screens
             if body is not None and screenstore.store(cache.root, bound, digests, body):
