@@ -8,6 +8,8 @@ Recognised, by import origin only (`from agents import function_tool as ft`, `im
 - hosted and local SDK tools (`WebSearchTool`, `FileSearchTool`, `CodeInterpreterTool`,
   `ComputerTool`, `LocalShellTool`, `ShellTool`, `ApplyPatchTool`, `ImageGenerationTool`,
   `ToolSearchTool`, `CustomTool`, `HostedMCPTool`), named as the SDK names them to the model;
+- the Codex tool (`codex_tool(options, name=, sandbox_mode=, default_thread_options=...)`): dangerous
+  unless its sandbox is read-only; no sandbox given leaves it to the user's Codex configuration (dynamic);
 - agents: `Agent(...)`, `Agent[Ctx](...)`, subclasses of `Agent`, `RealtimeAgent(...)`,
   `base.clone(...)`, agents returned by factory functions; their `tools=`, `handoffs=` and
   `mcp_servers=` lists, including lists built in variables and lists changed after construction
@@ -103,6 +105,19 @@ _HOSTED: dict[str, tuple[str | None, dict[str, Any]]] = {
     "ProgrammaticToolCallingTool": ("programmatic_tool_calling", {"dangerous": True}),
 }
 _MODEL_CLASSES_KW = "model"  # OpenAIChatCompletionsModel(model=...), LitellmModel(model=...)
+
+# `codex_tool(...)` (agents/extensions/experimental/codex/codex_tool.py): a function tool that runs the
+# Codex CLI against the local workspace. What it may do is its sandbox: `sandbox_mode=`, else the
+# options' `sandbox_mode`, else `default_thread_options`' (the SDK's `_resolve_thread_options` order);
+# given nowhere, the CLI runs under the sandbox of the user's own Codex configuration (unknowable here).
+_CODEX_TOOL = f"{_PKG}.extensions.experimental.codex.codex_tool"
+_CODEX_NAME = "codex"  # DEFAULT_CODEX_TOOL_NAME
+_CODEX_DESCRIPTION = "Executes an agentic Codex task against the current workspace."
+_CODEX_SANDBOX: dict[str, dict[str, Any]] = {
+    "read-only": {"read_only": True, "dangerous": False},
+    "workspace-write": {"read_only": False, "dangerous": True},
+    "danger-full-access": {"read_only": False, "dangerous": True, "open_world": True},
+}
 
 
 def _function_style(name: str) -> str:
@@ -516,6 +531,8 @@ class _Extractor:
         leaf = self._hosted_leaf(call)
         if leaf is not None:
             return self._hosted(leaf, call, symbol, path, line, conditional)
+        if _is_codex_tool(self.p, call):
+            return self._codex(call, symbol, path, line, conditional)
         receiver = self._method(call, "as_tool")
         if receiver is not None:
             return self._as_tool(receiver, call, symbol, path, line, conditional)
@@ -582,6 +599,65 @@ class _Extractor:
         # agent's MCP server under the same label, a shell with another approval) is another tool.
         config = ";".join(describe(a) for a in call.args) + "|" + _kwargs_text(call)
         return self._merge_or_register(("hosted", entry.key, config), entry, symbol or self._synthetic(path, line), conditional)
+
+    def _option(self, expr: Expr | None, key: str) -> Any:
+        """`key` of an options value: a mapping, or a `CodexToolOptions(...)`/`ThreadOptions(...)` call.
+        None when not given; Dynamic when the options cannot be read."""
+        if expr is None:
+            return None
+        value = self.p.value_of(expr)
+        if isinstance(value, Call) and not isinstance(value.func, Call) and (self._origin(value.func) or "").startswith(_PKG + "."):
+            return self.p.evaluate(value.kw(key)) if value.kw(key) is not None else None
+        mapping = self.p.evaluate(expr)
+        if mapping is None:
+            return None
+        if isinstance(mapping, dict):
+            return mapping.get(key)
+        return mapping if isinstance(mapping, Dynamic) else Dynamic(dynamic=describe(expr))
+
+    def _codex(self, call: Call, symbol: str | None, path: str, line: int, conditional: bool) -> Candidate | None:
+        options = call.arg(0, "options")
+        name = self._str(call.kw("name")) if call.kw("name") is not None else self._option(options, "name")
+        if name is None:
+            name = _CODEX_NAME
+        if not isinstance(name, str):
+            self._note(path, line, "codex_tool: the tool name cannot be resolved statically", site=("codex_tool name",))
+            return None
+        description: Any = self._text(call.kw("description")) if call.kw("description") is not None else self._option(options, "description")
+        thread = call.kw("default_thread_options")
+        sandbox: Any = None
+        for value in (
+            self._str(call.kw("sandbox_mode")),
+            self._option(options, "sandbox_mode"),
+            self._option(thread, "sandbox_mode") if thread is not None else self._option(self._option_expr(options, "default_thread_options"), "sandbox_mode"),
+        ):
+            if value is not None:  # the SDK skips a None or empty mode: the next source decides
+                sandbox = value
+                break
+        if isinstance(sandbox, str) and sandbox in _CODEX_SANDBOX:
+            attrs: dict[str, Any] = dict(_CODEX_SANDBOX[sandbox])
+        else:
+            why = (f"Codex sandbox_mode {sandbox.dynamic if isinstance(sandbox, Dynamic) else sandbox!r}" if sandbox is not None
+                   else "Codex sandbox from the user's Codex configuration (no sandbox_mode given)")
+            attrs = {"dangerous": Dynamic(dynamic=why)}
+        parameters = call.kw("parameters")
+        signature = Signature(params=[Param(name="parameters", type=describe(parameters))]) if parameters is not None else None
+        entry = self._tool_entry(
+            name, path, line, conditional, "never", signature=signature,
+            description_sha256=digest(description if description is not None else _CODEX_DESCRIPTION), **attrs,
+        )
+        config = ";".join(describe(a) for a in call.args) + "|" + _kwargs_text(call)
+        cand = self._merge_or_register(("codex", entry.key, config), entry, symbol or self._synthetic(path, line), conditional)
+        self._apply_enabled(call.kw("is_enabled"), cand.symbols)
+        return cand
+
+    def _option_expr(self, expr: Expr | None, key: str) -> Expr | None:
+        """The expression of `key` in an options call (`CodexToolOptions(default_thread_options=...)`);
+        a mapping's nested value is read by `_option` on the evaluated mapping instead."""
+        value = self.p.value_of(expr) if expr is not None else None
+        if isinstance(value, Call):
+            return value.kw(key)
+        return None
 
     def _given(self, expr: Expr | None) -> bool:
         """An optional callback really passed (not absent, not a literal None)."""
@@ -911,6 +987,10 @@ def _hosted_leaf(p: Program, call: Call) -> str | None:
     return leaf if leaf in _HOSTED and origin_matches(origin, f"{_PKG}.{leaf}") else None
 
 
+def _is_codex_tool(p: Program, call: Call) -> bool:
+    return not isinstance(call.func, Call) and origin_matches(p.origin(call.func), _CODEX_TOOL)
+
+
 def _assigned_agent(p: Program, a: AssignFact) -> bool:
     """`x = Agent(...)` or `x = y.clone(...)`."""
     return a.op == "=" and isinstance(a.value, Call) and (_is_agent_ctor(p, a.value) or _Extractor._method(a.value, "clone") is not None)
@@ -948,6 +1028,7 @@ def _assigned_tool(p: Program, a: AssignFact) -> bool:
         _is_function_tool(p, call.func)
         or origin_matches(p.origin(call.func), _FUNCTION_TOOL_CLASS)
         or _hosted_leaf(p, call) is not None
+        or _is_codex_tool(p, call)
         or _Extractor._method(call, "as_tool") is not None
     )
 
