@@ -81,6 +81,23 @@ def has_external_decorator(program: Program, fn: FunctionFact) -> bool:
     return False
 
 
+# `typing.cast(T, value)` returns value unchanged: a model spelt through it is the same model.
+_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
+
+
+def uncast(program: Program, expr: Expr | None) -> Expr | None:
+    """The value inside `cast(T, value)` (through variables: `MODEL = cast(...)`), else expr itself."""
+    for _ in range(8):  # nested casts; bounded, as every walk over analysed code is
+        value = program.value_of(expr) if isinstance(expr, Ref) else expr
+        if not (isinstance(value, Call) and not isinstance(value.func, Call) and program.origin(value.func) in _CASTS):
+            return expr
+        inner = value.arg(1, "val")
+        if inner is None:
+            return expr
+        expr = inner
+    return expr
+
+
 def model_value(program: Program, expr: Expr | None, keywords: tuple[str, ...] = ("model", "model_id", "model_name")) -> str | Dynamic | None:
     """A model as a string: a literal, or the model argument of a model object (`LLM(model="x")`).
 
@@ -89,6 +106,7 @@ def model_value(program: Program, expr: Expr | None, keywords: tuple[str, ...] =
     """
     if expr is None:
         return None
+    expr = uncast(program, expr)
     value = program.value_of(expr)
     if isinstance(value, Call):
         origin = program.origin(value.func) or ""
@@ -127,6 +145,7 @@ def qualified_model(program: Program, expr: Expr | None) -> str | Dynamic | None
     (chosen at run time). Unlike `model_value`, the class is part of the id."""
     if expr is None:
         return None
+    expr = uncast(program, expr)
     value = program.evaluate(expr)
     if isinstance(value, str) or value is None:
         return value

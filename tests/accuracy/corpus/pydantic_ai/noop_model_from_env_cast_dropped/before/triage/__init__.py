@@ -1,0 +1,1 @@
+"""Ticket triage agent; the model is picked per deployment."""
