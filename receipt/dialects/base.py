@@ -264,19 +264,34 @@ def module_level_public(program: Program, symbol: str) -> bool:
     return module in program.modules and not name.startswith("_")
 
 
+def _qualified_tail(path: str) -> str:
+    """What follows the module in a dotted path: from its first class segment on (`Class.method`,
+    `Class`), or the leaf of a module-level name (`function_tool`). Python's convention (PEP 8) is
+    the only sign of where the module ends in the name of something the analysis never sees."""
+    parts = path.split(".")
+    for i, part in enumerate(parts):
+        if part.lstrip("_")[:1].isupper():
+            return ".".join(parts[i:])
+    return parts[-1]
+
+
 def origin_matches(origin: str | None, *candidates: str) -> bool:
     """True when `origin` is one of `candidates` or a re-export path ending in one of them.
 
     Frameworks re-export names (`agents.function_tool` is `agents.tool.function_tool`), so a
-    dialect lists the public spellings and this compares on module prefix + leaf name.
+    dialect lists the public spellings and this compares on top package + what follows the module.
+    A method is compared with its class (`SystemMessagePromptTemplate.from_template` never matches
+    the human one), and a method called on a value is compared by where that value comes from
+    (`PromptTemplate.from_template(...).partial` is not `PromptTemplate.partial`): never by the
+    spelling of the method name alone.
     """
     if not origin:
         return False
     for c in candidates:
         if origin == c:
             return True
-        pkg, _, leaf = c.partition(".")
-        if origin.startswith(pkg + ".") and origin.rsplit(".", 1)[-1] == c.rsplit(".", 1)[-1]:
+        pkg = c.partition(".")[0]
+        if origin.startswith(pkg + ".") and _qualified_tail(origin) == _qualified_tail(c):
             return True
     return False
 

@@ -90,6 +90,8 @@ NAME = "langchain"
 
 _TOOL_DECORATOR = ("langchain_core.tools.tool", "langchain.tools.tool")
 _SIMPLE_TOOL = ("langchain_core.tools.Tool", "langchain.tools.Tool", "langchain.agents.Tool")
+# `StructuredTool.from_function` / `Tool.from_function`, wherever LangChain re-exports them.
+_FROM_FUNCTION = tuple(f"{pkg}.tools.{cls}.from_function" for pkg in ("langchain_core", "langchain") for cls in ("StructuredTool", "Tool"))
 _BASE_TOOL = ("langchain_core.tools.BaseTool", "langchain.tools.BaseTool")
 _TOOL_PACKAGES = ("langchain_core", "langchain")
 _CREATE_AGENT = ("langchain.agents.create_agent",)
@@ -155,14 +157,6 @@ _MODEL_WRAPPERS = _RUNNABLE_WRAPPERS | {"bind_tools", "with_structured_output"}
 _NODE_DEPTH = 4  # repository helpers a node function calls, followed this deep
 
 
-def _from_function(origin: str | None) -> bool:
-    """`StructuredTool.from_function` / `Tool.from_function`, wherever LangChain re-exports them."""
-    if not origin or not origin.endswith(".from_function"):
-        return False
-    owner = origin[: -len(".from_function")]
-    return origin_matches(owner, "langchain_core.tools.StructuredTool", "langchain_core.tools.Tool", "langchain.tools.StructuredTool", "langchain.tools.Tool")
-
-
 def tool_signature(fn: FunctionFact) -> Signature:
     """LangChain's schema: injected arguments, a RunnableConfig and callback plumbing are not arguments."""
     drop = {p.name for p in fn.params if p.name in _NOT_ARGUMENTS or "RunnableConfig" in (p.annotation or "")}
@@ -183,18 +177,6 @@ class _Agent:
     # Tools a graph's node functions run (node name, tool, False) or offer to a model through
     # `bind_tools` (None, tool, True: whichever node executes the model's calls runs them).
     direct_tools: list[tuple[str | None, Item, bool]] = field(default_factory=list)
-
-
-def _method_matches(origin: str | None, *candidates: str) -> bool:
-    """`origin_matches` that also compares the class of a method: `origin_matches` compares the leaf
-    only, so `HumanMessagePromptTemplate.from_template` would pass for the system one."""
-    if not origin_matches(origin, *candidates) or origin is None:
-        return False
-    tail = origin.split(".")[-2:]
-    return any(
-        origin_matches(origin, c) and (not c.rsplit(".", 1)[-1][:1].islower() or c.split(".")[-2:] == tail)
-        for c in candidates
-    )
 
 
 class _Extractor:
@@ -263,7 +245,7 @@ class _Extractor:
             else:
                 func, name = first, None
             description = self.p.text(call.kw("description"))
-        elif _from_function(origin):
+        elif origin_matches(origin, *_FROM_FUNCTION):
             func, name_src = call.arg(0, "func"), call.arg(2, "name")
             description = self.p.text(call.arg(3, "description"))
             if "StructuredTool" not in (origin or ""):  # Tool.from_function(func, name, description)
@@ -275,7 +257,7 @@ class _Extractor:
             description = self.p.text(call.arg(2, "description"))
         else:
             return None
-        if func is None and _from_function(origin):
+        if func is None and origin_matches(origin, *_FROM_FUNCTION):
             func = call.arg(1, "coroutine")
         if func is None:
             return None  # `tool("name")` alone is a decorator, not a tool
@@ -748,10 +730,10 @@ class _Extractor:
                     filled.append(t if isinstance(t, (str, Dynamic)) else Dynamic(dynamic=self.p.render(value)))
             return system, filled
         origin = self.p.origin(value.func) if isinstance(value, Call) else None
-        if isinstance(value, Call) and _method_matches(origin, *_SINGLE_TEMPLATE):
+        if isinstance(value, Call) and origin_matches(origin, *_SINGLE_TEMPLATE):
             text = self.p.text(value.arg(0, "template"))
             return [text if isinstance(text, (str, Dynamic)) else Dynamic(dynamic=describe(value))], []
-        if not isinstance(value, Call) or not (_method_matches(origin, *_TEMPLATE_FROM_MESSAGES) or origin_matches(origin, *_CHAT_TEMPLATE)):
+        if not isinstance(value, Call) or not (origin_matches(origin, *_TEMPLATE_FROM_MESSAGES) or origin_matches(origin, *_CHAT_TEMPLATE)):
             return dynamic
         messages = self.p.items(value.arg(0, "messages"))
         if isinstance(messages, Dynamic) or value.star and value.arg(0, "messages") is None:
@@ -768,9 +750,9 @@ class _Extractor:
                     text = Dynamic(dynamic=self.p.render(message))  # a role known at run time only
             elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_SYSTEM_MESSAGE):
                 text = self.p.text(message.arg(0, "content"))
-            elif isinstance(message, Call) and _method_matches(self.p.origin(message.func), *_SYSTEM_TEMPLATE):
+            elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_SYSTEM_TEMPLATE):
                 text = self.p.text(message.arg(0, "template"))
-            elif isinstance(message, Call) and _method_matches(self.p.origin(message.func), *_NOT_SYSTEM_MESSAGE):
+            elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_NOT_SYSTEM_MESSAGE):
                 pass  # a human/AI/tool turn or a placeholder: the run's input
             elif not isinstance(message, (Seq, Const)):  # a bare string is a human turn
                 # A helper returning `("system", TEXT)`, a template built from a file or another
@@ -989,7 +971,7 @@ def _assigned_tool(p: Program, a: AssignFact) -> bool:
     if a.op != "=" or not isinstance(a.value, Call):
         return False
     origin = p.origin(a.value.func)
-    return origin_matches(origin, *_TOOL_DECORATOR) or _from_function(origin) or origin_matches(origin, *_SIMPLE_TOOL)
+    return origin_matches(origin, *_TOOL_DECORATOR) or origin_matches(origin, *_FROM_FUNCTION) or origin_matches(origin, *_SIMPLE_TOOL)
 
 
 def _tool_class(p: Program, cls: ClassFact) -> bool:

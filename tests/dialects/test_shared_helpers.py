@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from receipt.dialects.base import lowest, split_method, stricter
+from receipt.dialects.base import lowest, origin_matches, split_method, stricter
 from receipt.extract.facts import Attr, Call, Concat, Const, Dyn, Map, Ref, Seq, Splat, walk
 from receipt.models import Dynamic
 from tests.helpers import surface_of
@@ -61,3 +61,19 @@ def test_split_method() -> None:
     # A parameter's method only when asked for (MCP registration helpers take the server as a parameter).
     assert split_method(Dyn("mcp.tool", "parameter")) == (None, None)
     assert split_method(Dyn("mcp.tool", "parameter"), parameters=True) == (Dyn("mcp", "parameter"), "tool")
+
+
+def test_origin_matches_a_re_export_and_a_method_by_its_class_never_by_the_method_name_alone() -> None:
+    # A re-export is the same object under another module path, a class or a module-level name alike.
+    assert origin_matches("agents.tool.function_tool", "agents.function_tool")
+    assert origin_matches("langchain_core.prompts.chat.ChatPromptTemplate", "langchain_core.prompts.ChatPromptTemplate")
+    assert origin_matches("langchain_core.prompts.chat.SystemMessagePromptTemplate.from_template", "langchain_core.prompts.SystemMessagePromptTemplate.from_template")
+    # The same method name on another class is another thing: the human turn is not the system one.
+    assert not origin_matches("langchain_core.prompts.chat.HumanMessagePromptTemplate.from_template", "langchain_core.prompts.SystemMessagePromptTemplate.from_template")
+    assert not origin_matches("langchain_core.tools.BaseTool.tool", "langchain_core.tools.tool")
+    # A method called on a value is compared by where the value comes from: the result of
+    # `from_template(...)` is not the class, whatever its method is named.
+    assert not origin_matches("langchain_core.prompts.PromptTemplate.from_template.partial", "langchain_core.prompts.PromptTemplate.partial")
+    assert origin_matches("langchain_core.prompts.prompt.PromptTemplate.partial", "langchain_core.prompts.PromptTemplate.partial")
+    assert not origin_matches("langchain_core.prompts.PromptTemplate", "langchain_core.prompts.PromptTemplate.from_template")
+    assert not origin_matches("langchain_community.tools.tool", "langchain_core.tools.tool")
