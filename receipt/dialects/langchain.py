@@ -59,6 +59,8 @@ the signature's schemas (its fields compared, see receipt.schemas).
 
 from __future__ import annotations
 
+import re
+import string
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,6 +134,11 @@ _NOT_SYSTEM_MESSAGE = (
 )
 # Bound on `.partial` chains and references followed by `_Extractor.template_prompt`.
 _TEMPLATE_DEPTH = 24
+# How a template spells its placeholders (`template_format=`): what `.partial(name=...)` fills.
+_TEMPLATE_FORMATS = ("f-string", "jinja2", "mustache")
+_LITERAL = "literal"  # a message given as a `SystemMessage`: its text is never formatted
+_TEMPLATE_TAG = re.compile(r"\{\{(.*?)\}\}|\{%(.*?)%\}", re.S)
+_IDENTIFIER = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
 _NOT_ARGUMENTS = frozenset({"run_manager", "callbacks"})
 _MIDDLEWARE_PACKAGE = "langchain.agents.middleware"
 # Built-in middleware that gives the agent tools (langchain/agents/middleware/*: `self.tools = [...]`):
@@ -177,6 +184,47 @@ class _Agent:
     # Tools a graph's node functions run (node name, tool, False) or offer to a model through
     # `bind_tools` (None, tool, True: whichever node executes the model's calls runs them).
     direct_tools: list[tuple[str | None, Item, bool]] = field(default_factory=list)
+
+
+def _placeholders(text: str, fmt: str) -> frozenset[str] | None:
+    """The variables a template text of format `fmt` reads (what `.partial` can fill), by their
+    top-level name; None when the text cannot be read in that format (LangChain would refuse it:
+    whatever a partial names may be read)."""
+    if fmt == _LITERAL:
+        return frozenset()
+    if fmt == "f-string":
+        names: set[str] = set()
+        pending = [text]
+        try:
+            while pending:
+                for _lit, field_name, spec, _conv in string.Formatter().parse(pending.pop()):
+                    if field_name is not None:
+                        names.add(re.split(r"[.\[]", field_name, maxsplit=1)[0])
+                    if spec and "{" in spec:  # `{x:{width}}`: a nested field
+                        pending.append(spec)
+        except ValueError:
+            return None
+        return frozenset(names)
+    # jinja2 and mustache: the names used inside `{{ ... }}` (and jinja's `{% ... %}`), not after a dot
+    # (`{{ user.name }}` reads `user`). A mustache comment `{{! ... }}` reads nothing.
+    found: set[str] = set()
+    for expr, stmt in _TEMPLATE_TAG.findall(text):
+        body = expr if expr else stmt
+        if fmt == "mustache" and body.lstrip("{").lstrip().startswith("!"):
+            continue
+        found.update(_IDENTIFIER.findall(body))
+    return frozenset(found)
+
+
+def _fills(system: list[tuple[str | Dynamic, str]], name: str) -> bool:
+    """True when a value `.partial(name=...)` gives may be read by one of the system texts."""
+    for text, fmt in system:
+        if isinstance(text, Dynamic):
+            return True
+        names = _placeholders(text, fmt)
+        if names is None or name in names:
+            return True
+    return False
 
 
 class _Extractor:
@@ -706,11 +754,22 @@ class _Extractor:
         that cannot be read (`hub.pull(...)`, a parameter, a message built by a helper, a variable
         reassigned, a chain of `.partial` that loops) is dynamic."""
         system, filled = self._template(expr, 0)
-        return [*system, *filled]
+        return [*(text for text, _fmt in system), *filled]
 
-    def _template(self, expr: Expr | None, depth: int) -> tuple[list[str | Dynamic], list[str | Dynamic]]:
-        """(system texts, values `.partial` fills into them) of the template `expr`."""
-        dynamic: tuple[list[str | Dynamic], list[str | Dynamic]] = ([Dynamic(dynamic=self.p.render(expr))], [])
+    def _format(self, call: Call, position: int | None) -> str | None:
+        """The `template_format=` of a template-building call (a positional argument at `position`
+        where the signature has one): f-string when not given, None when it is not a known literal
+        (a variable set at run time, a `**kwargs` that may carry it): never guessed."""
+        given = call.arg(position, "template_format") if position is not None else call.kw("template_format")
+        if given is None:
+            return None if call.star else "f-string"
+        fmt = self.p.evaluate(given)
+        return fmt if isinstance(fmt, str) and fmt in _TEMPLATE_FORMATS else None
+
+    def _template(self, expr: Expr | None, depth: int) -> tuple[list[tuple[str | Dynamic, str]], list[str | Dynamic]]:
+        """(system texts with their template format, values `.partial` fills into them) of the
+        template `expr`."""
+        dynamic: tuple[list[tuple[str | Dynamic, str]], list[str | Dynamic]] = ([(Dynamic(dynamic=self.p.render(expr)), _LITERAL)], [])
         if depth > _TEMPLATE_DEPTH or self._reassigned(expr):
             # `a = b.partial(); b = a.partial()` loops; `prompt = prompt.partial(x=...)` after
             # `prompt = ChatPromptTemplate(...)` is read by value_of as the first assignment only.
@@ -725,41 +784,54 @@ class _Extractor:
                 filled.append(Dynamic(dynamic=self.p.render(value)))
             for name, v in sorted(value.kwargs, key=lambda kv: kv[0]):
                 # A value filled into the human turn only is the run's input, not an instruction.
-                if any(isinstance(t, Dynamic) or "{" + name + "}" in t for t in system):
+                if _fills(system, name):
                     t = self.p.text(v)
                     filled.append(t if isinstance(t, (str, Dynamic)) else Dynamic(dynamic=self.p.render(value)))
             return system, filled
         origin = self.p.origin(value.func) if isinstance(value, Call) else None
         if isinstance(value, Call) and origin_matches(origin, *_SINGLE_TEMPLATE):
+            fmt = self._format(value, None)
+            if fmt is None:
+                return dynamic
             text = self.p.text(value.arg(0, "template"))
-            return [text if isinstance(text, (str, Dynamic)) else Dynamic(dynamic=describe(value))], []
-        if not isinstance(value, Call) or not (origin_matches(origin, *_TEMPLATE_FROM_MESSAGES) or origin_matches(origin, *_CHAT_TEMPLATE)):
+            return [(text if isinstance(text, (str, Dynamic)) else Dynamic(dynamic=describe(value)), fmt)], []
+        from_messages = isinstance(value, Call) and origin_matches(origin, *_TEMPLATE_FROM_MESSAGES)
+        if not isinstance(value, Call) or not (from_messages or origin_matches(origin, *_CHAT_TEMPLATE)):
             return dynamic
+        # `from_messages(messages, template_format)`; `ChatPromptTemplate(messages, *, template_format)`.
+        outer = self._format(value, 1 if from_messages else None)
         messages = self.p.items(value.arg(0, "messages"))
         if isinstance(messages, Dynamic) or value.star and value.arg(0, "messages") is None:
-            return [Dynamic(dynamic=self.p.render(value))], []
-        parts: list[str | Dynamic] = []
+            return [(Dynamic(dynamic=self.p.render(value)), _LITERAL)], []
+        parts: list[tuple[str | Dynamic, str]] = []
         for item in messages:
             message = self.p.value_of(item.expr)
             text: Any = None
+            fmt: str | None = _LITERAL
             if isinstance(message, Seq) and len(message.items) == 2:
                 role = self.p.evaluate(message.items[0])
                 if role == "system":
-                    text = self.p.text(message.items[1])
+                    text, fmt = self.p.text(message.items[1]), outer
                 elif not isinstance(role, str):
                     text = Dynamic(dynamic=self.p.render(message))  # a role known at run time only
             elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_SYSTEM_MESSAGE):
                 text = self.p.text(message.arg(0, "content"))
             elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_SYSTEM_TEMPLATE):
-                text = self.p.text(message.arg(0, "template"))
+                # `SystemMessagePromptTemplate.from_template(template, template_format="f-string")`
+                text, fmt = self.p.text(message.arg(0, "template")), self._format(message, 1)
             elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_NOT_SYSTEM_MESSAGE):
                 pass  # a human/AI/tool turn or a placeholder: the run's input
             elif not isinstance(message, (Seq, Const)):  # a bare string is a human turn
                 # A helper returning `("system", TEXT)`, a template built from a file or another
                 # template: a message this cannot read may be a system one.
                 text = Dynamic(dynamic=self.p.render(item.expr))
-            if text is not None:
-                parts.append(text if isinstance(text, (str, Dynamic)) else Dynamic(dynamic=self.p.render(item.expr)))
+            if text is None:
+                continue
+            if not isinstance(text, (str, Dynamic)) or fmt is None:
+                # Text not readable, or placeholders spelt in a format not known: what `.partial`
+                # fills into it cannot be told.
+                text, fmt = Dynamic(dynamic=self.p.render(item.expr)), _LITERAL
+            parts.append((text, fmt))
         return parts, []
 
     def _reassigned(self, expr: Expr | None) -> bool:

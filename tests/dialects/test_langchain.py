@@ -728,3 +728,43 @@ def test_a_partial_value_filled_into_the_human_turn_only_is_not_an_instruction()
     assert json == yaml and json[1] == "Answer about orders."
     # Filled into the system text, it is one.
     assert executor_instructions(f'{SYSTEM_RULES}.partial(rules="Be brief.")')[1] == "Answer about orders. {rules}\n\nBe brief."
+
+
+def test_a_partial_fills_a_placeholder_as_the_template_s_format_spells_it() -> None:
+    jinja = 'ChatPromptTemplate.from_messages([("system", "Answer about orders. {{ rules }}"), ("human", "{{ input }}")], template_format="jinja2")'
+    assert executor_instructions(f'{jinja}.partial(rules="Be brief.")')[1] == "Answer about orders. {{ rules }}\n\nBe brief."
+    # Filled into the human turn only, it is the run's input; a name after a dot is an attribute.
+    human = jinja.replace("{{ input }}", "{{ input }} as {{ fmt }}").replace("{{ rules }}", "{{ order.fmt }}")
+    json, yaml = (executor_instructions(f'{human}.partial(fmt="{fmt}")') for fmt in ("json", "yaml"))
+    assert json == yaml and json[1] == "Answer about orders. {{ order.fmt }}"
+    # Jinja statements read variables too; so do mustache tags, sections included.
+    statement = jinja.replace("{{ rules }}", "{% if strict %}Be brief.{% endif %}")
+    assert executor_instructions(f'{statement}.partial(strict="yes")')[1].endswith("\n\nyes")
+    mustache = jinja.replace("jinja2", "mustache").replace("{{ rules }}", "{{#rules}}{{.}}{{/rules}}")
+    assert executor_instructions(f'{mustache}.partial(rules="Be brief.")')[1].endswith("\n\nBe brief.")
+    single = 'PromptTemplate.from_template("Answer about orders. {{ rules }} {{ input }}", template_format="jinja2")'
+    assert executor_instructions(f'{single}.partial(rules="Be brief.")')[1].endswith("\n\nBe brief.")
+    system = 'ChatPromptTemplate.from_messages([SystemMessagePromptTemplate.from_template("Answer. {{ rules }}", "jinja2"), ("human", "{input}")])'
+    src = EXECUTOR.replace("{prompt}", f'{system}.partial(rules="Be brief.")').replace("MessagesPlaceholder, PromptTemplate", "MessagesPlaceholder, PromptTemplate, SystemMessagePromptTemplate")
+    assert surface_of({"app/agent.py": src})["agent:executor"].instructions_text == "Answer. {{ rules }}\n\nBe brief."
+
+
+def test_an_f_string_placeholder_is_what_python_formats_not_a_brace_spelling() -> None:
+    # `{{rules}}` in an f-string template is the literal text `{rules}`: nothing fills it.
+    escaped = 'ChatPromptTemplate.from_messages([("system", "Answer about orders. {{rules}}"), ("human", "{input} {rules}")])'
+    assert executor_instructions(f'{escaped}.partial(rules="Be brief.")')[1] == "Answer about orders. {{rules}}"
+    spec = 'ChatPromptTemplate.from_messages([("system", "Answer about orders. {rules!s:>10}"), ("human", "{input}")])'
+    assert executor_instructions(f'{spec}.partial(rules="Be brief.")')[1].endswith("\n\nBe brief.")
+    # A SystemMessage is never formatted: a partial cannot reach it.
+    literal = 'ChatPromptTemplate.from_messages([SystemMessage(content="Answer about orders. {rules}"), ("human", "{input} {rules}")])'
+    assert executor_instructions(f'{literal}.partial(rules="Be brief.")')[1] == "Answer about orders. {rules}"
+
+
+def test_a_template_format_that_is_not_a_known_literal_is_dynamic_never_guessed() -> None:
+    for fmt in ('os.environ["PROMPT_FORMAT"]', '"jinja3"'):
+        prompt = f'ChatPromptTemplate.from_messages([("system", "Answer about orders. {{{{ rules }}}}"), ("human", "{{input}}")], template_format={fmt}).partial(rules="Be brief.")'
+        assert _dynamic(executor_instructions(prompt)[0]), fmt
+    assert _dynamic(executor_instructions('PromptTemplate.from_template("Answer about orders: {input}", **OPTIONS)')[0])
+    # Spelt out as a constant, it is known.
+    known = EXECUTOR.replace("prompt = {prompt}", 'FORMAT = "jinja2"\nprompt = ChatPromptTemplate.from_messages([("system", "Answer. {{ rules }}")], template_format=FORMAT).partial(rules="Be brief.")')
+    assert surface_of({"app/agent.py": known})["agent:executor"].instructions_text == "Answer. {{ rules }}\n\nBe brief."

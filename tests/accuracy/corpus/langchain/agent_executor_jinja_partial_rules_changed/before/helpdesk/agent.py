@@ -1,0 +1,23 @@
+from langchain_classic.agents import AgentExecutor, create_tool_calling_agent
+from langchain_core.prompts import ChatPromptTemplate
+from langchain_openai import ChatOpenAI
+
+from helpdesk.tools import lookup_order
+
+RULES = "Never promise a delivery date."
+
+llm = ChatOpenAI(model="gpt-4o-mini", temperature=0)
+tools = [lookup_order]
+
+template = ChatPromptTemplate.from_messages(
+    [
+        ("system", "You answer questions about customer orders.\n{{ rules }}"),
+        ("human", "{{ input }}"),
+        ("placeholder", "{{ agent_scratchpad }}"),
+    ],
+    template_format="jinja2",
+)
+prompt = template.partial(rules=RULES)
+
+agent = create_tool_calling_agent(llm, tools, prompt)
+executor = AgentExecutor(agent=agent, tools=tools, max_iterations=5)
