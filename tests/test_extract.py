@@ -363,3 +363,79 @@ def test_cached_constants_keep_their_type_and_sign_when_shared_between_files(tmp
         values = [c.value for c in decoded.assigns[0].value.items]  # type: ignore[union-attr]
         expected = [c.value for c in fresh.assigns[0].value.items]  # type: ignore[union-attr]
         assert [(type(v), repr(v)) for v in values] == [(type(v), repr(v)) for v in expected]
+
+
+HOSTILE_APP = {
+    "app/__init__.py": "",
+    "app/tools.py": """
+        from agents import function_tool
+
+        @function_tool(needs_approval=True)
+        def refund(order_id: str, amount: float = 0.0) -> str:
+            '''Refund an order.'''
+            return order_id
+
+        class Ledger:
+            rate: float = 1.5
+
+            def total(self) -> float:
+                return self.rate
+        """,
+    "app/main.py": """
+        from agents import Agent
+        from app.tools import refund
+
+        agent = Agent(name="support", instructions="Help with orders.", tools=[refund], model="gpt-4o")
+        """,
+}
+
+
+def _spoil_scalars(facts: list) -> None:  # type: ignore[type-arg]
+    """Every line a string, every flag a non-bool, as a corrupted or hostile entry might hold."""
+    facts[2] = "no"  # is_package
+    facts[7] = [str(n) for n in facts[7]]  # assignment lines
+    facts[8] = [1 for _ in facts[8]]  # assignment conditions
+    for f in facts[10]:
+        f[2], f[10] = str(f[2]), "yes"  # function line, conditional
+        for p in f[3]:
+            p[5] = "yes"  # required
+    for c in facts[11]:
+        c[2] = str(c[2])  # class line
+    for row in facts[-1]:
+        if isinstance(row, list) and row[0] == 0:  # a call: line, star
+            row[4], row[5] = str(row[4]), "no"
+
+
+def test_a_cache_entry_whose_scalars_have_another_type_is_a_miss_never_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A facts entry bound to the right blob but holding a line as text or a flag that is not a
+    bool is extracted again from the blob: the receipt is the one a clean cache gives."""
+    import shutil
+    import zlib
+
+    from receipt.extract.cache import dumps, loads
+    from receipt.pipeline import build_receipt
+    from tests.helpers import GitRepoBuilder
+
+    repo = GitRepoBuilder(tmp_path / "repo")
+    base = repo.commit(HOSTILE_APP)
+    head = repo.commit({"app/tools.py": HOSTILE_APP["app/tools.py"].replace("needs_approval=True", "needs_approval=False")})
+    monkeypatch.setenv("RECEIPT_CACHE_DIR", str(tmp_path / "cache"))
+
+    def receipt() -> list:  # type: ignore[type-arg]
+        r = build_receipt(str(repo.path), base, head, today=None)
+        return [c.model_dump(mode="json") for c in r.changes]
+
+    clean = receipt()
+    assert clean, "the change must be seen"
+    entries = sorted((tmp_path / "cache" / "facts").rglob("*.zjson"))
+    good = {e: e.read_bytes() for e in entries}
+    for spoil in (_spoil_scalars, lambda j: j.__setitem__(14, "{}"), lambda j: j.__setitem__(3, {"app.main.Agent": 1})):
+        for e in entries:
+            data = loads(zlib.decompress(good[e]))
+            spoil(data["facts"])
+            e.write_bytes(zlib.compress(dumps(data)))
+        for linked in ("surfaces", "screens"):  # so the facts are read, not a surface linked from them
+            shutil.rmtree(tmp_path / "cache" / linked, ignore_errors=True)
+        assert receipt() == clean
+        # Each spoilt entry was a miss: extracted again and written back as the extractor makes it.
+        assert all(zlib.decompress(e.read_bytes()) == zlib.decompress(good[e]) for e in entries)
