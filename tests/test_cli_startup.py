@@ -33,7 +33,9 @@ sys.exit(code)
 SIGNING = ("cryptography", "receipt.keys", "receipt.sign", "receipt.verify")
 GITHUB = ("httpx", "receipt.github.api")
 ENGINE = ("pydantic", "jinja2", "git", "receipt.models", "receipt.pipeline")
-WATCHED = (*SIGNING, *GITHUB, *ENGINE)
+# Read by pydantic's plugin loader to find plugins the CLI turns off (receipt.cli._no_pydantic_plugins).
+PLUGINS = ("importlib.metadata",)
+WATCHED = (*SIGNING, *GITHUB, *ENGINE, *PLUGINS)
 
 TOOLS = """
 from receipt.markers import agent, tool
@@ -79,6 +81,7 @@ def test_an_unsigned_receipt_never_loads_cryptography_or_the_github_client(repo:
     assert "**FAIL**" in (tmp_path / "r.md").read_text()
     assert modules.isdisjoint((*SIGNING, *GITHUB)), modules
     assert "git" not in modules  # GitPython: its import and `git version` processes cost every run ~50 ms
+    assert "importlib.metadata" not in modules  # ~15 ms to look for pydantic plugins that are off
     assert {"pydantic", "receipt.pipeline"} <= modules  # the probe sees what the run did load
 
 

@@ -6,6 +6,7 @@ import contextlib
 import gc
 import os
 import sys
+import types
 from typing import Iterator
 
 from receipt.cli.app import app, configure_streams
@@ -44,13 +45,33 @@ def _no_cyclic_gc() -> Iterator[None]:
 
 def _no_pydantic_plugins() -> None:
     """Pydantic plugins installed in the environment never see or shape the receipt's models (the
-    environment decides nothing); and looking them up read every installed package's metadata."""
+    environment decides nothing); and looking them up read every installed package's metadata.
+
+    Pydantic's plugin loader answers "none" to that variable, but importing it imports
+    importlib.metadata (email, zipfile, csv...: ~15 ms of every run) to find plugins it then never
+    looks for. A loader that finds none stands in for it: the same answer, without that import."""
     os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
+    if "pydantic.plugin._loader" not in sys.modules:
+        loader = types.ModuleType("pydantic.plugin._loader", "No pydantic plugins (receipt.cli._no_pydantic_plugins).")
+        loader.get_plugins = lambda: ()  # type: ignore[attr-defined]
+        sys.modules["pydantic.plugin._loader"] = loader
+
+
+@contextlib.contextmanager
+def _exiting() -> Iterator[None]:
+    """The command ends the process: what it imported and built is moved out of the collector's
+    sight (gc.freeze) before the interpreter exits, so the final collection at exit no longer walks
+    every object of pydantic's schemas, typer and the run (~40-50 ms of an identical rerun's CPU).
+    Nothing is skipped: exit handlers, flushing and closing happen as before."""
+    try:
+        yield
+    finally:
+        gc.freeze()
 
 
 def main() -> None:
     _no_pydantic_plugins()
-    with _no_cyclic_gc():
+    with _exiting(), _no_cyclic_gc():
         configure_streams()
         app(prog_name="receipt")
 
@@ -61,7 +82,7 @@ def trace_diff_main() -> None:
     import typer.main
 
     _no_pydantic_plugins()
-    with _no_cyclic_gc():
+    with _exiting(), _no_cyclic_gc():
         configure_streams()
         if sys.argv[1:] == ["--version"]:
             from receipt.cli.app import print_version
