@@ -10,9 +10,12 @@ import hashlib
 import json
 import os
 import posixpath
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
+
+import orjson
 
 from receipt import __version__
 from receipt.canonical import canonical_json, sha256_hex
@@ -397,6 +400,7 @@ def _surface_of(
     screens: ScreenMemo | None = None,
     keep_screens: bool = False,
     prior: _Prior | None = None,
+    seen: _SeenEntries | None = None,
 ) -> _Linked:
     sha = repo.resolve(rev)
     config = config or Config()
@@ -406,7 +410,7 @@ def _surface_of(
             return _surface_of(
                 repo, rev, paths=paths, config=config, cache=cache, strict_paths=strict_paths, progress=progress,
                 listing=listing, fresh=fresh, reuse_linked=reuse_linked, layout_files=layout_files, screens=screens,
-                keep_screens=keep_screens, prior=prior,
+                keep_screens=keep_screens, prior=prior, seen=seen,
             )
         finally:
             cache.settle()
@@ -417,7 +421,7 @@ def _surface_of(
     if reuse_linked:
         stored = linked.get(bound)
         if stored is not None and _same_facts(repo, listing, cache, fresh, config.max_file_bytes, stored[1]):
-            found = _stored_surface(stored[0], rev, sha)
+            found = _stored_surface(stored[0], rev, sha, seen)
             if found is not None:
                 found.kept = (bound, stored[1])
                 return found
@@ -486,21 +490,113 @@ def _prior_screens(
     return screenstore.KeptMemo(kept, program, shared, recording)
 
 
-def _stored_surface(parts: dict[str, bytes], rev: str, sha: str) -> _Linked | None:
-    """The surface a cache entry holds (None when it does not hold one this version reads)."""
+def _stored_surface(parts: dict[str, bytes], rev: str, sha: str, seen: _SeenEntries | None = None) -> _Linked | None:
+    """The surface a cache entry holds (None when it does not hold one this version reads).
+
+    `seen`: the entries of a surface read before in this run (a receipt's base, for its head), by
+    their JSON. An entry whose JSON is exactly one of those is that validated object, not validated
+    again: a head shares all but the few entries its change touches with its base. Entry lists only
+    (nothing changes an entry once linked); the issue lists are the receipt's to mark (`touched`)."""
     if any(k not in parts for k in _ENCODED) or any(k in parts for k in ("rev", "sha")):
         return None
-    # One JSON document made of the stored parts, validated by pydantic in one pass from the bytes
-    # (every model and field checked as when it was linked): no Python objects are made for the
-    # JSON first, which cost as much again.
-    members = [b"%s:%s" % (json.dumps(k).encode("ascii"), v) for k, v in parts.items()]
-    members += [b'"rev":' + json.dumps(rev).encode("ascii"), b'"sha":' + json.dumps(sha).encode("ascii")]
     try:
         with gc_paused():
-            surface = Surface.model_validate_json(b"{" + b",".join(members) + b"}")
-    except ValueError:  # pydantic's ValidationError is a ValueError: a part that is not what this version reads
+            surface = _validated(parts, rev, sha, seen)
+    except (ValueError, RecursionError):  # ValidationError is a ValueError: a part that is not what this version reads (or nested past reading)
         return None
     return _Linked(surface, {k: parts[k] for k in _ENCODED})
+
+
+class _SeenEntries(dict):
+    """Entry list name -> {an entry's stored JSON text: (its place in that list, its validated Entry)}."""
+
+
+def _not_json(constant: str) -> None:
+    raise ValueError(f"{constant} is not a JSON value")  # json reads NaN and Infinity: canonical JSON never holds them
+
+
+_scan = json.JSONDecoder(parse_constant=_not_json).scan_once  # one JSON value at an index: (value, end)
+
+
+def _validated(parts: dict[str, bytes], rev: str, sha: str, seen: _SeenEntries | None) -> Surface:
+    """The stored parts read (json: every number exact) and validated by pydantic, every model and
+    field checked as when they were linked; an entry seen before is that object (pydantic takes a
+    model instance as it is, revalidating nothing), where its JSON text is exactly the same."""
+    data: dict[str, object] = {}
+    texts: dict[str, list[str]] = {}
+    for name, raw in parts.items():
+        if seen is not None and name in _ENCODED:
+            data[name], texts[name] = _entry_list(raw.decode("utf-8"), seen.get(name, {}))
+        else:
+            data[name] = json.loads(raw, parse_constant=_not_json)
+    surface = Surface.model_validate({**data, "rev": rev, "sha": sha})
+    for name, listed in texts.items():
+        known = seen.setdefault(name, {})  # type: ignore[union-attr]
+        if not known:
+            known.update((text, (i, entry)) for i, (text, entry) in enumerate(zip(listed, getattr(surface, name))))
+    return surface
+
+
+def _entry_list(text: str, known: dict[str, tuple[int, Entry]]) -> tuple[list[object], list[str]]:
+    """The items of a stored entry list (canonical JSON) and each one's JSON text: an item whose text
+    is one of `known`'s is that Entry; any other is read (json). Lists are sorted the same way at
+    both revisions, so the next item is first looked for right after the last one found."""
+    if not (text.startswith("[") and text.endswith("]")):
+        raise ValueError("not a JSON list")
+    if not known:
+        return _json_list(text)
+    order = list(known)
+    items: list[object] = []
+    texts: list[str] = []
+    pos, last, nxt = 1, len(text) - 1, 0
+    while pos < last:
+        expected = order[nxt] if nxt < len(order) else ""
+        end = pos + len(expected)
+        if expected and text.startswith(expected, pos) and text[end : end + 1] in (",", "]"):
+            item_text, found = expected, known[expected]
+        else:
+            try:
+                value, end = _scan(text, pos)
+            except StopIteration:
+                raise ValueError("not a JSON list") from None
+            item_text = text[pos:end]
+            found = known.get(item_text)
+        if found is not None:
+            nxt = found[0] + 1
+            items.append(found[1])
+        else:
+            items.append(value)
+        texts.append(item_text)
+        sep = text[end : end + 1]
+        if sep == "," and end + 1 < last:
+            pos = end + 1
+        elif sep == "]" and end == last:
+            pos = end
+        else:
+            raise ValueError("not a JSON list")
+    return items, texts
+
+
+def _json_list(text: str) -> tuple[list[object], list[str]]:
+    """`_entry_list` with nothing known: each item read, with its text."""
+    items: list[object] = []
+    texts: list[str] = []
+    pos, last = 1, len(text) - 1
+    try:
+        while pos < last:
+            value, end = _scan(text, pos)
+            items.append(value)
+            texts.append(text[pos:end])
+            sep = text[end : end + 1]
+            if sep == "," and end + 1 < last:
+                pos = end + 1
+            elif sep == "]" and end == last:
+                pos = end
+            else:
+                raise ValueError("not a JSON list")
+    except StopIteration:
+        raise ValueError("not a JSON list") from None
+    return items, texts
 
 
 def _same_facts(
@@ -617,9 +713,12 @@ def build_receipt(
     # The head's dialects may reuse what the base's screens selected in the files both share (see
     # SHARE_SCREENS: off, measured to cost more than it saves).
     screens = ScreenMemo() if SHARE_SCREENS else None
+    # Both surfaces read from the surface cache: the head's entries that are the base's, byte for
+    # byte, are validated once.
+    seen = _SeenEntries()
     base_linked = _surface_of(
         git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh,
-        layout_files=base_layout, screens=screens,
+        layout_files=base_layout, screens=screens, seen=seen,
     )
     if screens is not None:
         screens.last()
@@ -629,8 +728,9 @@ def build_receipt(
     prior = None if base_linked.kept is None else _Prior(*base_linked.kept, base_listing, base_layout)
     head_linked = _surface_of(
         git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
-        layout_files=head_layout, screens=screens, keep_screens=RECORD_HEADS and prior is not None, prior=prior,
+        layout_files=head_layout, screens=screens, keep_screens=RECORD_HEADS and prior is not None, prior=prior, seen=seen,
     )
+    del seen
     del screens
     cache.evict()
     base_surface, head_surface = base_linked.surface, head_linked.surface

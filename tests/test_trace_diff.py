@@ -541,3 +541,35 @@ def test_a_new_registration_that_cannot_be_resolved_is_a_warning_once(repo: GitR
     repo.commit({"shop/oa.py": agent + "# touched\n"})
     _, again = changes_of(repo, "HEAD~1", "HEAD")
     assert [c for c in again["changes"] if c["id"] == "surface.unresolved"] == []
+
+
+CREW_TOOL = '''
+from crewai.tools import tool
+
+@tool("Refund", max_usage_count={count})
+def refund(order_id: str) -> str:
+    """Refund an order."""
+
+@tool("Lookup")
+def lookup(order_id: str) -> str:
+    """Look an order up."""
+'''
+
+
+def test_a_rerun_reads_each_head_entry_as_stored_even_where_it_equals_the_base_one_in_python(
+    git_repo: GitRepoBuilder, tmp_path: Path
+) -> None:
+    """A rerun validates the entries its head shares with its base once; shared means the same JSON,
+    not equal Python values: 1 and true are equal in Python, and the head surface says true."""
+    git_repo.commit({"crew/tools.py": CREW_TOOL.format(count="1")})
+    git_repo.commit({"crew/tools.py": CREW_TOOL.format(count="True")})
+    args = ("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path), "--format", "json", "--include-surfaces")
+    env = {"RECEIPT_CACHE_DIR": str(tmp_path / "cache")}
+    cold = run_cli(*args, env=env)
+    assert cold.returncode == 0, cold.stderr
+    surfaces = json.loads(cold.stdout)["surfaces"]
+    refund = {side: [t for t in surfaces[side]["tools"] if t["name"] == "Refund"][0] for side in ("base", "head")}
+    assert (refund["base"]["extra"]["max_usage_count"], refund["head"]["extra"]["max_usage_count"]) == (1, True)
+    rerun = run_cli(*args, env=env)
+    assert (rerun.returncode, rerun.stdout) == (0, cold.stdout)
+    assert run_cli(*args, env={"RECEIPT_CACHE_DIR": ""}).stdout == cold.stdout
