@@ -152,6 +152,8 @@ class GitRepo:
         self._trees: dict[tuple[str, tuple[str, ...]], str] = {}
         # `list_files`: what each ls-tree record comes to, by the listing's settings.
         self._decided: dict[tuple, dict[str, tuple]] = {}
+        # Whole-tree listings started by `prefetch_trees`, by commit, not yet collected.
+        self._listing: dict[str, _Background] = {}
 
     @property
     def work_tree(self) -> Path | None:
@@ -336,7 +338,8 @@ class GitRepo:
             args = ["-r", "-l", "-z", "--full-tree", sha]
             if clean:
                 args += ["--", *clean]
-            out = self._git("ls-tree", *args)
+            started = self._listing.pop(sha, None) if not clean else None
+            out = started.result() if started is not None else self._git("ls-tree", *args)
             if out.returncode != 0:
                 raise GitError(f"cannot list tree of {sha[:12]}: {_first_line_of(out.stderr)}")
             self._trees[key] = out.stdout.decode("utf-8", "surrogateescape")
@@ -348,10 +351,21 @@ class GitRepo:
             raise GitError(f"cannot read object {oid[:12]}: not in this repository", hint=f"fix: git fetch --no-tags origin {oid}")
         return found[2]
 
-    def list_tree(self, sha: str) -> None:
-        """List the whole tree at `sha` now (one git process): the files a run reads from it (config,
-        keyring, template) are then found in that listing, without a git process each."""
-        self._ls_tree(sha, ())
+    def list_tree(self, *shas: str) -> None:
+        """List the whole trees at `shas` now (one git process each, run side by side): the files a
+        run reads from them (config, keyring, template) are then found in those listings, without a
+        git process each."""
+        self.prefetch_trees(*shas)
+        for sha in shas:
+            self._ls_tree(sha, ())
+
+    def prefetch_trees(self, *shas: str) -> None:
+        """Start listing the whole trees at `shas` (commit ids) in the background: `ls-tree -l` looks
+        up every object's size, the slowest git step of an identical rerun, and two of them run at
+        once on two cores. Collected when a tree is first listed; a failure is reported then."""
+        for sha in shas:
+            if (sha, ()) not in self._trees and sha not in self._listing:
+                self._listing[sha] = _Background([*self._base, "ls-tree", "-r", "-l", "-z", "--full-tree", sha])
 
     def read_path(self, sha: str, path: str) -> bytes | None:
         """A file's bytes at a commit, or None when it does not exist there."""
@@ -474,6 +488,42 @@ def _run(args: list[str]) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(args, stdin=subprocess.DEVNULL, capture_output=True, env=_env())
     except OSError as e:  # no git on PATH, or it cannot be started
         raise GitError(f"cannot run git: {e.strerror or type(e).__name__}", hint="install git (2.20 or later) and put it on PATH") from None
+
+
+class _Background:
+    """A git process started now and collected later (`result`), as `_run` would have returned it.
+    A thread drains its output: a listing is bigger than a pipe holds, and git must not wait on it."""
+
+    def __init__(self, args: list[str]):
+        self._done: subprocess.CompletedProcess[bytes] | None = None
+        self._error: GitError | None = None
+        try:
+            self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+                args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env()
+            )
+        except OSError as e:
+            self._proc = None
+            self._error = GitError(f"cannot run git: {e.strerror or type(e).__name__}", hint="install git (2.20 or later) and put it on PATH")
+            return
+        self._args = args
+        self._thread = threading.Thread(target=self._drain, daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        assert self._proc is not None
+        try:
+            out, err = self._proc.communicate()
+        except (OSError, ValueError) as e:  # pragma: no cover - the pipes failed under us
+            self._error = GitError(f"cannot read git's answer: {getattr(e, 'strerror', None) or type(e).__name__}")
+            return
+        self._done = subprocess.CompletedProcess(self._args, self._proc.returncode, out, err)
+
+    def result(self) -> subprocess.CompletedProcess[bytes]:
+        if self._proc is not None:
+            self._thread.join()
+        if self._error is not None or self._done is None:
+            raise self._error or GitError("git stopped answering")
+        return self._done
 
 
 def _ref_name(ref: str) -> str:

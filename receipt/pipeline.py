@@ -694,8 +694,7 @@ def build_receipt(
 
     # Both whole trees are listed anyway (package-layout files): listed first, the config, keyring
     # and template files below are read from those listings, not by a git process each.
-    git_repo.list_tree(base_sha)
-    git_repo.list_tree(head_sha)
+    git_repo.list_tree(base_sha, head_sha)
     # Trust roots come from the base: the PR under review cannot relax its own gate.
     loaded = load_config(git_repo, base_sha, config_file, allow_outside=allow_outside_config, required=False)
     if loaded.text is None and config_file and git_repo.read_path(head_sha, loaded.path or "") is None:

@@ -149,9 +149,11 @@ def test_a_file_is_read_at_a_revision_the_same_before_and_after_its_tree_is_list
     new = git_repo.commit({"gone.toml": None, "pyproject.toml": "b"})
     asked = ["pyproject.toml", "sub/pyproject.toml", "a\tpyproject.toml", "pyproject.toml.bak", "gone.toml", "link.toml", "dir", "dir/f.txt",
              "toml", "missing.toml", "./pyproject.toml", "sub/../pyproject.toml"]
-    for listed_first in (False, True):
+    for listed_first in (False, True, "side by side"):
         repo = GitRepo(git_repo.path)
-        if listed_first:
+        if listed_first == "side by side":
+            repo.list_tree(old, new)
+        elif listed_first:
             repo.list_tree(old)
             repo.list_tree(new)
         got = {(rev, p): repo.read_path(rev, p) for rev in (old, new) for p in asked}

@@ -79,6 +79,18 @@ def write_output(text: str, output: Optional[Path]) -> None:
         raise OutputError(f"cannot write {output}: {e.strerror or type(e).__name__}") from None
 
 
+def _start_listing(git_repo, base: str, head: str) -> None:  # type: ignore[no-untyped-def]
+    """git lists both trees (every object's size) while this process loads the pipeline: on two
+    cores, the listing is no longer waited for. Errors are left to the run, which reports them in
+    its own order (a trace file it cannot read comes first)."""
+    from receipt.errors import GitError
+
+    try:
+        git_repo.prefetch_trees(git_repo.resolve(base), git_repo.resolve(head))
+    except GitError:
+        pass
+
+
 @app.command("trace-diff")
 @handles_errors
 def trace_diff(
@@ -105,10 +117,7 @@ def trace_diff(
 
     Example: trace-diff HEAD~1 HEAD
     """
-    from receipt.cli.progress import progress_on_stderr
     from receipt.gitsource import GitRepo
-    from receipt.pipeline import build_receipt
-    from receipt.render import render_annotations, render_json, render_markdown
 
     # A bad key fails before any work is done.
     env_key = os.environ.get("RECEIPT_SIGNING_KEY")
@@ -118,6 +127,12 @@ def trace_diff(
 
         key = load_signing_key(sign_key, None if sign_key else env_key)
     git_repo = GitRepo(repo)
+    if not merge_base:
+        _start_listing(git_repo, base, head)
+    from receipt.cli.progress import progress_on_stderr
+    from receipt.pipeline import build_receipt
+    from receipt.render import render_annotations, render_json, render_markdown
+
     with progress_on_stderr() as progress:
         receipt = build_receipt(
             git_repo,
