@@ -431,7 +431,11 @@ def _surface_of(
     keep = KEEP_SCREENS and keep_screens and linked.root is not None and screens is None
     if keep or (KEEP_SCREENS and prior is not None and screens is None):
         memo = _prior_screens(repo, prior, listing, facts, cache, fresh, config.max_file_bytes, keep) if prior is not None else None
-        screens = memo or (ScreenMemo() if keep else None)
+        if memo is None and keep:
+            from receipt.extract.screenstore import StoreMemo
+
+            memo = StoreMemo({id(m) for m in facts})
+        screens = memo
     surface, issues = surface_from_facts(facts, rev=rev, sha=sha, exports=config.exports, layout=layout, screens=screens)
     surface.errors = sorted([*errors, *layout.issues], key=lambda e: (e.path, e.line or 0))
     # Registrations that look real but cannot be resolved are reported, not dropped.

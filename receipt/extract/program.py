@@ -216,11 +216,9 @@ class Program:
         """
         cached = self._canon_cache.get(name)
         if self._reads is not None:
-            if cached is not None:  # the common case, kept short
-                key = self._canon_keys.get(name)
-                if key is not None:
-                    self._reads.add(key)
-                    return cached
+            if cached is not None and name in self._recording_[1]:  # the common case, kept short
+                self._reads.add((CANONICAL, name))
+                return cached
             return self._recorded_canonical(name, _depth, cached)
         if cached is None:
             # Both are names the facts already spell (interned there): one string object each.
@@ -251,8 +249,9 @@ class Program:
                 mine.add(ALWAYS)
             name = sys.intern(name)
             known = canon_reads[name] = self.screens.listed(mine) if self.screens is not None else tuple(mine)
-            self._canon_keys[name] = (CANONICAL, name)
-        reads.add(self._canon_keys[name])
+        # A new tuple each time, let go with the screen's reads: one kept per name was as much
+        # memory as the names' recorded reads (a memo keeps the keys it holds, `ScreenMemo.frozen`).
+        reads.add((CANONICAL, name))
         return cached
 
     def _canonical(self, name: str, depth: int) -> str:
@@ -816,7 +815,6 @@ class Program:
         found = self.__dict__.get("_recording_")
         if found is None:
             found = self.__dict__["_recording_"] = ({tag: Recorded(self.__dict__[tag], tag, self) for tag in INDEXES}, {})
-            self._canon_keys: dict[str, tuple[str, str]] = {}  # name -> (CANONICAL, name), for names in found[1]
         return found
 
     @property

@@ -39,7 +39,7 @@ import orjson
 
 from receipt.extract import gc_paused
 from receipt.extract.cache import touch, write_atomic
-from receipt.extract.screens import _NOTHING, ALWAYS, CANONICAL, ScreenMemo, changed_keys
+from receipt.extract.screens import _NOTHING, _TREE_WIDE, ALWAYS, CANONICAL, ScreenMemo, _Kept, changed_keys
 
 FORMAT = "screens-v1"  # bump when the layout below changes
 _MERGED = {"modules": "M", "_by_import": "M", "_suffix": "M"}
@@ -119,6 +119,136 @@ class KeptMemo(ScreenMemo):
 _CARRIED: frozenset = frozenset()  # the reads of a result taken from an entry (its module's hashes: `KeptMemo.carried`)
 
 
+class _Spoiled:
+    """The reads of a name resolution no comparison can vouch for (ALWAYS, a key not text)."""
+
+
+_SPOILED = _Spoiled()
+
+
+class StoreMemo(ScreenMemo):
+    """A memo that records only what an entry keeps (`encode`), as it is computed: for a program
+    linked alone whose screens are stored, never reused within the run.
+
+    A `ScreenMemo` keeps every result with its read set, each key a tuple: what comparing two
+    programs of one run needs, and at 1,500 files some 270,000 keys, most of a recording run's
+    extra memory (232 MB peak instead of 160). An entry keeps less, and so does this memo: per
+    module, the sites that selected nothing and the 32-bit hashes of what they read; per name
+    resolution, the hashes of every key it read, with those of the resolutions it read in turn
+    (each recorded before it, `Program._recorded_canonical`): bytes, some 60 per name. The keys are
+    hashed when a screen ends or a name is resolved, and let go; the entry's body is made as soon as
+    the dialects are done (`release`), before the surface is linked and encoded.
+
+    `originals`: the ids of the run's own facts objects (see `encode`)."""
+
+    def __init__(self, originals: set[int]) -> None:
+        super().__init__()
+        self.originals = originals
+        # module name -> [facts, sites that selected nothing, hashes read, names whose resolution was
+        # read, how many of those two there were when their repeats were last dropped]
+        self.kept: dict[str, list[Any]] = {}
+        self.body: bytes | None = None
+
+    def attach(self, program: Any) -> None:
+        if self.program is not None and self.program is not program:
+            raise RuntimeError("a StoreMemo records one program")
+        self.program = program
+
+    def get(self, site: str, module: str, facts: Any) -> list | None:
+        return None
+
+    def _hashed(self, reads: set) -> tuple[list[int], list[str]] | None:
+        """(hashes of the keys `reads` holds, names whose resolution it read); None when one is
+        ALWAYS, not text, or a resolution that cannot be vouched for."""
+        canon = self.program.canon_reads
+        hashes: list[int] = []
+        names: list[str] = []
+        for key in reads:
+            tag, name = key
+            if tag == CANONICAL:
+                found = canon.get(name)
+                if found is None or found is _SPOILED:
+                    return None
+                names.append(name)
+            elif isinstance(tag, str) and isinstance(name, str) and key != ALWAYS:
+                hashes.append(key_hash(key))
+            else:
+                return None
+        return hashes, names
+
+    def put(self, site: str, module: str, facts: Any, items: list, reads: set) -> None:
+        self.computed += 1
+        if items:
+            return  # a selection is computed again by the head: nothing of it is kept
+        hashed = self._hashed(reads) if isinstance(site, str) else None
+        if hashed is None:
+            return  # this site is computed again by the head (as a ScreenMemo keeps no such result)
+        found = self.kept.get(module)
+        if found is None:
+            found = self.kept[module] = [facts, [], array("I"), [], 0]
+        elif found[0] is not facts:
+            raise RuntimeError("one module, two facts objects")
+        found[1].append(site)
+        hashes, names = found[2], found[3]
+        hashes.extend(hashed[0])
+        names.extend(hashed[1])
+        # A module's sites mostly read the same keys: its repeats are dropped whenever they have
+        # doubled it (an array and a list: a set per module was a third of this memo's memory).
+        if len(hashes) + len(names) > 2 * found[4] + 64:
+            found[2] = array("I", sorted(set(hashes)))
+            found[3] = list(dict.fromkeys(names))
+            found[4] = len(found[2]) + len(found[3])
+
+    def listed(self, reads: set) -> Any:
+        hashed = self._hashed(reads)
+        if hashed is None:
+            return _SPOILED
+        hashes, names = hashed
+        out = set(hashes)
+        canon = self.program.canon_reads
+        for name in names:
+            out.update(memoryview(canon[name]).cast("I"))
+        return array("I", sorted(out)).tobytes()
+
+    def release(self) -> None:
+        program = self.program
+        if program is None or isinstance(program, _Kept):
+            return
+        self.body = _encode_stored(self, program.modules, program.canon_reads)
+        program.__dict__.pop("_recording_", None)  # see ScreenMemo.release
+        self.kept = {}
+        self.program = _Kept({}, *({} for _ in _TREE_WIDE))
+
+
+def _encode_stored(memo: StoreMemo, modules: dict[str, Any], canon: dict[str, Any]) -> bytes | None:
+    """The body of a StoreMemo's entry: each module's hashes with those of every name resolution it read."""
+    meta: list[list[Any]] = []
+    blob = array("I")
+    for name, (facts, sites, hashes, names, _) in memo.kept.items():
+        if facts is not modules.get(name) or id(facts) not in memo.originals:
+            continue
+        out = set(hashes)
+        for other in names:
+            found = canon.get(other)
+            if not isinstance(found, bytes):  # resolved again since (a cycle), not to be vouched for
+                break
+            out.update(memoryview(found).cast("I"))
+        else:
+            meta.append([facts.path, sites, len(out)])
+            blob.extend(sorted(out))
+    return _body(meta, blob)
+
+
+def _body(meta: list[list[Any]], blob: array) -> bytes | None:
+    if not meta:
+        return None
+    if sys.byteorder != "little":
+        blob.byteswap()
+    with gc_paused():
+        head = orjson.dumps(meta)
+    return len(head).to_bytes(8, "little") + head + blob.tobytes()
+
+
 def encode(memo: ScreenMemo, originals: set[int]) -> bytes | None:
     """The body of an entry: what `memo` holds for the program it was last attached to, for the
     modules whose facts are the run's own facts of their path (`originals`: their ids; a module the
@@ -127,6 +257,9 @@ def encode(memo: ScreenMemo, originals: set[int]) -> bytes | None:
     program = memo.program
     if program is None:
         return None
+    if isinstance(memo, StoreMemo):
+        memo.release()
+        return memo.body
     modules = program.modules
     canon = memo.canon_reads
     carried: dict[str, array] = getattr(memo, "carried", {})
@@ -178,13 +311,7 @@ def encode(memo: ScreenMemo, originals: set[int]) -> bytes | None:
             continue
         meta.append([facts.path, sites, len(out)])
         blob.extend(sorted(out))
-    if not meta:
-        return None
-    if sys.byteorder != "little":
-        blob.byteswap()
-    with gc_paused():
-        head = orjson.dumps(meta)
-    return len(head).to_bytes(8, "little") + head + blob.tobytes()
+    return _body(meta, blob)
 
 
 def decode(body: bytes) -> Kept:
