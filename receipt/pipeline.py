@@ -470,6 +470,7 @@ def _prior_screens(
     computed from exactly those facts."""
     from receipt.extract import screenstore
     from receipt.extract.program import Program
+    from receipt.extract.screens import kept_of
 
     kept = screenstore.load(cache.root, prior.bound, prior.digests)
     if kept is None:
@@ -490,7 +491,9 @@ def _prior_screens(
             return None
         base.append(m)
     layout = layout_of(repo, prior.layout_files, prior.listing)
-    program = Program([m for m in base if not m.error], layout)
+    # Only what comparing it with the head's program reads is kept of the base's: its definition
+    # indexes go before the head's program is built (they were 45 MB of the peak at 5,000 files).
+    program = kept_of(Program([m for m in base if not m.error], layout))
     return screenstore.KeptMemo(kept, program, shared, recording)
 
 

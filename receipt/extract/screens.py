@@ -127,7 +127,7 @@ def _stale_names(canon_reads: dict[str, tuple], dirty: set) -> set[str]:
 
 
 class _Kept:
-    """What `ScreenMemo.release` keeps of a program."""
+    """What `ScreenMemo.release` keeps of a program: what `changed_keys` reads of it."""
 
     canon_reads: dict[str, tuple] = {}  # merged into the memo's already
 
@@ -190,7 +190,7 @@ class ScreenMemo:
         # goes when the run lets go of it, not at the next collection, which had to traverse it
         # whole (0.5 s at 1,500 files).
         program.__dict__.pop("_recording_", None)
-        self.program = _Kept(program.modules, *(getattr(program, tag) for tag in _TREE_WIDE))
+        self.program = kept_of(program)
 
     def get(self, site: str, module: str, facts: Any) -> list | None:
         entry = self.entries.get((site, module))
@@ -218,3 +218,9 @@ class ScreenMemo:
         resolves tens of thousands of names; their read sets were most of the memo's memory)."""
         keys = self._keys
         return tuple([keys.setdefault(k, k) for k in reads])
+
+
+def kept_of(program: Any) -> _Kept:
+    """What comparing `program` with another one reads (`changed_keys`): its modules and tree-wide
+    indexes, without its definition indexes (most of a program's memory)."""
+    return _Kept(program.modules, *(getattr(program, tag) for tag in _TREE_WIDE))

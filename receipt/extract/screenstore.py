@@ -83,6 +83,16 @@ class KeptMemo(ScreenMemo):
         self.recording = recording
         self.base, self.kept, self.shared = base_program, kept, list(shared)
         self.carried: dict[str, array] = {}
+        # Without recording: module -> (facts, the sites whose kept screen it reuses). An entry per
+        # site and module, as recording keeps them, was 100,000 tuples at 5,000 files.
+        self.reusable: dict[str, tuple[Any, list[str]]] = {}
+
+    def get(self, site: str, module: str, facts: Any) -> list | None:
+        found = self.reusable.get(module)
+        if found is not None and found[0] is facts and site in found[1]:
+            self.reused += 1
+            return _NOTHING
+        return super().get(site, module, facts)
 
     def attach(self, program: Any) -> None:
         if self.program is program:
@@ -92,6 +102,7 @@ class KeptMemo(ScreenMemo):
             # one only, so nothing of it is reused (one memo serves one link today).
             self.entries.clear()
             self.carried.clear()
+            self.reusable.clear()
             self.program = program
             return
         base, self.base = self.base, None
@@ -107,6 +118,9 @@ class KeptMemo(ScreenMemo):
                     continue
                 sites, hashes = found
                 if not dirty.isdisjoint(hashes):
+                    continue
+                if not self.recording:  # nothing kept for a later program: one entry per module
+                    self.reusable[name] = (facts, sites)
                     continue
                 self.carried[name] = hashes
                 for site in sites:
@@ -326,11 +340,12 @@ def decode(body: bytes) -> Kept:
     if sys.byteorder != "little":
         blob.byteswap()
     modules: dict[str, tuple[list[str], array]] = {}
+    names: dict[str, str] = {}  # one object per site name (a few dozen, each in most modules)
     at = 0
     for path, sites, count in meta:
         if not isinstance(path, str) or not isinstance(count, int) or count < 0 or not all(isinstance(s, str) for s in sites):
             raise ValueError("not a module's screens")
-        modules[path] = (sites, blob[at : at + count])
+        modules[path] = ([names.setdefault(s, s) for s in sites], blob[at : at + count])
         at += count
     if at != len(blob):
         raise ValueError("not what was stored")
