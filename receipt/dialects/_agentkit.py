@@ -98,6 +98,19 @@ def uncast(program: Program, expr: Expr | None) -> Expr | None:
     return expr
 
 
+def _alternatives(program: Program, expr: Expr) -> list[Expr]:
+    """The values a name assigned in several branches may hold (`Program.evaluate` reports such a name
+    as 'one of' its alternatives), else []."""
+    if not isinstance(expr, Ref):
+        return []
+    symbol = program.canonical(expr.name)
+    d = program.lookup(symbol)
+    if not (isinstance(d, AssignFact) and d.conditional):
+        return []
+    values = [a.value for a in program.assigns.get(symbol, ()) if a.op == "="]
+    return values if len(values) > 1 else []
+
+
 def model_value(program: Program, expr: Expr | None, keywords: tuple[str, ...] = ("model", "model_id", "model_name")) -> str | Dynamic | None:
     """A model as a string: a literal, or the model argument of a model object (`LLM(model="x")`).
 
@@ -107,6 +120,15 @@ def model_value(program: Program, expr: Expr | None, keywords: tuple[str, ...] =
     if expr is None:
         return None
     expr = uncast(program, expr)
+    branches = _alternatives(program, expr)
+    if branches:
+        # `if local: model = A(model_id=...) else: model = B(...)`: which runs is not known; the models
+        # the branches choose are (their other settings, and the client class, are not the model).
+        shown = set()
+        for branch in branches:
+            m = model_value(program, branch, keywords)
+            shown.add(m.dynamic if isinstance(m, Dynamic) else repr(m))
+        return Dynamic(dynamic=f"{describe(expr)}, one of: {' | '.join(sorted(shown))}")
     value = program.value_of(expr)
     if isinstance(value, Call):
         origin = program.origin(value.func) or ""

@@ -25,6 +25,7 @@ Not recognised: `add_base_tools=True` expands to a version-dependent tool set (n
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from receipt.canonical import canonical_json
@@ -51,6 +52,22 @@ _KNOWN_TOOLS = {
     "SpeechToTextTool": "transcriber",
 }
 _DANGEROUS_TOOLS = {"PythonInterpreterTool"}
+# Model classes smolagents renamed, kept a while under the old name (a deprecated subclass or an
+# alias of the new one): a model described through either spelling is the same model.
+_RENAMED_MODELS = {
+    "HfApiModel": "InferenceClientModel",  # 1.14
+    "OpenAIServerModel": "OpenAIModel",  # 1.21 (alias)
+    "AzureOpenAIServerModel": "AzureOpenAIModel",
+    "AmazonBedrockServerModel": "AmazonBedrockModel",
+}
+_RENAMED_MODEL_RE = re.compile(r"\b(smolagents(?:\.\w+)*)\.(" + "|".join(_RENAMED_MODELS) + r")\b")
+
+
+def _model(p: Program, expr: Expr | None) -> Any:
+    model = model_value(p, expr)
+    if isinstance(model, Dynamic):
+        return Dynamic(dynamic=_RENAMED_MODEL_RE.sub(lambda m: f"{m.group(1)}.{_RENAMED_MODELS[m.group(2)]}", model.dynamic))
+    return model
 _RUNTIME_LOADERS = ("load_tool", "from_space", "from_hub", "from_langchain", "from_gradio", "from_mcp", "from_code", "from_dict")
 # Imports that let generated code touch the host (files, processes, network sockets, the interpreter).
 HOST_IMPORTS = frozenset(
@@ -188,7 +205,7 @@ class _Smol:
             name if isinstance(name, str) and name else fallback,
             site,
             name_expr=name_expression(p, call.kw("name")),
-            model=model_value(p, call.kw("model") or (call.args[1] if len(call.args) > 1 else None)),
+            model=_model(p, call.kw("model") or (call.args[1] if len(call.args) > 1 else None)),
             instructions_sha256=text_digest(parts),
             description_sha256=digest(p.text(call.kw("description"))) if call.kw("description") is not None else None,
             dangerous=dangerous,

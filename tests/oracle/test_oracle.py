@@ -74,6 +74,8 @@ UNBUILDABLE = {
     " `tools` through their script's folder; the probe imports a case's tree into one interpreter",
     "crewai/noop_plain_folder_moved_keeps_dynamic_model_and_notes": "its model is a `nvidia_nim/` model, which"
     " CrewAI builds through LiteLLM, not installed by the oracle extra",
+    "smolagents/noop_model_class_respelled_after_rename": "its base imports HfApiModel, which smolagents renamed"
+    " InferenceClientModel (1.14) and has since removed",
     "smolagents/agent_inserted_before_another_on_same_variable": "`with CodeAgent(..., executor_type=\"docker\")`"
     " needs a running Docker daemon at construction (and the script runs its agents at import)",
 }

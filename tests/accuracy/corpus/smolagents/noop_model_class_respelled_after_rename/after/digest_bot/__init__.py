@@ -1,0 +1,1 @@
+"""A bot that condenses the day's support tickets into a digest."""
