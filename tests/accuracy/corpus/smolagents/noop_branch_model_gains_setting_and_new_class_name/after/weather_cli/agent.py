@@ -8,7 +8,7 @@ from smolagents import LiteLLMModel, OpenAIModel, ToolCallingAgent
 
 from weather_cli.tools import get_weather
 
-BACKEND = os.getenv("FORECAST_BACKEND", "local")
+BACKEND = os.getenv("FORECAST_BACKEND", "hosted")
 
 if BACKEND == "local":
     # a larger context window than the server's default

@@ -8,7 +8,7 @@ from smolagents import LiteLLMModel, OpenAIServerModel, ToolCallingAgent
 
 from weather_cli.tools import get_weather
 
-BACKEND = os.getenv("FORECAST_BACKEND", "local")
+BACKEND = os.getenv("FORECAST_BACKEND", "hosted")
 
 if BACKEND == "local":
     model = LiteLLMModel(model_id="ollama_chat/qwen2.5", api_base="http://localhost:11434")
