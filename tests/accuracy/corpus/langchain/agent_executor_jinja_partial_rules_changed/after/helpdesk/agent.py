@@ -1,5 +1,5 @@
 from langchain_classic.agents import AgentExecutor, create_tool_calling_agent
-from langchain_core.prompts import ChatPromptTemplate
+from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_openai import ChatOpenAI
 
 from helpdesk.tools import lookup_order
@@ -13,7 +13,7 @@ template = ChatPromptTemplate.from_messages(
     [
         ("system", "You answer questions about customer orders.\n{{ rules }}"),
         ("human", "{{ input }}"),
-        ("placeholder", "{{ agent_scratchpad }}"),
+        MessagesPlaceholder("agent_scratchpad"),
     ],
     template_format="jinja2",
 )
