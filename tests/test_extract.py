@@ -439,3 +439,16 @@ def test_a_cache_entry_whose_scalars_have_another_type_is_a_miss_never_a_crash(t
         assert receipt() == clean
         # Each spoilt entry was a miss: extracted again and written back as the extractor makes it.
         assert all(zlib.decompress(e.read_bytes()) == zlib.decompress(good[e]) for e in entries)
+
+
+def test_a_name_resolved_at_the_depth_limit_does_not_poison_the_same_name_resolved_from_the_top() -> None:
+    """`a0 = a1`, ..., `a29 = a30`, `a30 = real`: from `a0` the chain is cut at the depth limit, from
+    `a10` it reaches `real`. Each name has one answer, whichever is asked first."""
+    src = "def real():\n    pass\n" + "".join(f"a{i} = a{i + 1}\n" for i in range(30)) + "a30 = real\n"
+    names = ("m.a0", "m.a10", "m.a20")
+    answers = []
+    for order in (names, names[::-1], ("m.a10", "m.a0", "m.a20")):
+        p = program({"m.py": src})
+        answers.append({n: p.canonical(n) for n in order})
+    assert answers[0] == answers[1] == answers[2]
+    assert answers[0]["m.a10"] == answers[0]["m.a20"] == "m.real"  # within the limit, resolved in full

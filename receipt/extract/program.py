@@ -144,6 +144,7 @@ class Program:
                     continue
                 self._suffix[suffix] = None if suffix in self._suffix else name
         self._canon_cache: dict[str, str] = {}
+        self._canon_span: dict[str, int] = {}  # steps a memoised resolution took, when not 0 (see canonical)
         self._calls: list[tuple[ModuleFacts, bool, list[Call]]] | None = None
         for m in self.modules.values():
             for e in m.effects:
@@ -209,21 +210,53 @@ class Program:
                 return f"{home}.{rest}" if rest else home
         return symbol
 
+    # Name resolution is cut at `_MAX_DEPTH` steps (alias cycles, absurd chains), so what a name
+    # resolves to may depend on how deep the resolution that asks for it already is. The memo
+    # keeps only answers no cut shaped, each with the number of steps it took (`_canon_span`,
+    # kept when not 0): one is reused at depth d only when d + its steps stays within the limit,
+    # so every answer is what resolving afresh gives, whichever name was asked first.
+    _deepest = 0  # the deepest step the resolutions under way reached
+    _cut = False  # one of them was cut at the limit
+
     def canonical(self, name: str, _depth: int = 0) -> str:
         """Follow imports, re-exports, star imports and `x = y` aliases to the defining symbol.
 
         Names outside the repository come back as their import origin (`agents.function_tool`).
         """
         cached = self._canon_cache.get(name)
+        if cached is not None and _depth:
+            reach = _depth + self._canon_span.get(name, 0)
+            if reach > _MAX_DEPTH:  # would be cut from here: resolved again, from here
+                if self._reads is not None:
+                    self._reads.add(ALWAYS)  # an answer that depends on where it was asked
+                return self._resolve(name, _depth)
+            if reach > self._deepest:
+                self._deepest = reach
         if self._reads is not None:
             if cached is not None and name in self._recording_[1]:  # the common case, kept short
                 self._reads.add((CANONICAL, name))
                 return cached
             return self._recorded_canonical(name, _depth, cached)
         if cached is None:
-            # Both are names the facts already spell (interned there): one string object each.
-            cached = self._canon_cache[sys.intern(name)] = sys.intern(self._canonical(name, _depth))
+            cached = self._resolve(name, _depth)
         return cached
+
+    def _resolve(self, name: str, depth: int) -> str:
+        """`name` resolved from `depth`; memoised unless the limit cut it."""
+        outer_deepest, outer_cut = self._deepest, self._cut
+        self._deepest, self._cut = depth, False
+        try:
+            # Both are names the facts already spell (interned there): one string object each.
+            found = sys.intern(self._canonical(name, depth))
+            span, cut = self._deepest - depth, self._cut
+        finally:
+            self._deepest, self._cut = max(outer_deepest, self._deepest), outer_cut or self._cut
+        if not cut:
+            name = sys.intern(name)
+            self._canon_cache[name] = found
+            if span:
+                self._canon_span[name] = span
+        return found
 
     def _recorded_canonical(self, name: str, depth: int, cached: str | None) -> str:
         """`canonical` while a screen records its reads. A screen reads the derived key
@@ -240,11 +273,13 @@ class Program:
             mine: set = set()
             self._reads = mine
             try:
-                found = sys.intern(self._canonical(name, depth))
+                found = self._resolve(name, depth)
             finally:
                 self._reads = reads
             if cached is None:
-                cached = self._canon_cache[sys.intern(name)] = found
+                cached = found
+                if self._canon_cache.get(name) is not found:  # cut at the limit: not this name's answer elsewhere
+                    mine.add(ALWAYS)
             elif cached != found:  # resolved at another depth before: its reads are not these
                 mine.add(ALWAYS)
             name = sys.intern(name)
@@ -256,7 +291,10 @@ class Program:
 
     def _canonical(self, name: str, depth: int) -> str:
         if depth > _MAX_DEPTH:
+            self._cut = True
             return name
+        if depth > self._deepest:
+            self._deepest = depth
         split = self._module_for(name)
         if split is None:
             return name
