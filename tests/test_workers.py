@@ -145,3 +145,39 @@ def test_workers_leave_the_cache_one_process_leaves(git_repo: GitRepoBuilder, tm
         assert out.returncode == 1, out.stderr
         entries[workers] = {f.name: zlib.decompress(f.read_bytes()) for f in (cache / "facts").rglob("*.zjson")}
     assert len(entries[1]) >= MIN_FILES + 16 and entries[2] == entries[1]
+
+
+@pytest.mark.parametrize("phase", ["extracting", "writing"])
+def test_a_worker_that_dies_leaves_its_files_to_the_parent_and_the_run_ends(git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, phase: str) -> None:
+    """A real worker process killed while it extracts the tools' module, or while it writes the
+    entries it kept (the other worker then waits for it at the barrier): the run ends, with the
+    receipt one process gives. The pool is broken, its survivors stopped, and the parent extracts
+    what it did not get."""
+    import os
+
+    from receipt.extract import pool
+    from receipt.pipeline import build_receipt
+
+    git_repo.commit(_tree("always"))
+    git_repo.commit({"shop/settings.py": 'GATE = "never"\n', "shop/lib/m7.py": LIBRARY.format(n=70)})
+    monkeypatch.setenv("RECEIPT_TODAY", "2026-01-01")
+
+    def changes(workers: int, cache: Path) -> list:  # type: ignore[type-arg]
+        monkeypatch.setenv("RECEIPT_WORKERS", str(workers))
+        monkeypatch.setenv("RECEIPT_CACHE_DIR", str(cache))
+        return [c.model_dump(mode="json") for c in build_receipt(str(git_repo.path), "HEAD~1", "HEAD").changes]
+
+    one = changes(1, tmp_path / "one")
+    assert any(c["id"] == "tool.approval_lowered" for c in one)
+    parent = os.getpid()
+    victim = "shop/lib/m3.py"  # the module the tools call into: extracted by a worker (chunk order)
+    if phase == "extracting":
+        real = pool.extract_file
+        monkeypatch.setattr(pool, "extract_file", lambda path, data: os._exit(9) if os.getpid() != parent and path == victim else real(path, data))
+    else:
+        real_store = pool.store_entry
+        monkeypatch.setattr(pool, "store_entry", lambda root, blob, path, entry: os._exit(9) if os.getpid() != parent and path == victim else real_store(root, blob, path, entry))
+    assert changes(2, tmp_path / "two") == one
+    monkeypatch.undo()
+    monkeypatch.setenv("RECEIPT_TODAY", "2026-01-01")
+    assert changes(1, tmp_path / "two") == one  # what the broken pool left in the cache reads back right
