@@ -11,6 +11,7 @@ import json
 import os
 import posixpath
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -401,7 +402,10 @@ def _surface_of(
     keep_screens: bool = False,
     prior: _Prior | None = None,
     seen: _SeenEntries | None = None,
+    before_link: Callable[[], None] | None = None,
 ) -> _Linked:
+    """`before_link`: called once every file's facts are known, when the surface is to be linked
+    (not when it is read from the surface cache)."""
     sha = repo.resolve(rev)
     config = config or Config()
     if cache is None:  # this run's own: the entries workers are still writing are waited for here
@@ -410,7 +414,7 @@ def _surface_of(
             return _surface_of(
                 repo, rev, paths=paths, config=config, cache=cache, strict_paths=strict_paths, progress=progress,
                 listing=listing, fresh=fresh, reuse_linked=reuse_linked, layout_files=layout_files, screens=screens,
-                keep_screens=keep_screens, prior=prior, seen=seen,
+                keep_screens=keep_screens, prior=prior, seen=seen, before_link=before_link,
             )
         finally:
             cache.settle()
@@ -426,6 +430,8 @@ def _surface_of(
                 found.kept = (bound, stored[1])
                 return found
     facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes)
+    if before_link is not None:
+        before_link()
     progress("linking")
     layout = layout_of(repo, layout_files, listing)
     keep = KEEP_SCREENS and keep_screens and linked.root is not None and screens is None
@@ -617,6 +623,64 @@ def _same_facts(
     return True
 
 
+# A head of fewer files is linked in this process (after the base): forking costs more than it saves.
+LINK_ASIDE_FILES = 64
+_INHERITED: list = []  # in a child linking aside: what it holds of its parent's, kept until it exits
+
+
+def _link_aside(
+    git_dir: Path, head_sha: str, cache: FactsCache, listing: TreeListing, layout_files: LayoutFiles, config: Config,
+    paths: Sequence[str], fresh: frozenset[tuple[str, str]],
+) -> bytes:
+    """In a forked child (extract/pool.py `aside`): the head's surface, linked exactly as in the
+    parent (the same facts objects, extracted or inherited), as the bytes `_linked_aside` reads.
+    Its own git reader: the parent's pipe to git is the parent's."""
+    # The parent's pool is waited for by the parent. Its objects are never released here: releasing
+    # the last reference to it runs a callback that takes a lock its thread (which this child does
+    # not have) may have held when the child was forked, and the child would wait forever.
+    _INHERITED.append(cache.unsettled)
+    cache.unsettled = []
+    written = cache.written
+    repo = GitRepo(git_dir)
+    try:
+        linked = _surface_of(repo, head_sha, paths=paths, config=config, cache=cache, listing=listing, fresh=fresh, layout_files=layout_files)
+        cache.settle()  # a pool this child started (a head that changes many files) ends here
+    finally:
+        repo.close()
+    if not linked.encoded:  # a value canonical JSON refuses: the parent links it itself
+        raise ValueError("surface not encodable")
+    rest = linked.surface.model_dump(mode="json", by_alias=True, exclude={"rev", "sha", *linked.encoded})
+    parts = {**{k: canonical_json(v) for k, v in rest.items()}, **linked.encoded}
+    index = [[k, len(v)] for k, v in sorted(parts.items())]
+    head = json.dumps({"written": cache.written - written, "parts": index}).encode("ascii")
+    return b"\n".join([head, *(parts[k] for k, _ in index)])
+
+
+def _linked_aside(job: tuple, rev: str, sha: str, cache: FactsCache) -> _Linked | None:
+    """The head the child linked (`_link_aside`), or None (the caller links it): the child failed,
+    or took far longer than this process took to link the base."""
+    child, started = job
+    data = child.result(max(60.0, 4 * (time.monotonic() - started)))
+    if data is None:
+        return None
+    try:
+        line, _, rest = data.partition(b"\n")
+        head = json.loads(line)
+        parts: dict[str, bytes] = {}
+        at = 0
+        for key, size in head["parts"]:
+            parts[key] = rest[at : at + size]
+            at += size + 1
+        if at != len(rest) + 1:
+            return None
+    except (ValueError, KeyError, TypeError):
+        return None
+    found = _stored_surface(parts, rev, sha)  # validated as a stored surface is: the same Surface
+    if found is not None:
+        cache.written += head["written"]
+    return found
+
+
 def _tree_key(listing: TreeListing, layout: LayoutFiles) -> str:
     """Everything a surface is computed from in a tree: each file by path and blob (sources and
     package-layout files), and what was skipped."""
@@ -722,20 +786,43 @@ def build_receipt(
     # Both surfaces read from the surface cache: the head's entries that are the base's, byte for
     # byte, are validated once.
     seen = _SeenEntries()
-    base_linked = _surface_of(
-        git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh,
-        layout_files=base_layout, screens=screens, seen=seen,
-    )
+    # A base that is linked (not read from the surface cache) is linked while a forked child links
+    # the head (see _link_aside), once the base's facts are known: the two links are one core's
+    # work each, and the head's facts are nearly all the base's, in memory by then.
+    aside: list = []
+
+    def link_head_aside() -> None:
+        if len(head_listing.files) >= LINK_ASIDE_FILES:
+            from receipt.extract.pool import aside as fork_aside
+
+            started = fork_aside(lambda: _link_aside(git_repo.git_dir, head_sha, cache, head_listing, head_layout, cfg, paths, fresh))
+            if started is not None:
+                aside.append((started, time.monotonic()))
+
+    head_linked = None
+    try:
+        base_linked = _surface_of(
+            git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh,
+            layout_files=base_layout, screens=screens, seen=seen, before_link=link_head_aside if screens is None else None,
+        )
+        if aside:  # the lines the head prints when linked here, while its child is waited for
+            progress(f"head: 0/{len(head_listing.files)} files")
+            progress("head: linking")
+            head_linked = _linked_aside(aside[0], head, head_sha, cache)
+    finally:
+        if aside:
+            aside[0][0].cancel()  # an error here meanwhile: the child is stopped, not left behind
     if screens is not None:
         screens.last()
     # A base read from the surface cache: the head reuses the screens stored with it (and, with
     # RECORD_HEADS, keeps its own). A cold receipt records none: measured, recording cost more than
     # the cold budget allows.
     prior = None if base_linked.kept is None else _Prior(*base_linked.kept, base_listing, base_layout)
-    head_linked = _surface_of(
-        git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
-        layout_files=head_layout, screens=screens, keep_screens=RECORD_HEADS and prior is not None, prior=prior, seen=seen,
-    )
+    if head_linked is None:  # not linked aside, or the child failed: linked here, as it would have been
+        head_linked = _surface_of(
+            git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
+            layout_files=head_layout, screens=screens, keep_screens=RECORD_HEADS and prior is not None, prior=prior, seen=seen,
+        )
     del seen
     del screens
     cache.evict()

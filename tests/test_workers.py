@@ -181,3 +181,84 @@ def test_a_worker_that_dies_leaves_its_files_to_the_parent_and_the_run_ends(git_
     monkeypatch.undo()
     monkeypatch.setenv("RECEIPT_TODAY", "2026-01-01")
     assert changes(1, tmp_path / "two") == one  # what the broken pool left in the cache reads back right
+
+
+def _receipt_json(repo: GitRepoBuilder) -> str:
+    """The JSON receipt of HEAD~1 -> HEAD, made in this process (where a child can be watched)."""
+    import datetime as dt
+
+    from receipt.pipeline import build_receipt
+    from receipt.render import render_json
+
+    return render_json(build_receipt(repo.path, "HEAD~1", "HEAD", today=dt.date(2026, 1, 1)), include_surfaces=True)
+
+
+@pytest.fixture
+def two_revisions(git_repo: GitRepoBuilder) -> GitRepoBuilder:
+    git_repo.commit(_tree("always"))
+    git_repo.commit({"shop/settings.py": 'GATE = "never"\n', "shop/lib/m7.py": LIBRARY.format(n=70), "shop/new.py": TOOLS.replace("refund", "wipe")})
+    return git_repo
+
+
+def test_head_linked_aside_is_the_head_linked_here(two_revisions: GitRepoBuilder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The head, linked in a forked child while the base is linked, gives the receipt one process gives."""
+    from receipt.extract import pool
+
+    monkeypatch.setenv("RECEIPT_CACHE_DIR", "")
+    monkeypatch.setenv("RECEIPT_WORKERS", "1")
+    one = _receipt_json(two_revisions)
+    assert "tool.approval_lowered" in one and "wipe" in one
+    forked: list[int] = []
+    real = pool.aside
+
+    def counted(work):  # type: ignore[no-untyped-def]
+        got = real(work)
+        forked.append(got is not None)
+        return got
+
+    monkeypatch.setattr(pool, "aside", counted)
+    monkeypatch.setenv("RECEIPT_WORKERS", "2")
+    assert _receipt_json(two_revisions) == one
+    assert forked == [True]
+
+
+@pytest.mark.parametrize("failure", ["dies", "raises", "garbles"])
+def test_a_child_that_fails_leaves_the_head_to_this_process(two_revisions: GitRepoBuilder, monkeypatch: pytest.MonkeyPatch, failure: str) -> None:
+    """Fail closed: whatever happens to the child, the head is linked here and the receipt is the same."""
+    import os
+
+    from receipt import pipeline
+
+    monkeypatch.setenv("RECEIPT_CACHE_DIR", "")
+    monkeypatch.setenv("RECEIPT_WORKERS", "1")
+    one = _receipt_json(two_revisions)
+    real = pipeline._link_aside
+
+    def broken(*args):  # type: ignore[no-untyped-def]
+        if failure == "dies":
+            os._exit(0)  # exits "cleanly" without a word
+        if failure == "raises":
+            raise RuntimeError("linking failed in the child")
+        return real(*args)[:-5]  # cut short
+
+    monkeypatch.setattr(pipeline, "_link_aside", broken)
+    monkeypatch.setenv("RECEIPT_WORKERS", "2")
+    assert _receipt_json(two_revisions) == one
+
+
+def test_aside_returns_the_bytes_or_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import signal
+
+    from receipt.extract.pool import aside
+
+    monkeypatch.setenv("RECEIPT_WORKERS", "2")
+    big = bytes(range(256)) * 4096  # more than a pipe holds: the child waits for the reader
+    job = aside(lambda: big)
+    assert job is not None and job.result(60) == big
+    job = aside(lambda: os.kill(os.getpid(), signal.SIGKILL) or b"never")
+    assert job is not None and job.result(60) is None
+    job = aside(lambda: __import__("time").sleep(60) or b"late")
+    assert job is not None and job.result(0.2) is None  # stopped: the caller does it itself
+    monkeypatch.setenv("RECEIPT_WORKERS", "1")
+    assert aside(lambda: b"x") is None  # no second core wanted: nothing forked
