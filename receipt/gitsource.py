@@ -391,6 +391,13 @@ class GitRepo:
                 return self.read_blob(oid)
         return None
 
+    def detach(self) -> None:
+        """In a forked child process: read objects through a `git cat-file` of its own (the parent's
+        process, pipes and lock stay the parent's)."""
+        self._batch = None
+        self._lock = threading.Lock()
+        self._listing = {}
+
     def close(self) -> None:
         with self._lock:
             self._stop_batch()

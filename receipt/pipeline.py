@@ -5,12 +5,14 @@ The only module that wires stages together. Each stage stays pure; I/O (git, cac
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import hashlib
 import json
 import os
 import posixpath
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -424,9 +426,11 @@ def _surface_of(
     bound = linked.binding(_tree_key(listing, layout_files), config.model_dump(mode="json"))
     if reuse_linked:
         stored = linked.get(bound)
-        if stored is not None and _same_facts(repo, listing, cache, fresh, config.max_file_bytes, stored[1]):
+        if stored is not None:
+            if seen is not None:  # the files that differ are extracted by a child process meanwhile
+                seen.start_digests(repo, cache, config.max_file_bytes)
             found = _stored_surface(stored[0], rev, sha, seen)
-            if found is not None:
+            if found is not None and _same_facts(repo, listing, cache, fresh, config.max_file_bytes, stored[1], seen):
                 found.kept = (bound, stored[1])
                 return found
     facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes)
@@ -521,7 +525,87 @@ def _stored_surface(parts: dict[str, bytes], rev: str, sha: str, seen: _SeenEntr
 
 
 class _SeenEntries(dict):
-    """Entry list name -> {an entry's stored JSON text: (its place in that list, its validated Entry)}."""
+    """Entry list name -> {an entry's stored JSON text: (its place in that list, its validated Entry)}.
+
+    For a receipt (`fresh_files`: the files its two revisions do not share), also the facts digests
+    of those files, extracted from their blobs by a child process (`start_digests`) while this one
+    reads and validates the stored surfaces: on two cores, the check costs no waiting."""
+
+    def __init__(self, fresh_files: Sequence[SourceFile] = ()):
+        super().__init__()
+        self.fresh_files = list(fresh_files)
+        self.digests: _FreshDigests | None = None
+
+    def start_digests(self, repo: GitRepo, cache: FactsCache, max_code_bytes: int) -> None:
+        if self.digests is None and self.fresh_files:
+            self.digests = _FreshDigests.start(repo, self.fresh_files, cache, max_code_bytes)
+
+    def digest(self, f: SourceFile, max_code_bytes: int) -> str | None:
+        return None if self.digests is None else self.digests.get(f, max_code_bytes)
+
+    def close(self) -> None:
+        """The child process, if one was started, reaped (it ends by itself)."""
+        if self.digests is not None:
+            self.digests.get(None, None)
+
+
+class _FreshDigests:
+    """`FactsCache.digest` of files extracted from their blobs (`_extracted`) by a forked child
+    process: the same code on the same blobs, run beside this process. Anything the child could not
+    do (no fork, one core, a crash, an error) is done here, as without it."""
+
+    def __init__(self, pid: int, fd: int, max_code_bytes: int):
+        self._pid, self._fd, self._max = pid, fd, max_code_bytes
+        self._found: dict[tuple[str, str], str] | None = None
+
+    @classmethod
+    def start(cls, repo: GitRepo, files: list[SourceFile], cache: FactsCache, max_code_bytes: int) -> _FreshDigests | None:
+        # Forked only from a process running one thread (the CLI's): a lock another thread holds
+        # would stay held in the child.
+        if not hasattr(os, "fork") or not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2 or threading.active_count() > 1:
+            return None
+        try:
+            read, write = os.pipe()
+            pid = os.fork()
+        except OSError:
+            return None
+        if pid == 0:  # the child: never returns, never runs the parent's exit handlers or flushes its output
+            code = 1
+            try:
+                os.close(read)
+                mine = copy.copy(repo)
+                mine.detach()  # its own `git cat-file`: the parent's pipes stay the parent's
+                found = [[f.blob, f.path, cache.digest(f.blob, f.path, _extracted(mine, f, cache, max_code_bytes))] for f in files]
+                data = memoryview(json.dumps(found).encode("utf-8"))
+                while data:
+                    data = data[os.write(write, data):]
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write)
+        return cls(pid, read, max_code_bytes)
+
+    def get(self, f: SourceFile | None, max_code_bytes: int | None) -> str | None:
+        if self._found is None:
+            self._found = self._collect()
+        return self._found.get((f.blob, f.path)) if f is not None and max_code_bytes == self._max else None
+
+    def _collect(self) -> dict[tuple[str, str], str]:
+        chunks = []
+        try:
+            while chunk := os.read(self._fd, 1 << 16):
+                chunks.append(chunk)
+        except OSError:
+            chunks = []
+        finally:
+            os.close(self._fd)
+        try:
+            _, status = os.waitpid(self._pid, 0)
+            if os.waitstatus_to_exitcode(status) != 0 or not chunks:
+                return {}
+            return {(blob, path): digest for blob, path, digest in json.loads(b"".join(chunks))}
+        except (OSError, ValueError, TypeError):
+            return {}
 
 
 def _not_json(constant: str) -> None:
@@ -613,12 +697,17 @@ def _json_list(text: str) -> tuple[list[object], list[str]]:
 
 
 def _same_facts(
-    repo: GitRepo, listing: TreeListing, cache: FactsCache, fresh: frozenset[tuple[str, str]], max_code_bytes: int, recorded: dict[str, str]
+    repo: GitRepo, listing: TreeListing, cache: FactsCache, fresh: frozenset[tuple[str, str]], max_code_bytes: int, recorded: dict[str, str],
+    seen: _SeenEntries | None = None,
 ) -> bool:
-    """True when every listed file in `fresh`, extracted from its blob now, has the recorded facts."""
+    """True when every listed file in `fresh`, extracted from its blob now (here or by the child
+    process `seen` started), has the recorded facts."""
     for f in listing.files:
         if (f.blob, f.path) in fresh:
-            if recorded.get(f.path) != cache.digest(f.blob, f.path, _extracted(repo, f, cache, max_code_bytes)):
+            made = seen.digest(f, max_code_bytes) if seen is not None else None
+            if made is None:
+                made = cache.digest(f.blob, f.path, _extracted(repo, f, cache, max_code_bytes))
+            if recorded.get(f.path) != made:
                 return False
     return True
 
@@ -785,7 +874,7 @@ def build_receipt(
     screens = ScreenMemo() if SHARE_SCREENS else None
     # Both surfaces read from the surface cache: the head's entries that are the base's, byte for
     # byte, are validated once.
-    seen = _SeenEntries()
+    seen = _SeenEntries([f for f in [*base_listing.files, *head_listing.files] if (f.blob, f.path) in fresh])
     # A base that is linked (not read from the surface cache) is linked while a forked child links
     # the head (see _link_aside), once the base's facts are known: the two links are one core's
     # work each, and the head's facts are nearly all the base's, in memory by then.
@@ -823,6 +912,7 @@ def build_receipt(
             git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
             layout_files=head_layout, screens=screens, keep_screens=RECORD_HEADS and prior is not None, prior=prior, seen=seen,
         )
+    seen.close()
     del seen
     del screens
     cache.evict()
