@@ -427,7 +427,7 @@ def _surface_of(
     if reuse_linked:
         stored = linked.get(bound)
         if stored is not None:
-            if seen is not None:  # the files that differ are extracted by a child process meanwhile
+            if seen is not None:  # the files that differ, extracted by a child process while this one reads the surface
                 seen.start_digests(repo, cache, config.max_file_bytes)
             found = _stored_surface(stored[0], rev, sha, seen)
             if found is not None and _same_facts(repo, listing, cache, fresh, config.max_file_bytes, stored[1], seen):
@@ -535,9 +535,11 @@ class _SeenEntries(dict):
         super().__init__()
         self.fresh_files = list(fresh_files)
         self.digests: _FreshDigests | None = None
+        self.started = False  # once: a child that could not start is not tried again
 
     def start_digests(self, repo: GitRepo, cache: FactsCache, max_code_bytes: int) -> None:
-        if self.digests is None and self.fresh_files:
+        if not self.started and self.fresh_files:
+            self.started = True
             self.digests = _FreshDigests.start(repo, self.fresh_files, cache, max_code_bytes)
 
     def digest(self, f: SourceFile, max_code_bytes: int) -> str | None:
@@ -547,6 +549,11 @@ class _SeenEntries(dict):
         """The child process, if one was started, reaped (it ends by itself)."""
         if self.digests is not None:
             self.digests.get(None, None)
+
+
+# Up to this many files that differ, their check starts before the surface cache is looked at: if
+# the run links instead (a cold run), the child's work (~3 ms a file, on the other core) is lost.
+_EARLY_CHECK_FILES = 64
 
 
 class _FreshDigests:
@@ -868,13 +875,16 @@ def build_receipt(
     base_files = {(f.blob, f.path) for f in base_listing.files}
     head_files = {(f.blob, f.path) for f in head_listing.files}
     fresh = frozenset(base_files ^ head_files)
+    # Both surfaces may be read from the surface cache: the head's entries that are the base's, byte
+    # for byte, are then validated once, and the files in `fresh` are extracted from their blobs by
+    # a child process from now on, beside this one (a cold run extracts them again: they are few).
+    seen = _SeenEntries([f for f in [*base_listing.files, *head_listing.files] if (f.blob, f.path) in fresh])
+    if cache.root is not None and len(seen.fresh_files) <= _EARLY_CHECK_FILES:
+        seen.start_digests(git_repo, cache, cfg.max_file_bytes)
     base_layout, head_layout = _layout_files(git_repo, base_sha), _layout_files(git_repo, head_sha)
     # The head's dialects may reuse what the base's screens selected in the files both share (see
     # SHARE_SCREENS: off, measured to cost more than it saves).
     screens = ScreenMemo() if SHARE_SCREENS else None
-    # Both surfaces read from the surface cache: the head's entries that are the base's, byte for
-    # byte, are validated once.
-    seen = _SeenEntries([f for f in [*base_listing.files, *head_listing.files] if (f.blob, f.path) in fresh])
     # A base that is linked (not read from the surface cache) is linked while a forked child links
     # the head (see _link_aside), once the base's facts are known: the two links are one core's
     # work each, and the head's facts are nearly all the base's, in memory by then.

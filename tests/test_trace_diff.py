@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -573,3 +574,53 @@ def test_a_rerun_reads_each_head_entry_as_stored_even_where_it_equals_the_base_o
     rerun = run_cli(*args, env=env)
     assert (rerun.returncode, rerun.stdout) == (0, cold.stdout)
     assert run_cli(*args, env={"RECEIPT_CACHE_DIR": ""}).stdout == cold.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2, reason="needs two usable cores")
+def test_a_rerun_checks_the_files_that_differ_the_same_on_one_core_and_on_two(repo: GitRepoBuilder, tmp_path: Path) -> None:
+    """On two cores a child process extracts the files that differ while the run reads its cached
+    surfaces; on one, the run does. Either way a cached surface recorded from other facts of such a
+    file is never used."""
+    repo.commit({"shop/tools.py": TOOLS_V1.replace('approval="always"', 'approval="never"'), "shop/util.py": "X = 1\n"})
+    args = ("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path), "--format", "json")
+    one_core = {"preexec_fn": lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})}
+    for cores, extra in (("two", {}), ("one", one_core)):
+        cache = tmp_path / cores
+        env = {**os.environ, "RECEIPT_CACHE_DIR": str(cache)}
+        cli = [sys.executable, "-m", "receipt", *args]
+        cold = subprocess.run(cli, env=env, capture_output=True, text=True, **extra)
+        assert cold.returncode == 1 and "tool.approval_lowered" in cold.stdout, (cores, cold.stderr)
+        rerun = subprocess.run(cli, env=env, capture_output=True, text=True, **extra)
+        assert (rerun.returncode, rerun.stdout) == (1, cold.stdout), cores
+        for path, (header, parts) in _surface_entries(cache):
+            header["digests"]["shop/tools.py"] = "0" * 64  # "linked from other facts" of the changed file
+            _write_surface_entry(path, header, {k: v.replace(b'"never"', b'"always"') for k, v in parts.items()})
+        again = subprocess.run(cli, env=env, capture_output=True, text=True, **extra)
+        assert (again.returncode, again.stdout) == (1, cold.stdout), cores
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or len(os.sched_getaffinity(0)) < 2, reason="needs fork and two usable cores")
+def test_a_child_that_cannot_extract_a_file_that_differs_leaves_it_to_the_run(repo: GitRepoBuilder, monkeypatch: pytest.MonkeyPatch) -> None:
+    from receipt import pipeline
+    from receipt.errors import GitError
+    from receipt.extract.cache import FactsCache
+    from receipt.gitsource import GitRepo, SourceFile
+
+    git = GitRepo(repo.path)
+    listing = git.list_files(git.resolve("HEAD"))
+    missing = SourceFile(path="shop/gone.py", blob="0" * 40, size=10)
+    monkeypatch.setattr(pipeline.threading, "active_count", lambda: 1)  # the CLI's one thread, as it forks
+    for files in (listing.files, [*listing.files, missing]):
+        seen = pipeline._SeenEntries(files)
+        cache = FactsCache(None)
+        seen.start_digests(git, cache, 1_000_000)
+        assert seen.digests is not None
+        fresh = frozenset((f.blob, f.path) for f in files)
+        here = {f.path: FactsCache(None).digest(f.blob, f.path, pipeline._extracted(git, f, FactsCache(None), 1_000_000)) for f in listing.files}
+        if missing not in files:
+            assert pipeline._same_facts(git, listing, cache, fresh, 1_000_000, here, seen)
+            assert not pipeline._same_facts(git, listing, cache, fresh, 1_000_000, {**here, "shop/tools.py": "0" * 64}, seen)
+            continue
+        with pytest.raises(GitError):  # the child failed: the run reads the file itself, and fails as it always did
+            pipeline._same_facts(git, type(listing)(files=files, skipped=[]), cache, fresh, 1_000_000, here, seen)
+        assert seen.digest(listing.files[0], 1_000_000) is None
