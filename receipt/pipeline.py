@@ -754,9 +754,10 @@ def _link_aside(
 
 def _linked_aside(job: tuple, rev: str, sha: str, cache: FactsCache) -> _Linked | None:
     """The head the child linked (`_link_aside`), or None (the caller links it): the child failed,
-    or took far longer than this process took to link the base."""
-    child, started = job
-    data = child.result(max(60.0, 4 * (time.monotonic() - started)))
+    or took far longer than this process took to link the base (plus the time its own extraction,
+    `extracting`, should take): a wait that only bounds a child stuck for good, never a race."""
+    child, started, extracting = job
+    data = child.result(max(60.0, 4 * (time.monotonic() - started + extracting)))
     if data is None:
         return None
     try:
@@ -890,13 +891,17 @@ def build_receipt(
     # work each, and the head's facts are nearly all the base's, in memory by then.
     aside: list = []
 
+    began = time.monotonic()
+
     def link_head_aside() -> None:
         if len(head_listing.files) >= LINK_ASIDE_FILES:
             from receipt.extract.pool import aside as fork_aside
 
             started = fork_aside(lambda: _link_aside(git_repo.git_dir, head_sha, cache, head_listing, head_layout, cfg, paths, fresh))
             if started is not None:
-                aside.append((started, time.monotonic()))
+                # What the child extracts first (the files only the head has), at the pace the base's were read.
+                share = len(head_files - base_files) / max(1, len(base_files))
+                aside.append((started, time.monotonic(), (time.monotonic() - began) * share))
 
     head_linked = None
     try:
