@@ -18,6 +18,10 @@ for those writes before the cache's bound is enforced (`FactsCache.settle`).
 Only data this run computed crosses between processes (JSON text and file names: no pickled
 objects from the analysed code), and a file a worker could not do (a missing object, a crash) is
 done again by the parent, which then fails or records it exactly as without workers.
+
+`aside` runs one piece of work in a forked child while the parent goes on (a receipt links its head
+there while it links the base, see pipeline.py): the child starts with every fact the parent holds
+and answers with bytes; whatever goes wrong, the parent does that work itself.
 """
 
 from __future__ import annotations
