@@ -13,7 +13,8 @@ Recognised, by import origin only (`from agents import function_tool as ft`, `im
 - agents: `Agent(...)`, `Agent[Ctx](...)`, subclasses of `Agent`, `RealtimeAgent(...)`,
   `base.clone(...)`, agents returned by factory functions; their `tools=`, `handoffs=` and
   `mcp_servers=` lists, including lists built in variables and lists changed after construction
-  (`triage.handoffs = [...]`, `.append`, `.extend`, `+=`);
+  (`triage.handoffs = [...]`, `.append`, `.extend`, `+=`), and tools grouped for tool search by
+  `tool_namespace(name=, description=, tools=[...])` (the listed tools, under their own names);
 - `handoff(agent, is_enabled=...)` and `agent.as_tool(tool_name=, tool_description=,
   needs_approval=, is_enabled=, parameters=)` (a tool that reaches the wrapped agent);
 - local MCP servers (`MCPServerStdio/Sse/StreamableHttp(name=, require_approval=)`) given to an
@@ -63,7 +64,7 @@ from receipt.dialects.base import (
     split_method,
     trust_from,
 )
-from receipt.extract.facts import AssignFact, Call, Dyn, Expr, FunctionFact, Ref
+from receipt.extract.facts import AssignFact, Call, Concat, Dyn, Expr, FunctionFact, Ref, Seq, Splat
 from receipt.extract.program import Item, Program, describe, short_name
 from receipt.models import APPROVAL_ORDER, Dynamic, Entry, Param, Signature, entry_key
 
@@ -85,6 +86,9 @@ _SANDBOX_TOOLS: dict[str, tuple[tuple[str, dict[str, Any]], ...]] = {
     "Compaction": (),
 }
 _HANDOFF = f"{_PKG}.handoff"
+# `tool_namespace(name=, description=, tools=[...])` (agents/tool.py) returns copies of the listed
+# function tools, grouped for tool search: the same tools, under their own names and approvals.
+_TOOL_NAMESPACE = f"{_PKG}.tool_namespace"
 _MCP_SERVERS = (f"{_PKG}.MCPServerStdio", f"{_PKG}.MCPServerSse", f"{_PKG}.MCPServerStreamableHttp")
 _SYNTH = "<openai-agents>"  # prefix of symbols made up for objects that have no variable
 
@@ -788,6 +792,10 @@ class _Extractor:
 
     def _items_of(self, expr: Expr) -> list[Item] | Dynamic:
         got = self.p.items(expr)
+        if isinstance(got, Dynamic):
+            spliced = self._namespaced(expr, 0)
+            if spliced is not None:
+                return spliced
         if isinstance(got, Dynamic) and isinstance(expr, Call) and not expr.args and not expr.kwargs:
             fn = self.p.functions.get(self._origin(expr.func) or "")
             if fn is not None and fn.returns_exprs:
@@ -799,6 +807,41 @@ class _Extractor:
                     out.extend(Item(i.expr, i.conditional or len(fn.returns_exprs) > 1) for i in more)
                 return out
         return got
+
+    def _namespaced(self, expr: Expr, depth: int) -> list[Item] | None:
+        """A tools list built with `tool_namespace(...)` (`[*crm_tools, other]`, `tool_namespace(...) +
+        [...]`): its elements, each namespace contributing the tools it lists; None when some part
+        is neither a namespace nor a list `Program.items` reads."""
+        if depth > 8:
+            return None
+        value = self.p.value_of(expr) if isinstance(expr, Ref) else expr
+        if isinstance(value, Call) and not isinstance(value.func, Call) and self._is(value.func, _TOOL_NAMESPACE):
+            got = self.p.items(value.kw("tools"))
+            if isinstance(got, Dynamic):
+                return self._namespaced(value.kw("tools"), depth + 1) if value.kw("tools") is not None else None
+            return got
+        if isinstance(value, Seq):
+            out: list[Item] = []
+            for item in value.items:
+                if isinstance(item, Splat):
+                    inner = self.p.items(item.value)
+                    inner = self._namespaced(item.value, depth + 1) if isinstance(inner, Dynamic) else inner
+                    if inner is None:
+                        return None
+                    out.extend(inner)
+                else:
+                    out.append(Item(item))
+            return out
+        if isinstance(value, Concat):
+            parts = []
+            for side in (value.left, value.right):
+                got = self.p.items(side)
+                got = self._namespaced(side, depth + 1) if isinstance(got, Dynamic) else got
+                if got is None:
+                    return None
+                parts.extend(got)
+            return parts
+        return None
 
     def _tool_refs(self, expr: Expr, spec: _AgentSpec, conditional: bool) -> list[_ToolRef]:
         if isinstance(expr, Ref):
