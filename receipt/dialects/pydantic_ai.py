@@ -12,7 +12,9 @@ What is recognised (by import origin, so aliases and `import pydantic_ai as pai`
   `agent.tool_plain(fn)` as a call, `Tool(fn, name=, description=, takes_ctx=, requires_approval=,
   prepare=)`, plain functions in `tools=[...]`, `FunctionToolset(tools=[...], requires_approval=)`,
   `@toolset.tool` / `toolset.add_function(fn)` / `toolset.add_tool(Tool(...))`, toolsets in
-  `toolsets=[...]`. The decorator's receiver is resolved across modules (`from app.agents import
+  `toolsets=[...]`, also through wrappers that keep the tools (`.filtered()`, `.prepared()`: the
+  tools become conditional; `.defer_loading()`, `.include_return_schemas()`, `.with_metadata()`: the
+  same tools). The decorator's receiver is resolved across modules (`from app.agents import
   agent` then `@agent.tool`) to an assignment whose callee is `pydantic_ai.Agent`/`FunctionToolset`.
 - Approval: `requires_approval=True` -> always (tool, decorator or toolset default); `raise
   ApprovalRequired` (pydantic_ai.exceptions) in the tool body -> conditional; a toolset wrapped by
@@ -70,7 +72,13 @@ _APPROVAL_REQUIRED = ("pydantic_ai.ApprovalRequired", "pydantic_ai.exceptions.Ap
 _TOOL_DECORATORS = {"tool": True, "tool_plain": False}  # method -> takes RunContext first
 _PROMPT_DECORATORS = ("system_prompt", "instructions")
 # Toolset methods returning a wrapper around the same tools: value = registration is conditional.
-_PASSTHROUGH = {"filtered": True, "prepared": True, "prefixed": False, "renamed": False}
+_PASSTHROUGH = {
+    "filtered": True, "prepared": True, "prefixed": False, "renamed": False,
+    # the same tools under the same names: hidden until tool search reveals them (still reachable),
+    # with their return schemas in the description, tagged with metadata (toolsets/abstract.py)
+    "defer_loading": False, "include_return_schemas": False, "with_metadata": False,
+}
+_RENAMING = frozenset({"prefixed", "renamed"})  # wrappers whose tool names are not shown as changed
 # Provider prefixes PydanticAI renamed, old -> new (1.x accepted the old ones as deprecated aliases of
 # the same provider; pydantic_ai/providers `infer_provider_class`): a model id is compared by provider.
 _PROVIDER_RENAMES = {"google-gla": "google", "google-vertex": "google-cloud", "vertexai": "google-cloud"}
@@ -332,7 +340,7 @@ class _Extractor:
                 gate = self.approval_gate(expr.arg(0, "approval_required_func"))
                 return [(t, c, stricter(g, gate)) for t, c, g in self.toolset_item(receiver, path, line)]
             if receiver is not None and method in _PASSTHROUGH:
-                if not _PASSTHROUGH[method]:
+                if method in _RENAMING:
                     self.result.issues.append(issue(path, line, f"toolset '{describe(expr)}': tool names are shown without the {method} change", site=("toolset rename", method, shape(expr))))
                 return [(t, c or _PASSTHROUGH[method], g) for t, c, g in self.toolset_item(receiver, path, line)]
         self.result.issues.append(issue(path, line, f"toolset '{describe(expr)}' could not be resolved statically", site=("toolset", shape(expr))))

@@ -1,0 +1,4 @@
+
+import os
+
+ALLOW_PUBLISH = os.environ.get("RESEARCH_ALLOW_PUBLISH") == "1"
