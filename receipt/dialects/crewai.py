@@ -23,11 +23,11 @@ Recognised (by import origin, aliases and re-export paths included):
   `Crew(agents=self.agents, tasks=self.tasks)` in such a class has its `@agent` methods as members
   (what CrewBase fills `self.agents` with), so delegation and a manager reach them.
 - Approval hooks: `@before_tool_call` (bare or `(tools=[...], agents=[...])`), `@on(
-  InterceptionPoint.PRE_TOOL_CALL, tools=[...])` and `register_before_tool_call_hook(fn)` from
-  `crewai.hooks`. A hook that can block a call (it raises, or returns something other than
-  None/True) makes the tools it filters on (names compared the way CrewAI sanitises them; every
-  CrewAI tool when there is no filter) `approval="conditional"`. Hooks that only observe change
-  nothing.
+  InterceptionPoint.PRE_TOOL_CALL, tools=[...])`, `register_before_tool_call_hook(fn)` and
+  `register_hook(InterceptionPoint.PRE_TOOL_CALL, fn)` from `crewai.hooks`. A hook that can block
+  a call (it raises, or returns something other than None/True) makes the tools it filters on
+  (names compared the way CrewAI sanitises them; every CrewAI tool when there is no filter)
+  `approval="conditional"`. Hooks that only observe change nothing.
 - Roots: public module-level agents, agents of module-level crews, agents returned by public
   module-level factories (conditional).
 - Library tools (`FileReadTool()`): one entry per class, named as the library names it
@@ -319,8 +319,16 @@ class _Crew:
                     gated |= names
         for effect in p.iter_effects():
             c = effect.call
-            if from_package(p.origin(c.func), _HOOKS, "register_before_tool_call_hook") and c.args and isinstance(c.args[0], Ref):
-                fn = p.functions.get(p.canonical(c.args[0].name))
+            origin = p.origin(c.func)
+            hook: Expr | None = None
+            if from_package(origin, _HOOKS, "register_before_tool_call_hook") and c.args:
+                hook = c.args[0]
+            elif (from_package(origin, _HOOKS, "register_hook") or origin == "crewai.hooks.dispatch.register") and len(c.args) > 1 and (
+                p.origin(c.args[0]) or ""
+            ).endswith("PRE_TOOL_CALL"):
+                hook = c.args[1]  # `register_hook(InterceptionPoint.PRE_TOOL_CALL, fn)`: the generic API
+            if isinstance(hook, Ref):
+                fn = p.functions.get(p.canonical(hook.name))
                 if fn is not None and can_block(fn):
                     gate_all = True
         if not gate_all and not gated:
