@@ -8,6 +8,9 @@ Recognised (by import origin, aliases and re-export paths included):
   of `BaseAgent`. Name: `name=` (else the variable). Instructions digest over instruction,
   global_instruction and static_instruction; an instruction *provider* (a function) is dynamic.
   Model: a literal, `LiteLlm(model=...)`, or dynamic. `before_tool_callback=` is noted in `extra`.
+  `code_executor=`: recorded in `extra["code_execution"]`; `UnsafeLocalCodeExecutor` (the model's
+  code runs in the agent's process) makes the agent `dangerous`, sandboxed executors do not, an
+  executor not known statically makes it dynamic.
 - Tools: plain functions in `tools=[...]` (ADK wraps them as `FunctionTool`: name = function name,
   description = docstring), `FunctionTool(func, require_confirmation=True | False | callable)`
   (a callable or lambda -> approval `conditional`), `LongRunningFunctionTool(func)`,
@@ -36,6 +39,17 @@ _PKG = ("google.adk",)
 _AGENTS = ("LlmAgent", "Agent", "SequentialAgent", "ParallelAgent", "LoopAgent", "ManagedAgent")
 _WORKFLOW = ("SequentialAgent", "ParallelAgent", "LoopAgent")
 _DROPPED = ("tool_context", "input_stream")
+# `code_executor=` (google/adk/code_executors): where the code the model writes runs. Only the
+# unsafe local executor runs it in the agent's own process; the others run it in the model
+# provider's, Vertex AI's, Agent Engine's, a container's or a GKE sandbox.
+_CODE_EXECUTORS = {
+    "UnsafeLocalCodeExecutor": True,
+    "BuiltInCodeExecutor": False,
+    "VertexAiCodeExecutor": False,
+    "AgentEngineSandboxCodeExecutor": False,
+    "ContainerCodeExecutor": False,
+    "GkeCodeExecutor": False,
+}
 
 
 class _Adk:
@@ -75,6 +89,7 @@ class _Adk:
             extra["before_tool_callback"] = describe(callback)
         if workflow:
             extra["workflow"] = leaf(origin)
+        dangerous = self.code_execution(call.kw("code_executor"), extra)
         entry = self.kit.entry(
             "agent",
             name if isinstance(name, str) and name else fallback,
@@ -83,6 +98,7 @@ class _Adk:
             model=None if workflow else model_value(p, call.kw("model")),
             instructions_sha256=text_digest(parts),
             description_sha256=digest(p.text(call.kw("description"))) if call.kw("description") is not None else None,
+            dangerous=dangerous,
             extra=extra,
         )
         cand = self.kit.add(identity, entry)
@@ -93,6 +109,22 @@ class _Adk:
             reach += self.kit.agent_item(item.expr, item.conditional, site, "sub-agent")
         cand.reach.extend(reach)
         return identity
+
+    def code_execution(self, expr: Expr | None, extra: dict[str, object]) -> bool | Dynamic:
+        """The agent is dangerous when the code its model writes runs in its own process (recorded in
+        `extra["code_execution"]`); an executor not known here (a custom class, a parameter) may."""
+        p = self.program
+        if expr is None or p.evaluate(expr) is None:
+            return False
+        value = p.value_of(expr)
+        origin = p.origin(value.func) if isinstance(value, Call) and not isinstance(value.func, Call) else None
+        kind = leaf(origin) if origin and from_package(origin, _PKG, *_CODE_EXECUTORS) else None
+        if kind is not None:
+            extra["code_execution"] = {"executor": kind}
+            return _CODE_EXECUTORS[kind]
+        shown = describe(expr)
+        extra["code_execution"] = {"executor": shown}
+        return Dynamic(dynamic=f"code executor {shown}")
 
     def instruction_text(self, expr: Expr) -> object:
         target = self.program.canonical(expr.name) if isinstance(expr, Ref) else None
