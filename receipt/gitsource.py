@@ -399,8 +399,15 @@ class GitRepo:
         self._listing = {}
 
     def close(self) -> None:
+        """End the `git cat-file` process this reader keeps (a later read starts another)."""
         with self._lock:
             self._stop_batch()
+
+    def __enter__(self) -> "GitRepo":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _decide(

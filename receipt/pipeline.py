@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
+import functools
 import hashlib
 import json
 import os
@@ -823,6 +824,22 @@ def _today() -> _dt.date:
 
 
 @gc_quiet_run()
+def _owns_repo(fn: Callable) -> Callable:
+    """`fn(repo, ...)` given a path, not a `GitRepo`, opens the repository and closes it when done:
+    its `git cat-file` process never outlives the call (a library calling `build_receipt("path",
+    ...)` in a loop kept one per call until it exited). A `GitRepo` it is given is its caller's."""
+
+    @functools.wraps(fn)
+    def opened(repo, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if isinstance(repo, GitRepo):
+            return fn(repo, *args, **kwargs)
+        with GitRepo(repo) as git_repo:
+            return fn(git_repo, *args, **kwargs)
+
+    return opened
+
+
+@_owns_repo
 def build_receipt(
     repo: str | os.PathLike[str] | GitRepo,
     base: str,
@@ -994,6 +1011,7 @@ def build_receipt(
     return receipt
 
 
+@_owns_repo
 def template_text_for(
     repo: str | os.PathLike[str] | GitRepo, base_sha: str, config_file: str | None = None, *, allow_outside_config: bool = True
 ) -> str | None:

@@ -269,3 +269,44 @@ def test_the_repository_named_is_read_whatever_git_variables_the_environment_set
     repo = GitRepo(git_repo.path)
     assert repo.resolve("HEAD") == head
     assert repo.read_path(repo.resolve("HEAD~1"), "a.py") == b"A = 1\n"
+
+
+def _git_children() -> list[str]:
+    """The `git` processes this process started that are still there (running or not yet reaped)."""
+    import os
+
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read().decode("utf-8", "replace")
+        except OSError:
+            continue
+        name, rest = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :].split()
+        if name == "git" and int(rest[1]) == os.getpid():
+            found.append(entry)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_a_receipt_built_from_a_path_leaves_no_git_process_behind(tmp_path: Path) -> None:
+    """`build_receipt("path", ...)` opens the repository itself: its long-lived `git cat-file`
+    ends with the call, not when the program exits (a service building receipts in a loop)."""
+    from receipt.gitsource import GitRepo
+    from receipt.pipeline import build_receipt, template_text_for
+
+    repo = GitRepoBuilder(tmp_path / "repo")
+    base = repo.commit({"app.py": "from agents import function_tool\n\n@function_tool\ndef ping() -> str:\n    '''Ping.'''\n    return 'pong'\n"})
+    head = repo.commit({"app.py": "from agents import function_tool\n\n@function_tool\ndef ping() -> str:\n    '''Ping twice.'''\n    return 'pong'\n"})
+    before = set(_git_children())  # what other tests of this process left
+    for _ in range(3):
+        build_receipt(str(repo.path), base, head)
+        template_text_for(str(repo.path), base)
+    assert set(_git_children()) - before == set()
+    # A reader the caller opened is the caller's: still usable after the call, and closed by it.
+    with GitRepo(repo.path) as reader:
+        build_receipt(reader, base, head)
+        assert reader.resolve("HEAD") == head
+    assert set(_git_children()) - before == set()

@@ -154,6 +154,7 @@ def trace_diff(
         from receipt.pipeline import template_text_for
 
         template = template_text_for(git_repo, receipt.base.sha, config)
+    git_repo.close()  # git is not read past this point: its cat-file process ends before rendering
     if fmt is Format.json:
         if key is not None:
             from receipt.sign import envelope_json
@@ -211,6 +212,7 @@ def surface(
     cfg = load_config(git_repo, sha, config).config
     with progress_on_stderr() as progress:
         s = build_surface(git_repo, rev, paths=paths or (), config=cfg, progress=progress)
+    git_repo.close()
     if exported_only:
         s.agents = [e for e in s.agents if e.exported]
         s.tools = [e for e in s.tools if e.exported]
