@@ -17,8 +17,10 @@ Recognised (by import origin, aliases and re-export paths included):
   `AgentTool(agent=...)` (a tool named after the agent that reaches it). `tool_context: ToolContext`
   and `input_stream` are dropped from signatures.
 - ADK's own tool objects (`google_search`, `VertexAiSearchTool(...)`, ...) become external tool
-  entries named after the object; toolsets (`McpToolset`, `OpenAPIToolset`, ...) whose tools are
-  only known at runtime are reported as issues.
+  entries named after the object. `McpToolset(tool_filter=[...], tool_name_prefix=,
+  require_confirmation=)`: one entry per filtered tool name (else one `*` entry), confirmation as
+  approval, danger dynamic (the server's annotations are only listed at run time). Other toolsets
+  (`OpenAPIToolset`, ...) whose tools are only known at runtime are reported as issues.
 - Roots: public module-level agents (so the `root_agent` convention is covered) and agents
   returned by public module-level factories (conditional). Sub-agents and tools are reached.
 
@@ -38,6 +40,7 @@ NAME = "google-adk"
 _PKG = ("google.adk",)
 _AGENTS = ("LlmAgent", "Agent", "SequentialAgent", "ParallelAgent", "LoopAgent", "ManagedAgent")
 _WORKFLOW = ("SequentialAgent", "ParallelAgent", "LoopAgent")
+_MCP_TOOLSETS = ("McpToolset", "MCPToolset")
 _DROPPED = ("tool_context", "input_stream")
 # `code_executor=` (google/adk/code_executors): where the code the model writes runs. Only the
 # unsafe local executor runs it in the agent's own process; the others run it in the model
@@ -224,6 +227,8 @@ class _Adk:
                     return [p.origin(inner_value.func) or ""]
                 self.kit.warn(owner.path, value.line, f"tool {describe(value)}: wrapped tool not statically known", ("wrapped tool", shape(value)))
                 return []
+            if from_package(origin, _PKG, *_MCP_TOOLSETS):
+                return self.mcp_toolset(value, owner, conditional, var)
             if origin and from_package(origin, _PKG):
                 return self.external(origin, value.line, owner, conditional, var)
             if origin and origin in p.classes:
@@ -234,6 +239,44 @@ class _Adk:
         if isinstance(value, Ref) and from_package(value.name, _PKG):
             return self.external(value.name, owner.line, owner, conditional, var)
         return self.kit.named_tool(value, expr, owner)
+
+    def mcp_toolset(self, call: Call, owner: Site, conditional: bool, var: str | None) -> list[str]:
+        """`McpToolset(connection_params=, tool_filter=, tool_name_prefix=, require_confirmation=)`: the
+        server lists its tools at run time; a literal `tool_filter` names the ones the agent gets
+        (prefixed as ADK's `BaseToolset` prefixes them), else one `*` entry stands for them all.
+        `require_confirmation` applies to every tool of the toolset (a callable decides per call)."""
+        p = self.program
+        rc = call.kw("require_confirmation")
+        approval: object = "never"
+        if isinstance(rc, Dyn) and rc.why == "lambda":
+            approval = "conditional"
+        elif rc is not None:
+            approval = approval_from(p.evaluate(rc), p, rc)
+        prefix = p.evaluate(call.kw("tool_name_prefix")) if call.kw("tool_name_prefix") is not None else None
+        listed = p.evaluate(call.kw("tool_filter")) if call.kw("tool_filter") is not None else None
+        names = sorted(set(listed)) if isinstance(listed, list) and all(isinstance(n, str) for n in listed) else ["*"]
+        if prefix is not None and not isinstance(prefix, str):
+            self.kit.warn(owner.path, call.line, f"MCP toolset {describe(call)}: tool_name_prefix is not statically known; tools are shown unprefixed", ("mcp toolset prefix", shape(call)))
+            prefix = None
+        home = var or self.kit.inline_identity(owner, call)
+        # By the MCP spec an unannotated tool is destructive; whether the server annotates its tools
+        # is only known when it lists them (named by its connection: another server is another value).
+        server = call.kw("connection_params")
+        danger = Dynamic(dynamic=f"tools of the MCP server {describe(server) if server is not None else '?'} (listed at run time)")
+        out: list[str] = []
+        for name in names:
+            shown = f"{prefix}_{name}" if prefix and name != "*" else name
+            identity = f"mcp:{home}:{shown}"
+            if self.kit.get(identity) is None:
+                entry = self.kit.entry(
+                    "tool", shown, Site(owner.path, call.line, conditional),
+                    approval=approval, trust_tier=trust_from(approval),  # type: ignore[arg-type]
+                    dangerous=danger, open_world=True, scope=prefix or "",
+                )
+                self.kit.add(identity, entry, symbols=[var] if var else [])
+            self.kit.attach(identity, conditional)
+            out.append(identity)
+        return out
 
     def external(self, origin: str, line: int, owner: Site, conditional: bool, var: str | None) -> list[str]:
         name = leaf(origin)
