@@ -494,6 +494,13 @@ class SharedValues:
         self.strs: dict[str, Const] = {}
         self.ints: dict[int, Const] = {}
         self.fixed = {None: Const(None), True: Const(True), False: Const(False)}
+        # One int object per line number: each past 256 was its own object (62,000 at 1,500 files,
+        # 6,000 values), as JSON decodes them.
+        self.lines: dict[int, int] = {}
+
+    def line(self, n: Any) -> Any:
+        """`n`, the object of the run's first equal line number (only an int is shared: never a bool for a 1)."""
+        return self.lines.setdefault(n, n) if n.__class__ is int else n
 
 
 class _NewCall:
@@ -562,6 +569,7 @@ def _decode_exprs(rows: list[Any], shared: SharedValues) -> dict[int, Expr]:
     table: dict[int, Expr] = {}
     get = table.__getitem__
     strs, ints, fixed = shared.strs, shared.ints, shared.fixed
+    keep_line = shared.lines.setdefault
     n = 0
     for row in rows:
         cls = row.__class__
@@ -569,7 +577,10 @@ def _decode_exprs(rows: list[Any], shared: SharedValues) -> dict[int, Expr]:
             t = row[0]
             if t == _CALL:
                 kw = row[3]
-                x: Expr = _NewCall(get(row[1]), tuple(map(get, row[2])), tuple(zip(map(_shared, kw[::2]), map(get, kw[1::2]), strict=True)) if kw else (), row[4], row[5])
+                line = row[4]
+                if line.__class__ is int:
+                    line = keep_line(line, line)
+                x: Expr = _NewCall(get(row[1]), tuple(map(get, row[2])), tuple(zip(map(_shared, kw[::2]), map(get, kw[1::2]), strict=True)) if kw else (), line, row[5])
             elif t == _REF:
                 x = _NewRef(row[1])
             elif t == _MAP:
@@ -652,7 +663,9 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
     Raises (ValueError, IndexError, TypeError, ...) on anything that is not such an encoding."""
     (path, module, is_package, imports, star_imports, targets, values, lines, conditionals, ops,
      functions, classes, effect_calls, effect_conditionals, entries, type_aliases, dynamic_code, error, rows) = j
-    table = _decode_exprs(rows, shared or SharedValues())
+    shared = shared or SharedValues()
+    table = _decode_exprs(rows, shared)
+    line = shared.line
     get = table.__getitem__
     if len(targets) != len(values) or len(effect_calls) != len(effect_conditionals):
         raise ValueError("columns of different lengths")
@@ -662,10 +675,10 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
         is_package=is_package,
         imports={k: _shared(v) for k, v in imports.items()},  # origins recur across modules
         star_imports=star_imports,
-        assigns=list(map(AssignFact, targets, map(get, values), lines, conditionals, ops)),
+        assigns=list(map(AssignFact, targets, map(get, values), map(line, lines), conditionals, ops)),
         functions=[
             FunctionFact(
-                f[0], f[1], f[2],
+                f[0], f[1], line(f[2]),
                 [ParamFact(_shared(p[0]), p[1], p[2], p[3], None if p[4] is None else get(p[4]), p[5], _shared(p[6]), tuple(p[7])) for p in f[3]],
                 f[4], f[5], list(map(get, f[6])), list(map(get, f[7])), list(map(get, f[8])), list(map(get, f[9])),
                 f[10], f[11], f[12], [(i[0], i[1]) for i in f[13]], f[14],
@@ -674,7 +687,7 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
         ],
         classes=[
             ClassFact(
-                c[0], c[1], c[2], list(map(get, c[3])), list(map(get, c[4])),
+                c[0], c[1], line(c[2]), list(map(get, c[3])), list(map(get, c[4])),
                 {k: get(v) for k, v in c[5].items()}, c[6],
                 [_shared(m) for m in c[7]],  # the symbols of its FunctionFacts
                 c[8], c[9],
