@@ -328,7 +328,7 @@ def encode(memo: ScreenMemo, originals: set[int]) -> bytes | None:
     return _body(meta, blob)
 
 
-def decode(body: bytes) -> Kept:
+def decode(body: bytes | memoryview) -> Kept:
     """The screens of an entry's body; ValueError (or another exception) when it is not one."""
     size = int.from_bytes(body[:8], "little")
     with gc_paused():
@@ -369,9 +369,10 @@ def load(root: Path | None, bound: dict[str, str], digests: dict[str, str]) -> K
     f = _file(root, bound)
     try:
         data = zlib.decompress(f.read_bytes())
-        head, sep, body = data.partition(b"\n")
-        entry = json.loads(head)
-        if not sep or entry.get("bound") != bound or entry.get("format") != FORMAT:
+        end = data.find(b"\n")
+        entry = json.loads(data[:end])
+        body = memoryview(data)[end + 1 :]  # read in place: no copy of the body
+        if end < 0 or entry.get("bound") != bound or entry.get("format") != FORMAT:
             raise ValueError("entry computed from something else")
         if entry.get("digests") != digests_seal(digests) or entry.get("sha256") != hashlib.sha256(body).hexdigest():
             raise ValueError("not what was stored")
