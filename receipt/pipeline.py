@@ -483,8 +483,7 @@ def _prior_screens(
     from receipt.extract.program import Program
     from receipt.extract.screens import kept_of
 
-    kept = screenstore.load(cache.root, prior.bound, prior.digests)
-    if kept is None:
+    if not screenstore.stored(cache.root, prior.bound):
         return None
     mine = {f.path: m for f, m in zip(listing.files, facts)}
     base: list[ModuleFacts] = []
@@ -505,6 +504,10 @@ def _prior_screens(
     # Only what comparing it with the head's program reads is kept of the base's: its definition
     # indexes go before the head's program is built (they were 45 MB of the peak at 5,000 files).
     program = kept_of(Program([m for m in base if not m.error], layout))
+    # Read once the base's program is gone: what decoding makes for a moment reuses its memory.
+    kept = screenstore.load(cache.root, prior.bound, prior.digests)
+    if kept is None:
+        return None
     return screenstore.KeptMemo(kept, program, shared, recording)
 
 

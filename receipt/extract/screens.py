@@ -98,7 +98,10 @@ def changed_keys(old: Any, new: Any) -> set[tuple[str, Any]]:
         differ = by_tag[tag]
         differ.update(a.keys() ^ b.keys())
         # `==` on tuples and lists compares identical facts by identity first: quick, and exact.
-        differ.update(k for k, v in a.items() if k in b and b[k] != v)
+        if tag == "effects_by_receiver" and isinstance(old, _Kept):  # kept as the effects alone
+            differ.update(k for k, v in a.items() if k in b and _effects(b[k]) != v)
+        else:
+            differ.update(k for k, v in a.items() if k in b and b[k] != v)
     for tag, keys in by_tag.items():
         if keys:
             out.add((WHOLE, tag))
@@ -222,5 +225,13 @@ class ScreenMemo:
 
 def kept_of(program: Any) -> _Kept:
     """What comparing `program` with another one reads (`changed_keys`): its modules and tree-wide
-    indexes, without its definition indexes (most of a program's memory)."""
-    return _Kept(program.modules, *(getattr(program, tag) for tag in _TREE_WIDE))
+    indexes, without its definition indexes (most of a program's memory). Each receiver's
+    (method, effect) pairs are kept as the effects alone: the method is the last name of the
+    effect's callee, so equal effects have equal methods (a tuple per pair was most of what is kept)."""
+    kept = [getattr(program, tag) for tag in _TREE_WIDE]
+    kept[_TREE_WIDE.index("effects_by_receiver")] = {k: _effects(v) for k, v in program.effects_by_receiver.items()}
+    return _Kept(program.modules, *kept)
+
+
+def _effects(pairs: list) -> tuple:
+    return tuple([effect for _, effect in pairs])

@@ -361,6 +361,11 @@ def store(root: Path | None, bound: dict[str, str], digests: dict[str, str], bod
     return write_atomic(_file(root, bound), zlib.compress(text + b"\n" + body, 1))
 
 
+def stored(root: Path | None, bound: dict[str, str]) -> bool:
+    """Whether an entry for the surface under `bound` exists (what it holds is checked by `load`)."""
+    return root is not None and _file(root, bound).is_file()
+
+
 def load(root: Path | None, bound: dict[str, str], digests: dict[str, str]) -> Kept | None:
     """The screens stored for the surface under `bound` linked from facts with `digests`, or None
     (missing, corrupt, sealed for anything else)."""
