@@ -138,6 +138,8 @@ class _Spoiled:
 
 
 _SPOILED = _Spoiled()
+_COUNT_SHIFT = 40  # a name resolution's place in `StoreMemo.store`: its start | its length << 40
+_AT_MASK = (1 << _COUNT_SHIFT) - 1
 
 
 class StoreMemo(ScreenMemo):
@@ -149,7 +151,8 @@ class StoreMemo(ScreenMemo):
     extra memory (232 MB peak instead of 160). An entry keeps less, and so does this memo: per
     module, the sites that selected nothing and the 32-bit hashes of what they read; per name
     resolution, the hashes of every key it read, with those of the resolutions it read in turn
-    (each recorded before it, `Program._recorded_canonical`): bytes, some 60 per name. The keys are
+    (each recorded before it, `Program._recorded_canonical`): a run of one array, 8 hashes on
+    average. The keys are
     hashed when a screen ends or a name is resolved, and let go; the entry's body is made as soon as
     the dialects are done (`release`), before the surface is linked and encoded.
 
@@ -162,6 +165,9 @@ class StoreMemo(ScreenMemo):
         # read, how many of those two there were when their repeats were last dropped]
         self.kept: dict[str, list[Any]] = {}
         self.body: bytes | None = None
+        # Every name resolution's hashes, one after the other; `canon_reads` maps a name to where
+        # its run is (`_span`): an int per name instead of an object holding them.
+        self.store = array("I")
 
     def attach(self, program: Any) -> None:
         if self.program is not None and self.program is not program:
@@ -221,8 +227,16 @@ class StoreMemo(ScreenMemo):
         out = set(hashes)
         canon = self.program.canon_reads
         for name in names:
-            out.update(memoryview(canon[name]).cast("I"))
-        return array("I", sorted(out)).tobytes()
+            out.update(self.span(canon[name]))
+        store = self.store
+        at = len(store)
+        store.extend(sorted(out))
+        return at | (len(out) << _COUNT_SHIFT)
+
+    def span(self, where: int) -> array:
+        """The hashes of a name resolution, from the int `listed` returned for it."""
+        at = where & _AT_MASK
+        return self.store[at : at + (where >> _COUNT_SHIFT)]
 
     def release(self) -> None:
         program = self.program
@@ -231,6 +245,7 @@ class StoreMemo(ScreenMemo):
         self.body = _encode_stored(self, program.modules, program.canon_reads)
         program.__dict__.pop("_recording_", None)  # see ScreenMemo.release
         self.kept = {}
+        self.store = array("I")
         self.program = _Kept({}, *({} for _ in _TREE_WIDE))
 
 
@@ -244,9 +259,9 @@ def _encode_stored(memo: StoreMemo, modules: dict[str, Any], canon: dict[str, An
         out = set(hashes)
         for other in names:
             found = canon.get(other)
-            if not isinstance(found, bytes):  # resolved again since (a cycle), not to be vouched for
+            if found.__class__ is not int:  # resolved again since (a cycle), not to be vouched for
                 break
-            out.update(memoryview(found).cast("I"))
+            out.update(memo.span(found))
         else:
             meta.append([facts.path, sites, len(out)])
             blob.extend(sorted(out))
