@@ -33,7 +33,7 @@ import sys
 import zlib
 from array import array
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 import orjson
 
@@ -41,7 +41,7 @@ from receipt.extract import gc_paused
 from receipt.extract.cache import touch, write_atomic
 from receipt.extract.screens import _NOTHING, _TREE_WIDE, ALWAYS, CANONICAL, ScreenMemo, _Kept, changed_keys
 
-FORMAT = "screens-v1"  # bump when the layout below changes
+FORMAT = "screens-v2"  # bump when the layout below changes
 _MERGED = {"modules": "M", "_by_import": "M", "_suffix": "M"}
 
 
@@ -268,17 +268,25 @@ def _encode_stored(memo: StoreMemo, modules: dict[str, Any], canon: dict[str, An
     return _body(meta, blob)
 
 
-def _body(meta: list[list[Any]], blob: array) -> bytes | None:
+class Packed(NamedTuple):
+    """An entry's body as it is written: its sha256 and its bytes compressed."""
+
+    sha256: str
+    data: bytes
+
+
+def _body(meta: list[list[Any]], blob: array) -> Packed | None:
     if not meta:
         return None
     if sys.byteorder != "little":
         blob.byteswap()
     with gc_paused():
         head = orjson.dumps(meta)
-    return len(head).to_bytes(8, "little") + head + blob.tobytes()
+    body = len(head).to_bytes(8, "little") + head + blob.tobytes()
+    return Packed(hashlib.sha256(body).hexdigest(), zlib.compress(body, 1))
 
 
-def encode(memo: ScreenMemo, originals: set[int]) -> bytes | None:
+def encode(memo: ScreenMemo, originals: set[int]) -> Packed | None:
     """The body of an entry: what `memo` holds for the program it was last attached to, for the
     modules whose facts are the run's own facts of their path (`originals`: their ids; a module the
     program rewrote for its project's imports is left out: it is never reused). None when nothing
@@ -367,13 +375,15 @@ def decode(body: bytes | memoryview) -> Kept:
     return Kept(modules)
 
 
-def store(root: Path | None, bound: dict[str, str], digests: dict[str, str], body: bytes) -> bool:
-    """Write screens for the surface stored under `bound`, linked from facts with `digests`."""
+def store(root: Path | None, bound: dict[str, str], digests: dict[str, str], body: Packed) -> bool:
+    """Write screens for the surface stored under `bound`, linked from facts with `digests`: a line
+    of JSON (what it is bound and sealed to), then the body compressed (made so when the dialects
+    ended: `StoreMemo.release`, so that the linking after them never holds it whole)."""
     if root is None:
         return False
-    head = {"bound": bound, "format": FORMAT, "digests": digests_seal(digests), "sha256": hashlib.sha256(body).hexdigest()}
-    text = json.dumps(head, separators=(",", ":")).encode("utf-8")
-    return write_atomic(_file(root, bound), zlib.compress(text + b"\n" + body, 1))
+    head = {"bound": bound, "format": FORMAT, "digests": digests_seal(digests), "sha256": body.sha256}
+    text = json.dumps(head, separators=(",", ":")).encode("ascii")  # no raw newline in it
+    return write_atomic(_file(root, bound), text + b"\n" + body.data)
 
 
 def stored(root: Path | None, bound: dict[str, str]) -> bool:
@@ -388,12 +398,13 @@ def load(root: Path | None, bound: dict[str, str], digests: dict[str, str]) -> K
         return None
     f = _file(root, bound)
     try:
-        data = zlib.decompress(f.read_bytes())
+        data = f.read_bytes()
         end = data.find(b"\n")
         entry = json.loads(data[:end])
-        body = memoryview(data)[end + 1 :]  # read in place: no copy of the body
         if end < 0 or entry.get("bound") != bound or entry.get("format") != FORMAT:
             raise ValueError("entry computed from something else")
+        body = zlib.decompress(memoryview(data)[end + 1 :])
+        del data
         if entry.get("digests") != digests_seal(digests) or entry.get("sha256") != hashlib.sha256(body).hexdigest():
             raise ValueError("not what was stored")
         kept = decode(body)
