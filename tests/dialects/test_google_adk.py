@@ -283,17 +283,24 @@ def test_toolsets_and_external_tools() -> None:
 from google.adk.agents import LlmAgent
 from google.adk.tools import google_search
 from google.adk.tools.mcp_tool.mcp_toolset import McpToolset
+from google.adk.tools.openapi_tool import OpenAPIToolset
 from langchain_community.tools import TavilySearchResults
-root_agent = LlmAgent(name="main", model="m", tools=[google_search, McpToolset(connection_params=None), TavilySearchResults()])
+root_agent = LlmAgent(name="main", model="m", tools=[google_search, McpToolset(connection_params=None), OpenAPIToolset(spec_str="{}"), TavilySearchResults()])
 ''',
     })
     by_key = {e.key: e for e in entries}
     assert by_key["tool:google_search@google.adk.tools.google_search"].exported
     assert by_key["tool:google_search@google.adk.tools.google_search"].extra == {"external": "google.adk.tools.google_search"}
     messages = [i.message for i in issues if i.path == "app/agent.py"]
-    assert any("McpToolset" in m for m in messages)
+    # An MCP toolset without a tool filter stands for the tools its server lists: one `*` entry whose
+    # danger is not known statically; other toolsets are reported.
+    mcp = [e for e in entries if e.kind == "tool" and e.name == "*"]
+    assert len(mcp) == 1 and isinstance(mcp[0].dangerous, Dynamic) and mcp[0].approval == "never"
+    assert any("OpenAPIToolset" in m for m in messages)
+    assert not any("McpToolset" in m for m in messages)
     assert any("TavilySearchResults" in m for m in messages)
     assert by_key["agent:main"].exported
+    assert mcp[0].key in by_key["agent:main"].reaches
 
 
 def test_unknown_tool_list_is_reported_and_agent_kept() -> None:
