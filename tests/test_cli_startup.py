@@ -96,3 +96,22 @@ def test_a_signed_receipt_loads_the_signing_stack_when_asked(repo: GitRepoBuilde
     assert out.returncode == 1, out.stderr
     assert "signature" in (tmp_path / "r.md").read_text().lower()
     assert {"cryptography", "receipt.keys", "receipt.sign"} <= modules
+
+
+def test_the_stand_in_plugin_loader_finds_none_and_defers_anything_else_to_pydantics() -> None:
+    probe = """
+import sys
+from receipt.cli import _no_pydantic_plugins
+_no_pydantic_plugins()
+from pydantic import BaseModel
+class M(BaseModel):
+    x: int
+assert M(x="1").x == 1
+from pydantic.plugin._loader import get_plugins  # as pydantic asks for it
+assert list(get_plugins()) == [] and "importlib.metadata" not in sys.modules
+from pydantic.plugin._loader import PYDANTIC_ENTRY_POINT_GROUP  # a name the stand-in does not have
+assert PYDANTIC_ENTRY_POINT_GROUP == "pydantic"
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert (out.returncode, out.stdout.strip()) == (0, "ok"), out.stderr

@@ -54,7 +54,19 @@ def _no_pydantic_plugins() -> None:
     if "pydantic.plugin._loader" not in sys.modules:
         loader = types.ModuleType("pydantic.plugin._loader", "No pydantic plugins (receipt.cli._no_pydantic_plugins).")
         loader.get_plugins = lambda: ()  # type: ignore[attr-defined]
+        loader.__getattr__ = _real_plugin_loader  # type: ignore[attr-defined]
         sys.modules["pydantic.plugin._loader"] = loader
+
+
+def _real_plugin_loader(name: str) -> object:
+    """Anything else a pydantic version asks of its plugin loader comes from the real one, imported
+    then (it still finds no plugins: the variable above turns them off)."""
+    import importlib
+
+    if name.startswith("__"):
+        raise AttributeError(name)
+    sys.modules.pop("pydantic.plugin._loader", None)
+    return getattr(importlib.import_module("pydantic.plugin._loader"), name)
 
 
 @contextlib.contextmanager
