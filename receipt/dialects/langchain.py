@@ -794,7 +794,8 @@ class _Extractor:
             if fmt is None:
                 return dynamic
             text = self.p.text(value.arg(0, "template"))
-            return [(text if isinstance(text, (str, Dynamic)) else Dynamic(dynamic=describe(value)), fmt)], []
+            single: list[tuple[str | Dynamic, str]] = [(text if isinstance(text, (str, Dynamic)) else Dynamic(dynamic=describe(value)), fmt)]
+            return single, self._partial_variables(value, single)
         from_messages = isinstance(value, Call) and origin_matches(origin, *_TEMPLATE_FROM_MESSAGES)
         if not isinstance(value, Call) or not (from_messages or origin_matches(origin, *_CHAT_TEMPLATE)):
             return dynamic
@@ -804,6 +805,7 @@ class _Extractor:
         if isinstance(messages, Dynamic) or value.star and value.arg(0, "messages") is None:
             return [(Dynamic(dynamic=self.p.render(value)), _LITERAL)], []
         parts: list[tuple[str | Dynamic, str]] = []
+        filled: list[str | Dynamic] = []
         for item in messages:
             message = self.p.value_of(item.expr)
             text: Any = None
@@ -817,8 +819,10 @@ class _Extractor:
             elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_SYSTEM_MESSAGE):
                 text = self.p.text(message.arg(0, "content"))
             elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_SYSTEM_TEMPLATE):
-                # `SystemMessagePromptTemplate.from_template(template, template_format="f-string")`
+                # `SystemMessagePromptTemplate.from_template(template, template_format="f-string", partial_variables=None)`
                 text, fmt = self.p.text(message.arg(0, "template")), self._format(message, 1)
+                if isinstance(text, (str, Dynamic)) and fmt is not None:
+                    filled += self._partial_variables(message, [(text, fmt)], 2)
             elif isinstance(message, Call) and origin_matches(self.p.origin(message.func), *_NOT_SYSTEM_MESSAGE):
                 pass  # a human/AI/tool turn or a placeholder: the run's input
             elif not isinstance(message, (Seq, Const)):  # a bare string is a human turn
@@ -832,7 +836,31 @@ class _Extractor:
                 # fills into it cannot be told.
                 text, fmt = Dynamic(dynamic=self.p.render(item.expr)), _LITERAL
             parts.append((text, fmt))
-        return parts, []
+        if not from_messages:  # `ChatPromptTemplate(messages, partial_variables={...})`
+            filled += self._partial_variables(value, parts)
+        return parts, filled
+
+    def _partial_variables(self, call: Call, system: list[tuple[str | Dynamic, str]], position: int | None = None) -> list[str | Dynamic]:
+        """The values `partial_variables={...}` gives a template at construction, as `.partial(...)`
+        would: those its system texts may read, by name; a mapping that cannot be read is dynamic."""
+        given = call.arg(position, "partial_variables") if position is not None else call.kw("partial_variables")
+        if given is None:
+            return []
+        mapping = self.p.value_of(given)
+        if not isinstance(mapping, Map):
+            return [Dynamic(dynamic=self.p.render(given))]
+        named: list[tuple[str, Expr]] = []
+        for k, v in mapping.items:
+            key = self.p.evaluate(k)
+            if not isinstance(key, str):  # `**more` or a computed key: which values are filled is not seen
+                return [Dynamic(dynamic=self.p.render(given))]
+            named.append((key, v))
+        out: list[str | Dynamic] = []
+        for name, v in sorted(named, key=lambda kv: kv[0]):
+            if _fills(system, name):
+                t = self.p.text(v)
+                out.append(t if isinstance(t, (str, Dynamic)) else Dynamic(dynamic=self.p.render(v)))
+        return out
 
     def _reassigned(self, expr: Expr | None) -> bool:
         """True when `expr` reaches, through plain references, a variable assigned more than once:

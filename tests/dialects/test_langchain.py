@@ -768,3 +768,18 @@ def test_a_template_format_that_is_not_a_known_literal_is_dynamic_never_guessed(
     # Spelt out as a constant, it is known.
     known = EXECUTOR.replace("prompt = {prompt}", 'FORMAT = "jinja2"\nprompt = ChatPromptTemplate.from_messages([("system", "Answer. {{ rules }}")], template_format=FORMAT).partial(rules="Be brief.")')
     assert surface_of({"app/agent.py": known})["agent:executor"].instructions_text == "Answer. {{ rules }}\n\nBe brief."
+
+
+def test_partial_variables_given_at_construction_are_read_as_a_partial() -> None:
+    single = 'PromptTemplate.from_template("Answer about orders. {rules} {input}", partial_variables={"rules": "Be brief.", "input": "x"})'
+    assert executor_instructions(single)[1] == "Answer about orders. {rules} {input}\n\nx\n\nBe brief."  # by name, as .partial
+    jinja = 'PromptTemplate.from_template("Answer. {{ rules }}", template_format="jinja2", partial_variables={"rules": "Be brief.", "fmt": "json"})'
+    assert executor_instructions(jinja)[1] == "Answer. {{ rules }}\n\nBe brief."
+    chat = 'ChatPromptTemplate([("system", "Answer about orders. {rules}"), ("human", "{input} as {fmt}")], partial_variables={"rules": "Be brief.", "fmt": "json"})'
+    assert executor_instructions(chat)[1] == "Answer about orders. {rules}\n\nBe brief."
+    system = 'ChatPromptTemplate.from_messages([SystemMessagePromptTemplate.from_template("Answer. {rules}", partial_variables={"rules": "Be brief."}), ("human", "{input}")])'
+    src = EXECUTOR.replace("{prompt}", system).replace("MessagesPlaceholder, PromptTemplate", "MessagesPlaceholder, PromptTemplate, SystemMessagePromptTemplate")
+    assert surface_of({"app/agent.py": src})["agent:executor"].instructions_text == "Answer. {rules}\n\nBe brief."
+    # Values the analysis cannot see are dynamic, never dropped.
+    assert _dynamic(executor_instructions('PromptTemplate.from_template("Answer. {rules}", partial_variables=load_rules())')[0])
+    assert _dynamic(executor_instructions('PromptTemplate.from_template("Answer. {rules}", partial_variables={**RULES})')[0])

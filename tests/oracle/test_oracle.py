@@ -58,6 +58,8 @@ UNBUILDABLE = {
     " which the oracle extra does not install (checked by hand with langchain-classic 1.0.8: the SDK sees the same)",
     "langchain/noop_agent_executor_jinja_partial_human_format_changed": "imports the legacy AgentExecutor from"
     " langchain_classic, which the oracle extra does not install (checked by hand with langchain-classic 1.0.8)",
+    "langchain/agent_executor_partial_variables_rules_changed": "imports the legacy AgentExecutor from"
+    " langchain_classic, which the oracle extra does not install (checked by hand with langchain-classic 1.0.8)",
     "crewai/unsafe_code_execution": "code_execution_mode='safe' needs a running Docker daemon at construction",
     "google_adk/model_from_env_via_litellm": "LiteLlm needs google-adk[extensions] (litellm), not installed by the oracle extra",
     "smolagents/model_from_env": "reads a required environment variable at import",
