@@ -77,7 +77,7 @@ def test_a_kept_entry_that_does_not_hold_what_its_seal_says_is_ignored(
     monkeypatch.setattr(pipeline, "KEEP_SCREENS", True)  # off by default: its memory (see pipeline)
     build_surface(GitRepo(git_repo.path), "HEAD~1")
     [entry] = (tmp_path / "cache" / "screens").rglob("*.zjson")
-    head, _, packed = entry.read_bytes().partition(b"\n")  # a line of JSON, then the body compressed
+    head, _, packed = zlib.decompress(entry.read_bytes()).partition(b"\n")  # a line of JSON, then the body compressed
     body = zlib.decompress(packed)
     kept = screenstore.decode(body)
     assert "ops/tools.py" in kept.modules
@@ -92,7 +92,7 @@ def test_a_kept_entry_that_does_not_hold_what_its_seal_says_is_ignored(
     new_meta = json.dumps(lying, separators=(",", ":")).encode()
     forged = len(new_meta).to_bytes(8, "little") + new_meta + bytes(blob)
     assert screenstore.decode(forged).modules["ops/tools.py"][1].tolist() == []
-    entry.write_bytes(head + b"\n" + zlib.compress(forged))
+    entry.write_bytes(zlib.compress(head + b"\n" + zlib.compress(forged)))
     memos = _kept_memos(monkeypatch)
     receipt = build_receipt(git_repo.path, "HEAD~1", "HEAD")
     assert memos == []  # not read: the head computed every screen

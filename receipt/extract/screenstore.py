@@ -378,12 +378,13 @@ def decode(body: bytes | memoryview) -> Kept:
 def store(root: Path | None, bound: dict[str, str], digests: dict[str, str], body: Packed) -> bool:
     """Write screens for the surface stored under `bound`, linked from facts with `digests`: a line
     of JSON (what it is bound and sealed to), then the body compressed (made so when the dialects
-    ended: `StoreMemo.release`, so that the linking after them never holds it whole)."""
+    ended: `StoreMemo.release`, so that the linking after them never holds it whole); the whole a
+    zlib stream like every entry of the cache, stored as it is (level 0: compressed already)."""
     if root is None:
         return False
     head = {"bound": bound, "format": FORMAT, "digests": digests_seal(digests), "sha256": body.sha256}
     text = json.dumps(head, separators=(",", ":")).encode("ascii")  # no raw newline in it
-    return write_atomic(_file(root, bound), text + b"\n" + body.data)
+    return write_atomic(_file(root, bound), zlib.compress(text + b"\n" + body.data, 0))
 
 
 def stored(root: Path | None, bound: dict[str, str]) -> bool:
@@ -398,7 +399,7 @@ def load(root: Path | None, bound: dict[str, str], digests: dict[str, str]) -> K
         return None
     f = _file(root, bound)
     try:
-        data = f.read_bytes()
+        data = zlib.decompress(f.read_bytes())
         end = data.find(b"\n")
         entry = json.loads(data[:end])
         if end < 0 or entry.get("bound") != bound or entry.get("format") != FORMAT:
