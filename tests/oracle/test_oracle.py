@@ -60,6 +60,9 @@ UNBUILDABLE = {
     " langchain_classic, which the oracle extra does not install (checked by hand with langchain-classic 1.0.8)",
     "langchain/agent_executor_partial_variables_rules_changed": "imports the legacy AgentExecutor from"
     " langchain_classic, which the oracle extra does not install (checked by hand with langchain-classic 1.0.8)",
+    "crewai/approval_hook_registered_for_pre_tool_call": "imports crewai.hooks.InterceptionPoint, which crewai 1.15"
+    " has and 1.6.1 has not; the oracle venv resolves crewai 1.6.1, since every newer crewai needs openai<3 and"
+    " openai-agents 0.24 needs openai>=3",
     "crewai/unsafe_code_execution": "code_execution_mode='safe' needs a running Docker daemon at construction",
     "google_adk/model_from_env_via_litellm": "LiteLlm needs google-adk[extensions] (litellm), not installed by the oracle extra",
     "smolagents/model_from_env": "reads a required environment variable at import",
