@@ -659,8 +659,6 @@ def _entry_list(text: str, known: dict[str, tuple[int, Entry]]) -> tuple[list[ob
     both revisions, so the next item is first looked for right after the last one found."""
     if not (text.startswith("[") and text.endswith("]")):
         raise ValueError("not a JSON list")
-    if not known:
-        return _json_list(text)
     order = list(known)
     items: list[object] = []
     texts: list[str] = []
@@ -690,28 +688,6 @@ def _entry_list(text: str, known: dict[str, tuple[int, Entry]]) -> tuple[list[ob
             pos = end
         else:
             raise ValueError("not a JSON list")
-    return items, texts
-
-
-def _json_list(text: str) -> tuple[list[object], list[str]]:
-    """`_entry_list` with nothing known: each item read, with its text."""
-    items: list[object] = []
-    texts: list[str] = []
-    pos, last = 1, len(text) - 1
-    try:
-        while pos < last:
-            value, end = _scan(text, pos)
-            items.append(value)
-            texts.append(text[pos:end])
-            sep = text[end : end + 1]
-            if sep == "," and end + 1 < last:
-                pos = end + 1
-            elif sep == "]" and end == last:
-                pos = end
-            else:
-                raise ValueError("not a JSON list")
-    except StopIteration:
-        raise ValueError("not a JSON list") from None
     return items, texts
 
 
