@@ -111,6 +111,50 @@ def _alternatives(program: Program, expr: Expr) -> list[Expr]:
     return values if len(values) > 1 else []
 
 
+# Settings of a model object that change how a model answers, not which model answers or where the
+# request goes (sampling, lengths, timeouts, retries). Every other setting (api_base, base_url,
+# provider, api_key, organization, headers, client options, ...) is compared: a setting not listed
+# here is kept, so an unknown one is a change rather than silence.
+_HARMLESS_MODEL_SETTINGS = frozenset(
+    {
+        "num_ctx",
+        "temperature",
+        "top_p",
+        "top_k",
+        "max_tokens",
+        "max_completion_tokens",
+        "max_new_tokens",
+        "max_output_tokens",
+        "seed",
+        "timeout",
+        "request_timeout",
+        "max_retries",
+        "frequency_penalty",
+        "presence_penalty",
+        "stop",
+        "stop_sequences",
+    }
+)
+
+
+def _routing(program: Program, expr: Expr, keywords: tuple[str, ...]) -> str:
+    """Where a model object built by `expr` sends its requests: the class and its settings other than
+    the model and `_HARMLESS_MODEL_SETTINGS`, by value (`program.render`); "" for a plain model id."""
+    value = program.value_of(uncast(program, expr))
+    if not isinstance(value, Call):
+        return ""
+    origin = program.origin(value.func) or ""
+    if not leaf(origin)[:1].isupper():
+        return ""
+    named = [k for k in keywords if value.kw(k) is not None]
+    # The model is the first keyword found, else the first positional argument (as `model_value`).
+    args = [program.render(a) for a in (value.args if named else value.args[1:])]
+    args += sorted(f"{k}={program.render(v)}" for k, v in value.kwargs if k not in _HARMLESS_MODEL_SETTINGS and k not in named[:1])
+    if value.star:
+        args.append("**")
+    return f" via {describe(value.func)}({', '.join(args)})"
+
+
 def model_value(program: Program, expr: Expr | None, keywords: tuple[str, ...] = ("model", "model_id", "model_name")) -> str | Dynamic | None:
     """A model as a string: a literal, or the model argument of a model object (`LLM(model="x")`).
 
@@ -123,11 +167,13 @@ def model_value(program: Program, expr: Expr | None, keywords: tuple[str, ...] =
     branches = _alternatives(program, expr)
     if branches:
         # `if local: model = A(model_id=...) else: model = B(...)`: which runs is not known; the models
-        # the branches choose are (their other settings, and the client class, are not the model).
+        # the branches choose are, with where each is sent (client class, endpoint, provider, key):
+        # a branch moved to another server is a change, a branch given a larger context is not.
         shown = set()
         for branch in branches:
             m = model_value(program, branch, keywords)
-            shown.add(m.dynamic if isinstance(m, Dynamic) else repr(m))
+            text = m.dynamic if isinstance(m, Dynamic) else repr(m)
+            shown.add(text + _routing(program, branch, keywords))
         return Dynamic(dynamic=f"{describe(expr)}, one of: {' | '.join(sorted(shown))}")
     value = program.value_of(expr)
     if isinstance(value, Call):
