@@ -205,6 +205,10 @@ def _placeholders(text: str, fmt: str) -> frozenset[str] | None:
         except ValueError:
             return None
         return frozenset(names)
+    # A mustache set-delimiter tag (`{{=<% %>=}}`) makes the rest of the text use other tags, which
+    # the default ones below would not see: the text cannot be read (whatever a partial names may be).
+    if fmt == "mustache" and re.search(r"\{\{\s*=", text):
+        return None
     # jinja2 and mustache: the names used inside `{{ ... }}` (and jinja's `{% ... %}`), not after a dot
     # (`{{ user.name }}` reads `user`). A mustache comment `{{! ... }}` reads nothing.
     found: set[str] = set()

@@ -742,6 +742,10 @@ def test_a_partial_fills_a_placeholder_as_the_template_s_format_spells_it() -> N
     assert executor_instructions(f'{statement}.partial(strict="yes")')[1].endswith("\n\nyes")
     mustache = jinja.replace("jinja2", "mustache").replace("{{ rules }}", "{{#rules}}{{.}}{{/rules}}")
     assert executor_instructions(f'{mustache}.partial(rules="Be brief.")')[1].endswith("\n\nBe brief.")
+    # A set-delimiter tag changes how the rest of a mustache text spells its tags: the default tags
+    # do not find what it reads, so whatever a partial names may be read.
+    delimited = mustache.replace("{{#rules}}{{.}}{{/rules}}", "{{=<% %>=}}<% rules %>")
+    assert executor_instructions(f'{delimited}.partial(rules="Be brief.")')[1].endswith("\n\nBe brief.")
     single = 'PromptTemplate.from_template("Answer about orders. {{ rules }} {{ input }}", template_format="jinja2")'
     assert executor_instructions(f'{single}.partial(rules="Be brief.")')[1].endswith("\n\nBe brief.")
     system = 'ChatPromptTemplate.from_messages([SystemMessagePromptTemplate.from_template("Answer. {{ rules }}", "jinja2"), ("human", "{input}")])'
