@@ -93,6 +93,9 @@ class _Adk:
         if workflow:
             extra["workflow"] = leaf(origin)
         dangerous = self.code_execution(call.kw("code_executor"), extra)
+        if call.star and call.kw("code_executor") is None:  # `**EXTRA` may carry a code executor
+            extra["code_execution"] = {"executor": "**kwargs"}
+            dangerous = Dynamic(dynamic=f"code executor from the keyword arguments of {describe(call)}")
         entry = self.kit.entry(
             "agent",
             name if isinstance(name, str) and name else fallback,
@@ -254,7 +257,8 @@ class _Adk:
             approval = approval_from(p.evaluate(rc), p, rc)
         prefix = p.evaluate(call.kw("tool_name_prefix")) if call.kw("tool_name_prefix") is not None else None
         listed = p.evaluate(call.kw("tool_filter")) if call.kw("tool_filter") is not None else None
-        names = sorted(set(listed)) if isinstance(listed, list) and all(isinstance(n, str) for n in listed) else ["*"]
+        # ADK's `_is_tool_selected` lets every tool through when the filter is falsy (`[]`, `None`).
+        names = sorted(set(listed)) if isinstance(listed, list) and listed and all(isinstance(n, str) for n in listed) else ["*"]
         if prefix is not None and not isinstance(prefix, str):
             self.kit.warn(owner.path, call.line, f"MCP toolset {describe(call)}: tool_name_prefix is not statically known; tools are shown unprefixed", ("mcp toolset prefix", shape(call)))
             prefix = None

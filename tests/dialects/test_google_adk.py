@@ -347,3 +347,32 @@ root_agent = LlmAgent(name="main", model="m", tools=[CrewaiTool(name="lookup", d
     })
     assert s["agent:main"].reaches == ["tool:Lookup"]
     assert s["tool:Lookup"].dialect == "crewai" and s["tool:Lookup"].exported
+
+
+def test_empty_mcp_tool_filter_exposes_every_tool() -> None:
+    # ADK's `_is_tool_selected` selects every tool when the filter is falsy: `[]` is no filter at all.
+    template = '''
+from google.adk.agents import LlmAgent
+from google.adk.tools.mcp_tool import McpToolset
+
+files = McpToolset(connection_params=CONN, tool_filter=FILTER)
+root_agent = LlmAgent(name="librarian", model="m", tools=[files])
+'''
+    names = {}
+    for flt in ('["read_file"]', "[]", "None"):
+        names[flt] = sorted(e.name for e in _adk({"app/agent.py": template.replace("FILTER", flt)}).values() if e.kind == "tool")
+    assert names == {'["read_file"]': ["read_file"], "[]": ["*"], "None": ["*"]}
+
+
+def test_code_executor_that_may_come_from_kwargs_is_dynamic() -> None:
+    code = '''
+from google.adk.agents import LlmAgent
+from google.adk.code_executors import UnsafeLocalCodeExecutor
+
+EXTRA = dict(code_executor=UnsafeLocalCodeExecutor())
+root_agent = LlmAgent(name="analyst", model="m", instruction="Answer.", **EXTRA)
+'''
+    (agent,) = [e for e in _adk({"app/agent.py": code}).values() if e.kind == "agent"]
+    assert isinstance(agent.dangerous, Dynamic)
+    plain = [e for e in _adk({"app/agent.py": code.replace(", **EXTRA", "")}).values() if e.kind == "agent"]
+    assert plain[0].dangerous is False
