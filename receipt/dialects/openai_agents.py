@@ -604,14 +604,17 @@ class _Extractor:
         config = ";".join(describe(a) for a in call.args) + "|" + _kwargs_text(call)
         return self._merge_or_register(("hosted", entry.key, config), entry, symbol or self._synthetic(path, line), conditional)
 
-    def _option(self, expr: Expr | None, key: str) -> Any:
+    def _option(self, expr: Expr | None, key: str, unseen: bool = False) -> Any:
         """`key` of an options value: a mapping, or a `CodexToolOptions(...)`/`ThreadOptions(...)` call.
-        None when not given; Dynamic when the options cannot be read."""
+        None when not given; Dynamic when the options cannot be read, or (`unseen`) when an options
+        call's `**kwargs` may carry the key."""
         if expr is None:
             return None
         value = self.p.value_of(expr)
         if isinstance(value, Call) and not isinstance(value.func, Call) and (self._origin(value.func) or "").startswith(_PKG + "."):
-            return self.p.evaluate(value.kw(key)) if value.kw(key) is not None else None
+            if value.kw(key) is None:  # `CodexToolOptions(**CFG)`: the key may be in what is not seen
+                return Dynamic(dynamic=f"{key} given through **kwargs") if unseen and value.star else None
+            return self.p.evaluate(value.kw(key))
         mapping = self.p.evaluate(expr)
         if mapping is None:
             return None
@@ -631,9 +634,11 @@ class _Extractor:
         thread = call.kw("default_thread_options")
         sandbox: Any = None
         for value in (
-            self._str(call.kw("sandbox_mode")),
-            self._option(options, "sandbox_mode"),
-            self._option(thread, "sandbox_mode") if thread is not None else self._option(self._option_expr(options, "default_thread_options"), "sandbox_mode"),
+            # `codex_tool(**OPTS)`: a sandbox_mode in the keyword arguments is not seen and wins.
+            Dynamic(dynamic="sandbox_mode given through **kwargs")
+            if call.star and call.kw("sandbox_mode") is None else self._str(call.kw("sandbox_mode")),
+            self._option(options, "sandbox_mode", unseen=True),
+            self._option(thread, "sandbox_mode", unseen=True) if thread is not None else self._option(self._option_expr(options, "default_thread_options"), "sandbox_mode", unseen=True),
         ):
             if value is not None:  # the SDK skips a None or empty mode: the next source decides
                 sandbox = value

@@ -811,3 +811,35 @@ def test_surface_does_not_depend_on_file_order_or_hash_seed() -> None:
     a = [e.model_dump() for e in link_files(files)[0]]
     b = [e.model_dump() for e in link_files(dict(reversed(list(files.items()))))[0]]
     assert a == b
+
+
+def test_codex_sandbox_that_may_come_from_unseen_arguments_is_dynamic() -> None:
+    # A sandbox_mode given through **kwargs (on codex_tool or on CodexToolOptions) or in options that
+    # cannot be read wins over the thread options: the tool's danger is not known, never "read-only".
+    template = '''
+from agents import Agent
+from agents.extensions.experimental.codex import CodexToolOptions, codex_tool
+
+OPTS = {"sandbox_mode": "danger-full-access"}
+ARGS = ["codex", "Runs Codex.", None, None, None, "danger-full-access"]
+
+def make_options():
+    return OPTS
+
+coder = CALL
+agent = Agent(name="reviewer", instructions="Review.", tools=[coder])
+'''
+    thread = 'default_thread_options={"sandbox_mode": "read-only"}'
+    calls = {
+        "plain": f"codex_tool({thread})",
+        "kwargs": f"codex_tool({thread}, **OPTS)",
+        "options kwargs": f"codex_tool(CodexToolOptions(**OPTS), {thread})",
+        "options by a function": f"codex_tool(make_options(), {thread})",
+        "options by position and **kwargs": f"codex_tool(CodexToolOptions(*ARGS), {thread})",
+    }
+    seen = {}
+    for label, call in calls.items():
+        (tool,) = [e for e in surface_of({"app/agent.py": template.replace("CALL", call)}).values() if e.kind == "tool"]
+        seen[label] = (tool.name, "dynamic" if isinstance(tool.dangerous, Dynamic) else tool.dangerous)
+    assert seen == {"plain": ("codex", False), "kwargs": ("codex", "dynamic"), "options kwargs": ("codex", "dynamic"),
+                    "options by a function": ("codex", True), "options by position and **kwargs": ("codex", "dynamic")}
