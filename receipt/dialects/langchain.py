@@ -849,7 +849,9 @@ class _Extractor:
         would: those its system texts may read, by name; a mapping that cannot be read is dynamic."""
         given = call.arg(position, "partial_variables") if position is not None else call.kw("partial_variables")
         if given is None:
-            return []
+            # `ChatPromptTemplate([...], **OPTIONS)`: the spread arguments may hold partial_variables,
+            # which the system texts may read; what they fill is not seen.
+            return [Dynamic(dynamic=self.p.render(call))] if call.star else []
         mapping = self.p.value_of(given)
         if not isinstance(mapping, Map):
             return [Dynamic(dynamic=self.p.render(given))]

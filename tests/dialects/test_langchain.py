@@ -787,3 +787,7 @@ def test_partial_variables_given_at_construction_are_read_as_a_partial() -> None
     # Values the analysis cannot see are dynamic, never dropped.
     assert _dynamic(executor_instructions('PromptTemplate.from_template("Answer. {rules}", partial_variables=load_rules())')[0])
     assert _dynamic(executor_instructions('PromptTemplate.from_template("Answer. {rules}", partial_variables={**RULES})')[0])
+    # Spread arguments may carry partial_variables: what they fill into a system text is not seen.
+    spread = 'ChatPromptTemplate([SystemMessagePromptTemplate.from_template("Answer. {rules}"), ("human", "{input}")], **OPTIONS)'
+    src = EXECUTOR.replace("{prompt}", spread).replace("MessagesPlaceholder, PromptTemplate", "MessagesPlaceholder, PromptTemplate, SystemMessagePromptTemplate")
+    assert _dynamic(surface_of({"app/agent.py": src})["agent:executor"].instructions_sha256)
