@@ -13,6 +13,7 @@ import json
 import os
 import posixpath
 import re
+import signal
 import threading
 import time
 from dataclasses import dataclass, field
@@ -562,6 +563,11 @@ class _SeenEntries(dict):
         if self.digests is not None:
             self.digests.get(None, None)
 
+    def cancel(self) -> None:
+        """The child stopped and reaped, if its result was not taken (an error in this process)."""
+        if self.digests is not None:
+            self.digests.cancel()
+
 
 # Up to this many files that differ, their check starts before the surface cache is looked at: if
 # the run links instead (a cold run), the child's work (~3 ms a file, on the other core) is lost.
@@ -608,6 +614,19 @@ class _FreshDigests:
         if self._found is None:
             self._found = self._collect()
         return self._found.get((f.blob, f.path)) if f is not None and max_code_bytes == self._max else None
+
+    def cancel(self) -> None:
+        if self._found is None:
+            self._found = {}
+            try:
+                os.kill(self._pid, signal.SIGKILL)
+            except OSError:
+                pass
+            try:
+                os.close(self._fd)
+                os.waitpid(self._pid, 0)
+            except OSError:
+                pass
 
     def _collect(self) -> dict[tuple[str, str], str]:
         chunks = []
@@ -725,6 +744,9 @@ def _link_aside(
     _INHERITED.append(cache.unsettled)
     cache.unsettled = []
     written = cache.written
+    # No pool of its own (a head that adds many files extracts them here): its workers would outlive
+    # a child the parent stops (SIGKILL reaches the child alone), holding memory and its pipes.
+    os.environ["RECEIPT_WORKERS"] = "1"
     repo = GitRepo(git_dir)
     try:
         linked = _surface_of(repo, head_sha, paths=paths, config=config, cache=cache, listing=listing, fresh=fresh, layout_files=layout_files)
@@ -810,7 +832,6 @@ def _today() -> _dt.date:
     return _dt.datetime.now(_dt.timezone.utc).date()
 
 
-@gc_quiet_run()
 def _owns_repo(fn: Callable) -> Callable:
     """`fn(repo, ...)` given a path, not a `GitRepo`, opens the repository and closes it when done:
     its `git cat-file` process never outlives the call (a library calling `build_receipt("path",
@@ -827,6 +848,7 @@ def _owns_repo(fn: Callable) -> Callable:
 
 
 @_owns_repo
+@gc_quiet_run()
 def build_receipt(
     repo: str | os.PathLike[str] | GitRepo,
     base: str,
@@ -884,54 +906,57 @@ def build_receipt(
     # for byte, are then validated once, and the files in `fresh` are extracted from their blobs by
     # a child process from now on, beside this one (a cold run extracts them again: they are few).
     seen = _SeenEntries([f for f in [*base_listing.files, *head_listing.files] if (f.blob, f.path) in fresh])
-    if cache.root is not None and len(seen.fresh_files) <= _EARLY_CHECK_FILES:
-        seen.start_digests(git_repo, cache, cfg.max_file_bytes)
-    base_layout, head_layout = _layout_files(git_repo, base_sha), _layout_files(git_repo, head_sha)
-    # The head's dialects may reuse what the base's screens selected in the files both share (see
-    # SHARE_SCREENS: off, measured to cost more than it saves).
-    screens = ScreenMemo() if SHARE_SCREENS else None
-    # A base that is linked (not read from the surface cache) is linked while a forked child links
-    # the head (see _link_aside), once the base's facts are known: the two links are one core's
-    # work each, and the head's facts are nearly all the base's, in memory by then.
-    aside: list = []
+    try:  # a child checking the files in `fresh` is reaped on every path, an error's too
+        if cache.root is not None and len(seen.fresh_files) <= _EARLY_CHECK_FILES:
+            seen.start_digests(git_repo, cache, cfg.max_file_bytes)
+        base_layout, head_layout = _layout_files(git_repo, base_sha), _layout_files(git_repo, head_sha)
+        # The head's dialects may reuse what the base's screens selected in the files both share (see
+        # SHARE_SCREENS: off, measured to cost more than it saves).
+        screens = ScreenMemo() if SHARE_SCREENS else None
+        # A base that is linked (not read from the surface cache) is linked while a forked child links
+        # the head (see _link_aside), once the base's facts are known: the two links are one core's
+        # work each, and the head's facts are nearly all the base's, in memory by then.
+        aside: list = []
 
-    began = time.monotonic()
+        began = time.monotonic()
 
-    def link_head_aside() -> None:
-        if len(head_listing.files) >= LINK_ASIDE_FILES:
-            from receipt.extract.pool import aside as fork_aside
+        def link_head_aside() -> None:
+            if len(head_listing.files) >= LINK_ASIDE_FILES:
+                from receipt.extract.pool import aside as fork_aside
 
-            started = fork_aside(lambda: _link_aside(git_repo.git_dir, head_sha, cache, head_listing, head_layout, cfg, paths, fresh))
-            if started is not None:
-                # What the child extracts first (the files only the head has), at the pace the base's were read.
-                share = len(head_files - base_files) / max(1, len(base_files))
-                aside.append((started, time.monotonic(), (time.monotonic() - began) * share))
+                started = fork_aside(lambda: _link_aside(git_repo.git_dir, head_sha, cache, head_listing, head_layout, cfg, paths, fresh))
+                if started is not None:
+                    # What the child extracts first (the files only the head has), at the pace the base's were read.
+                    share = len(head_files - base_files) / max(1, len(base_files))
+                    aside.append((started, time.monotonic(), (time.monotonic() - began) * share))
 
-    head_linked = None
-    try:
-        base_linked = _surface_of(
-            git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh,
-            layout_files=base_layout, screens=screens, seen=seen, before_link=link_head_aside if screens is None else None,
-        )
-        if aside:  # the lines the head prints when linked here, while its child is waited for
-            progress(f"head: 0/{len(head_listing.files)} files")
-            progress("head: linking")
-            head_linked = _linked_aside(aside[0], head, head_sha, cache)
+        head_linked = None
+        try:
+            base_linked = _surface_of(
+                git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh,
+                layout_files=base_layout, screens=screens, seen=seen, before_link=link_head_aside if screens is None else None,
+            )
+            if aside:  # the lines the head prints when linked here, while its child is waited for
+                progress(f"head: 0/{len(head_listing.files)} files")
+                progress("head: linking")
+                head_linked = _linked_aside(aside[0], head, head_sha, cache)
+        finally:
+            if aside:
+                aside[0][0].cancel()  # an error here meanwhile: the child is stopped, not left behind
+        if screens is not None:
+            screens.last()
+        # A base read from the surface cache: the head reuses the screens stored with it (and, with
+        # RECORD_HEADS, keeps its own). A cold receipt records none: measured, recording cost more than
+        # the cold budget allows.
+        prior = None if base_linked.kept is None else _Prior(*base_linked.kept, base_listing, base_layout)
+        if head_linked is None:  # not linked aside, or the child failed: linked here, as it would have been
+            head_linked = _surface_of(
+                git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
+                layout_files=head_layout, screens=screens, keep_screens=RECORD_HEADS and prior is not None, prior=prior, seen=seen,
+            )
+        seen.close()
     finally:
-        if aside:
-            aside[0][0].cancel()  # an error here meanwhile: the child is stopped, not left behind
-    if screens is not None:
-        screens.last()
-    # A base read from the surface cache: the head reuses the screens stored with it (and, with
-    # RECORD_HEADS, keeps its own). A cold receipt records none: measured, recording cost more than
-    # the cold budget allows.
-    prior = None if base_linked.kept is None else _Prior(*base_linked.kept, base_listing, base_layout)
-    if head_linked is None:  # not linked aside, or the child failed: linked here, as it would have been
-        head_linked = _surface_of(
-            git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,
-            layout_files=head_layout, screens=screens, keep_screens=RECORD_HEADS and prior is not None, prior=prior, seen=seen,
-        )
-    seen.close()
+        seen.cancel()  # nothing left to do once closed
     del seen
     del screens
     cache.evict()

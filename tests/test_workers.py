@@ -262,3 +262,62 @@ def test_aside_returns_the_bytes_or_none(monkeypatch: pytest.MonkeyPatch) -> Non
     assert job is not None and job.result(0.2) is None  # stopped: the caller does it itself
     monkeypatch.setenv("RECEIPT_WORKERS", "1")
     assert aside(lambda: b"x") is None  # no second core wanted: nothing forked
+
+
+def test_aside_works_for_a_process_with_many_files_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A library caller holding over 1,024 descriptors: the child's pipe still reads (select() would
+    refuse it and crash the receipt)."""
+    import os
+    import resource
+
+    from receipt.extract.pool import aside
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip("this machine allows fewer than 1,200 open files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        monkeypatch.setenv("RECEIPT_WORKERS", "2")
+        job = aside(lambda: b"made aside")
+        assert job is not None and job.fd >= 1024
+        assert job.result(60) == b"made aside"
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def _children() -> list[int]:
+    import os
+
+    me, kids = os.getpid(), []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(stat[1]) == me:  # a zombie (never reaped) counts: it is what is looked for
+            kids.append(int(pid))
+    return kids
+
+
+def test_a_receipt_that_fails_leaves_no_child_behind(two_revisions: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run with its surfaces cached checks the files that differ in a child process; an error
+    after it started (here: the layout files cannot be listed) still reaps it."""
+    from receipt import pipeline
+    from receipt.errors import GitError
+
+    monkeypatch.setenv("RECEIPT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("RECEIPT_WORKERS", "1")
+    pipeline.build_receipt(two_revisions.path, "HEAD~1", "HEAD")  # both surfaces cached
+    before = _children()
+
+    def unlisted(repo, sha):  # type: ignore[no-untyped-def]
+        raise GitError("layout files cannot be listed")
+
+    monkeypatch.setattr(pipeline, "_layout_files", unlisted)
+    for _ in range(2):
+        with pytest.raises(GitError):
+            pipeline.build_receipt(two_revisions.path, "HEAD~1", "HEAD")
+    assert _children() == before

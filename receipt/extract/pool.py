@@ -233,15 +233,19 @@ class Aside:
         chunks: list[bytes] = []
         deadline = time.monotonic() + patience
         try:
+            # poll, not select: select refuses a descriptor numbered 1024 or more (a library caller
+            # with many files open), and any failure here is the caller's to redo, never a crash.
+            waiting = select.poll()
+            waiting.register(self.fd, select.POLLIN)
             while True:
                 left = deadline - time.monotonic()
-                if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                if left <= 0 or not waiting.poll(left * 1000):
                     return None
                 chunk = os.read(self.fd, 1 << 20)
                 if not chunk:
                     break
                 chunks.append(chunk)
-        except OSError:
+        except Exception:  # noqa: BLE001 - see above
             return None
         finally:
             ok = self._end()
