@@ -127,10 +127,26 @@ class _Adk:
         kind = leaf(origin) if origin and from_package(origin, _PKG, *_CODE_EXECUTORS) else None
         if kind is not None:
             extra["code_execution"] = {"executor": kind}
+            if kind == "ContainerCodeExecutor" and isinstance(value, Call):
+                return self.container_network(value, extra["code_execution"])
             return _CODE_EXECUTORS[kind]
         shown = describe(expr)
         extra["code_execution"] = {"executor": shown}
         return Dynamic(dynamic=f"code executor {shown}")
+
+    def container_network(self, call: Call, record: dict[str, object]) -> bool | Dynamic:
+        """ADK's container starts without networking (its guard against model-written code reaching
+        the cloud metadata endpoint) unless `network_enabled=True` (a keyword only: it goes through
+        `**data`); an executor given a network is dangerous, an unseen value may be."""
+        given = call.kw("network_enabled")
+        if given is None:
+            return Dynamic(dynamic="ContainerCodeExecutor network_enabled given through **kwargs") if call.star else False
+        enabled = self.program.evaluate(given)
+        if isinstance(enabled, bool):
+            if enabled:
+                record["network_enabled"] = True
+            return enabled
+        return Dynamic(dynamic=f"ContainerCodeExecutor network_enabled={describe(given)}")
 
     def instruction_text(self, expr: Expr) -> object:
         target = self.program.canonical(expr.name) if isinstance(expr, Ref) else None

@@ -376,3 +376,20 @@ root_agent = LlmAgent(name="analyst", model="m", instruction="Answer.", **EXTRA)
     assert isinstance(agent.dangerous, Dynamic)
     plain = [e for e in _adk({"app/agent.py": code.replace(", **EXTRA", "")}).values() if e.kind == "agent"]
     assert plain[0].dangerous is False
+
+
+def test_container_code_executor_with_network_is_dangerous() -> None:
+    # ADK starts the container without networking; `network_enabled=True` lets model-written code
+    # reach the network (and the cloud metadata endpoint).
+    template = '''
+import os
+from google.adk.agents import LlmAgent
+from google.adk.code_executors import ContainerCodeExecutor
+
+root_agent = LlmAgent(name="analyst", model="m", instruction="Answer.", code_executor=ContainerCodeExecutor(image="python:3.12-slim"ARGS))
+'''
+    seen = {}
+    for args in ("", ", network_enabled=False", ", network_enabled=True", ", network_enabled=os.environ.get('NET') == '1'"):
+        (agent,) = [e for e in _adk({"app/agent.py": template.replace("ARGS", args)}).values() if e.kind == "agent"]
+        seen[args] = "dynamic" if isinstance(agent.dangerous, Dynamic) else agent.dangerous
+    assert list(seen.values()) == [False, False, True, "dynamic"]
