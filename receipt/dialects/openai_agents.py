@@ -796,56 +796,23 @@ class _Extractor:
         return out
 
     def _items_of(self, expr: Expr) -> list[Item] | Dynamic:
-        got = self.p.items(expr)
-        if isinstance(got, Dynamic):
-            spliced = self._namespaced(expr, 0)
-            if spliced is not None:
-                return spliced
+        got = self.p.items(expr, expand=self._namespace_tools)
         if isinstance(got, Dynamic) and isinstance(expr, Call) and not expr.args and not expr.kwargs:
             fn = self.p.functions.get(self._origin(expr.func) or "")
             if fn is not None and fn.returns_exprs:
                 out: list[Item] = []
                 for ret in fn.returns_exprs:  # `tools=get_tools()` with literal returns
-                    more = self.p.items(ret)
+                    more = self.p.items(ret, expand=self._namespace_tools)
                     if isinstance(more, Dynamic):
                         return got
                     out.extend(Item(i.expr, i.conditional or len(fn.returns_exprs) > 1) for i in more)
                 return out
         return got
 
-    def _namespaced(self, expr: Expr, depth: int) -> list[Item] | None:
-        """A tools list built with `tool_namespace(...)` (`[*crm_tools, other]`, `tool_namespace(...) +
-        [...]`): its elements, each namespace contributing the tools it lists; None when some part
-        is neither a namespace nor a list `Program.items` reads."""
-        if depth > 8:
-            return None
-        value = self.p.value_of(expr) if isinstance(expr, Ref) else expr
-        if isinstance(value, Call) and not isinstance(value.func, Call) and self._is(value.func, _TOOL_NAMESPACE):
-            got = self.p.items(value.kw("tools"))
-            if isinstance(got, Dynamic):
-                return self._namespaced(value.kw("tools"), depth + 1) if value.kw("tools") is not None else None
-            return got
-        if isinstance(value, Seq):
-            out: list[Item] = []
-            for item in value.items:
-                if isinstance(item, Splat):
-                    inner = self.p.items(item.value)
-                    inner = self._namespaced(item.value, depth + 1) if isinstance(inner, Dynamic) else inner
-                    if inner is None:
-                        return None
-                    out.extend(inner)
-                else:
-                    out.append(Item(item))
-            return out
-        if isinstance(value, Concat):
-            parts = []
-            for side in (value.left, value.right):
-                got = self.p.items(side)
-                got = self._namespaced(side, depth + 1) if isinstance(got, Dynamic) else got
-                if got is None:
-                    return None
-                parts.extend(got)
-            return parts
+    def _namespace_tools(self, call: Call) -> Expr | None:
+        """`tool_namespace(name=..., tools=[...])` stands for the tools it lists (Program.items `expand`)."""
+        if not isinstance(call.func, Call) and self._is(call.func, _TOOL_NAMESPACE):
+            return call.kw("tools")
         return None
 
     def _tool_refs(self, expr: Expr, spec: _AgentSpec, conditional: bool) -> list[_ToolRef]:

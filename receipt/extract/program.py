@@ -691,20 +691,26 @@ class Program:
         except Exception:  # noqa: BLE001 - a call Python would reject at run time is not a known value
             return Dynamic(dynamic=describe(call))
 
-    def items(self, expr: Expr | None, _depth: int = 0) -> list[Item] | Dynamic:
+    def items(self, expr: Expr | None, _depth: int = 0, expand: Callable[[Call], Expr | None] | None = None) -> list[Item] | Dynamic:
         """The elements of a list-like expression, following variables and later mutations.
 
         `tools = [a]; if flag: tools.append(b)` -> [Item(a), Item(b, conditional=True)].
+        `expand`: a dialect's reading of a call that stands for a list (a framework's grouping of
+        tools): the expression of that list, or None; applied wherever a part of the list is a call.
         """
         if expr is None:
             return []
         if _depth > _MAX_DEPTH:
             return Dynamic(dynamic=describe(expr))
+        if expand is not None and isinstance(expr, Call):
+            listed = expand(expr)
+            if listed is not None:
+                return self.items(listed, _depth + 1, expand)
         if isinstance(expr, Seq):
             out: list[Item] = []
             for item in expr.items:
                 if isinstance(item, Splat):
-                    inner = self.items(item.value, _depth + 1)
+                    inner = self.items(item.value, _depth + 1, expand)
                     if isinstance(inner, Dynamic):
                         return inner
                     out.extend(inner)
@@ -712,14 +718,14 @@ class Program:
                     out.append(Item(item))
             return out
         if isinstance(expr, Concat):
-            left, right = self.items(expr.left, _depth + 1), self.items(expr.right, _depth + 1)
+            left, right = self.items(expr.left, _depth + 1, expand), self.items(expr.right, _depth + 1, expand)
             if isinstance(left, Dynamic):
                 return left
             if isinstance(right, Dynamic):
                 return right
             return [*left, *right]
         if isinstance(expr, Call) and self.origin(expr.func) in ("builtins.list", "builtins.tuple") and len(expr.args) == 1:
-            return self.items(expr.args[0], _depth + 1)
+            return self.items(expr.args[0], _depth + 1, expand)
         if isinstance(expr, Ref):
             symbol = self.canonical(expr.name)
             assigns = self.assigns.get(symbol, [])
@@ -727,18 +733,18 @@ class Program:
             if not base:
                 return Dynamic(dynamic=short_name(expr.name))
             first = base[0]
-            out = self.items(first.value, _depth + 1)
+            out = self.items(first.value, _depth + 1, expand)
             if isinstance(out, Dynamic):
                 return out
             out = [Item(i.expr, i.conditional or first.conditional) for i in out]
             for later in base[1:]:  # reassigned: keep both, the later ones conditional
-                more = self.items(later.value, _depth + 1)
+                more = self.items(later.value, _depth + 1, expand)
                 if isinstance(more, Dynamic):
                     return more
                 out.extend(Item(i.expr, True) for i in more)
             for a in assigns:
                 if a.op == "+=":
-                    more = self.items(a.value, _depth + 1)
+                    more = self.items(a.value, _depth + 1, expand)
                     if isinstance(more, Dynamic):
                         return more
                     out.extend(Item(i.expr, i.conditional or a.conditional) for i in more)
@@ -747,7 +753,7 @@ class Program:
                 if method in ("append", "insert", "add") and call.args:
                     out.append(Item(call.args[-1], effect.conditional))
                 elif method == "extend" and call.args:
-                    more = self.items(call.args[0], _depth + 1)
+                    more = self.items(call.args[0], _depth + 1, expand)
                     if isinstance(more, Dynamic):
                         return more
                     out.extend(Item(i.expr, i.conditional or effect.conditional) for i in more)
