@@ -12,15 +12,11 @@ import hashlib
 import json
 import os
 import posixpath
-import re
-import signal
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
-
-import orjson
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from receipt import __version__
 from receipt.canonical import canonical_json, sha256_hex
@@ -34,9 +30,12 @@ from receipt.extract.screens import ScreenMemo  # small; extract.program and scr
 from receipt.gitsource import GitRepo, SourceFile, TreeListing
 from receipt.identity import pair_with_doubts
 from receipt.layout import Layout, is_layout_file, read_layout
-from receipt.models import ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
+from receipt.models import Entry, ExtractionIssue, Receipt, RevInfo, Surface, ToolInfo
 from receipt.policy import apply_policy
 from receipt.trustroots import keyring_changes, template_change, unmatched_config_changes
+
+if TYPE_CHECKING:
+    from receipt.extract.forked import Aside
 
 # Whether a receipt's head reuses the screens its base computed (receipt/extract/screens.py). Off:
 # measured cold on an idle 2-core machine (2026-11-23), recording the base's reads cost as much as
@@ -576,39 +575,30 @@ _EARLY_CHECK_FILES = 64
 
 class _FreshDigests:
     """`FactsCache.digest` of files extracted from their blobs (`_extracted`) by a forked child
-    process: the same code on the same blobs, run beside this process. Anything the child could not
-    do (no fork, one core, a crash, an error) is done here, as without it."""
+    process (extract/forked.py `aside`): the same code on the same blobs, run beside this process.
+    Anything the child could not do (no fork, one core, a crash, an error) is done here, as without it."""
 
-    def __init__(self, pid: int, fd: int, max_code_bytes: int):
-        self._pid, self._fd, self._max = pid, fd, max_code_bytes
+    def __init__(self, job: Aside, files: int, max_code_bytes: int):
+        self._job, self._files, self._max = job, files, max_code_bytes
         self._found: dict[tuple[str, str], str] | None = None
 
     @classmethod
     def start(cls, repo: GitRepo, files: list[SourceFile], cache: FactsCache, max_code_bytes: int) -> _FreshDigests | None:
-        # Forked only from a process running one thread (the CLI's): a lock another thread holds
-        # would stay held in the child.
-        if not hasattr(os, "fork") or not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2 or threading.active_count() > 1:
+        from receipt.extract.forked import aside
+
+        # Forked only from a process running one thread: `_extracted` reads and writes the cache,
+        # which a pool's threads may be writing to (its entries) while a base linked here settles.
+        if threading.active_count() > 1:
             return None
-        try:
-            read, write = os.pipe()
-            pid = os.fork()
-        except OSError:
-            return None
-        if pid == 0:  # the child: never returns, never runs the parent's exit handlers or flushes its output
-            code = 1
-            try:
-                os.close(read)
-                mine = copy.copy(repo)
-                mine.detach()  # its own `git cat-file`: the parent's pipes stay the parent's
-                found = [[f.blob, f.path, cache.digest(f.blob, f.path, _extracted(mine, f, cache, max_code_bytes))] for f in files]
-                data = memoryview(json.dumps(found).encode("utf-8"))
-                while data:
-                    data = data[os.write(write, data):]
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(write)
-        return cls(pid, read, max_code_bytes)
+
+        def digests() -> bytes:
+            mine = copy.copy(repo)
+            mine.detach()  # its own `git cat-file`: the parent's pipes stay the parent's
+            found = [[f.blob, f.path, cache.digest(f.blob, f.path, _extracted(mine, f, cache, max_code_bytes))] for f in files]
+            return json.dumps(found).encode("utf-8")
+
+        job = aside(digests)
+        return None if job is None else cls(job, len(files), max_code_bytes)
 
     def get(self, f: SourceFile | None, max_code_bytes: int | None) -> str | None:
         if self._found is None:
@@ -618,31 +608,16 @@ class _FreshDigests:
     def cancel(self) -> None:
         if self._found is None:
             self._found = {}
-            try:
-                os.kill(self._pid, signal.SIGKILL)
-            except OSError:
-                pass
-            try:
-                os.close(self._fd)
-                os.waitpid(self._pid, 0)
-            except OSError:
-                pass
+            self._job.cancel()
 
     def _collect(self) -> dict[tuple[str, str], str]:
-        chunks = []
+        # A bound only for a child stuck for good (a few ms a file): past it, this process does the files.
+        data = self._job.result(60.0 + 0.1 * self._files)
+        if data is None:
+            return {}
         try:
-            while chunk := os.read(self._fd, 1 << 16):
-                chunks.append(chunk)
-        except OSError:
-            chunks = []
-        finally:
-            os.close(self._fd)
-        try:
-            _, status = os.waitpid(self._pid, 0)
-            if os.waitstatus_to_exitcode(status) != 0 or not chunks:
-                return {}
-            return {(blob, path): digest for blob, path, digest in json.loads(b"".join(chunks))}
-        except (OSError, ValueError, TypeError):
+            return {(blob, path): digest for blob, path, digest in json.loads(data)}
+        except (ValueError, TypeError):
             return {}
 
 
@@ -922,7 +897,7 @@ def build_receipt(
 
         def link_head_aside() -> None:
             if len(head_listing.files) >= LINK_ASIDE_FILES:
-                from receipt.extract.pool import aside as fork_aside
+                from receipt.extract.forked import aside as fork_aside
 
                 started = fork_aside(lambda: _link_aside(git_repo.git_dir, head_sha, cache, head_listing, head_layout, cfg, paths, fresh))
                 if started is not None:

@@ -202,24 +202,24 @@ def two_revisions(git_repo: GitRepoBuilder) -> GitRepoBuilder:
 
 def test_head_linked_aside_is_the_head_linked_here(two_revisions: GitRepoBuilder, monkeypatch: pytest.MonkeyPatch) -> None:
     """The head, linked in a forked child while the base is linked, gives the receipt one process gives."""
-    from receipt.extract import pool
+    from receipt.extract import forked
 
     monkeypatch.setenv("RECEIPT_CACHE_DIR", "")
     monkeypatch.setenv("RECEIPT_WORKERS", "1")
     one = _receipt_json(two_revisions)
     assert "tool.approval_lowered" in one and "wipe" in one
-    forked: list[int] = []
-    real = pool.aside
+    forks: list[bool] = []
+    real = forked.aside
 
     def counted(work):  # type: ignore[no-untyped-def]
         got = real(work)
-        forked.append(got is not None)
+        forks.append(got is not None)
         return got
 
-    monkeypatch.setattr(pool, "aside", counted)
+    monkeypatch.setattr(forked, "aside", counted)
     monkeypatch.setenv("RECEIPT_WORKERS", "2")
     assert _receipt_json(two_revisions) == one
-    assert forked == [True]
+    assert forks == [True]
 
 
 @pytest.mark.parametrize("failure", ["dies", "raises", "garbles"])
@@ -250,7 +250,7 @@ def test_aside_returns_the_bytes_or_none(monkeypatch: pytest.MonkeyPatch) -> Non
     import os
     import signal
 
-    from receipt.extract.pool import aside
+    from receipt.extract.forked import aside
 
     monkeypatch.setenv("RECEIPT_WORKERS", "2")
     big = bytes(range(256)) * 4096  # more than a pipe holds: the child waits for the reader
@@ -270,7 +270,7 @@ def test_aside_works_for_a_process_with_many_files_open(monkeypatch: pytest.Monk
     import os
     import resource
 
-    from receipt.extract.pool import aside
+    from receipt.extract.forked import aside
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < 1200:

@@ -64,7 +64,7 @@ from receipt.dialects.base import (
     split_method,
     trust_from,
 )
-from receipt.extract.facts import AssignFact, Call, Concat, Dyn, Expr, FunctionFact, Ref, Seq, Splat
+from receipt.extract.facts import AssignFact, Call, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Item, Program, describe, short_name
 from receipt.models import APPROVAL_ORDER, Dynamic, Entry, Param, Signature, entry_key
 
