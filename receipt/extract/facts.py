@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import sys
 from dataclasses import FrozenInstanceError, dataclass, field
-from typing import Any, Iterator, Union
+from typing import Any, Callable, Iterator, Union
 
 # Names and literals repeat across a program (every call of `acme.util.helper` spells it, every
 # parameter annotation is one of a few words): facts keep one string object for each, not one per
@@ -702,3 +703,111 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
         dynamic_code=[(d[0], d[1], d[2]) for d in dynamic_code],
         error=error,
     )
+
+
+# -- what an entry's facts are made of (facts_to_json's layout), checked before they are decoded --
+# The binding proves where an entry claims to come from, not that its values have the types the
+# extractor writes: a corrupted or hostile entry with a line that is text or a flag that is not a
+# bool would decode and crash a later stage. Any mismatch is a miss: the file is extracted again.
+# Types are exact (a bool is not an int here). Indices into the expression table are ints; that
+# they point before their row is the decoder's check.
+
+
+_call = getattr(operator, "call", lambda f, x: f(x))  # Python 3.10 has no operator.call
+
+
+def _is(t: type) -> Callable[[Any], bool]:
+    return lambda x: x.__class__ is t
+
+
+def _opt(f: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda x: x is None or f(x)
+
+
+def _list(f: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda x: x.__class__ is list and all(map(f, x))
+
+
+def _list_of(*types: type) -> Callable[[Any], bool]:
+    """A list of scalars of these exact types (checked in C: one set of the item types)."""
+    allowed = frozenset(types)
+    return lambda x: x.__class__ is list and set(map(type, x)) <= allowed
+
+
+def _dict_of(*types: type) -> Callable[[Any], bool]:
+    allowed = frozenset(types)
+    return lambda x: x.__class__ is dict and set(map(type, x)) <= _STR_TYPE and set(map(type, x.values())) <= allowed
+
+
+def _dict(f: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda x: x.__class__ is dict and set(map(type, x)) <= _STR_TYPE and all(map(f, x.values()))
+
+
+def _record(*fields: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    n = len(fields)
+    return lambda x: x.__class__ is list and len(x) == n and all(map(_call, fields, x))
+
+
+_STR_TYPE, _INT_TYPE = frozenset({str}), frozenset({int})
+_STR, _INT, _BOOL = _is(str), _is(int), _is(bool)
+_OSTR, _INDEX, _OINDEX = _opt(_STR), _INT, _opt(_INT)
+_STRS, _INDICES = _list_of(str), _list_of(int)
+_PARAM = _record(_STR, _OSTR, _OSTR, _OSTR, _OINDEX, _BOOL, _STR, _STRS)
+_FUNCTION = _record(
+    _STR, _STR, _INT, _list(_PARAM), _OSTR, _OSTR, _INDICES, _INDICES, _INDICES, _INDICES,
+    _BOOL, _BOOL, _OSTR, _list(_record(_INT, _STR)), _OSTR,
+)
+_FIELD = _record(_STR, _OSTR, _STRS, _OINDEX, _INDICES, _STRS, _INT)
+_CLASS = _record(_STR, _STR, _INT, _INDICES, _INDICES, _dict_of(int), _dict_of(int), _STRS, _OSTR, _BOOL, _list(_FIELD), _dict_of(int))
+_ERROR = _opt(lambda e: e.__class__ is dict and _OINDEX(e.get("line")) and _STR(e.get("reason")) and _STR(e.get("message"))
+              and _opt(_STRS)(e.get("frameworks")))
+_FACTS = _record(
+    _STR, _STR, _BOOL, _dict_of(str), _STRS,  # path, module, is_package, imports, star imports
+    _STRS, _INDICES, _INDICES, _list_of(bool), _STRS,  # assignments by column: target, value, line, conditional, op
+    _list(_FUNCTION), _list(_CLASS), _INDICES, _list_of(bool),  # functions, classes, effects' calls and conditions
+    _STR, _dict(_record(_STR, _STRS, _INT)), _list(_record(_INT, _STR, _STR)), _ERROR,  # entries (JSON text), aliases, dynamic code, error
+    lambda rows: rows.__class__ is list,  # the table of expressions: `well_typed` reads each row
+)
+_SCALAR_ROWS = frozenset({str, int, float, bool, type(None)})
+
+
+def well_typed(j: Any) -> bool:
+    """True when `j` has the shape and scalar types facts_to_json writes. Rows of the expression
+    table that are lists start with their tag (`_CALL` ... `_FLOAT`); the common ones
+    are checked inline (a warm run reads every row of every file it decodes)."""
+    if not _FACTS(j):
+        return False
+    ints = _INT_TYPE
+    for r in j[-1]:
+        cls = r.__class__
+        if cls is not list:
+            if cls not in _SCALAR_ROWS:
+                return False
+            continue
+        n = len(r)
+        tag = r[0] if n else None
+        if tag.__class__ is not int:
+            return False
+        if tag == _CALL:  # call: func, args, kwargs (name, value, ...), line, star
+            if n != 6 or r[1].__class__ is not int or r[2].__class__ is not list or not set(map(type, r[2])) <= ints:
+                return False
+            kw = r[3]
+            if kw.__class__ is not list or not set(map(type, kw[::2])) <= _STR_TYPE or not set(map(type, kw[1::2])) <= ints:
+                return False
+            if r[4].__class__ is not int or r[5].__class__ is not bool:
+                return False
+        elif tag == _REF or tag == _FLOAT:  # ref: name; float: its text
+            if n != 2 or r[1].__class__ is not str:
+                return False
+        elif tag == _DYN or tag == _DYS:  # dyn: source or span, why, parts
+            if n < 3 or r[1].__class__ is not str or r[2].__class__ is not str or not set(map(type, r[3:])) <= ints:
+                return False
+        elif tag == _ATTR:  # attr: value, name
+            if n != 3 or r[1].__class__ is not int or r[2].__class__ is not str:
+                return False
+        elif tag in (_SEQ, _MAP, _SPLAT, _CAT):  # seq, map, splat, concat: expressions only
+            if not set(map(type, r[1:])) <= ints or (tag == _SPLAT and n != 2) or (tag == _CAT and n != 3):
+                return False
+        else:
+            return False
+    return True
