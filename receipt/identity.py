@@ -20,7 +20,9 @@ Pairing across revisions, in stages, never guessing:
    by the same name expression in the same home, exactly one on each side;
 4. a moved folder (a monorepo's project moved under `crews/`): the same client-visible and bound
    name in files whose paths end alike (at least file and folder), longest shared end first, one
-   candidate each way;
+   candidate each way; then a renamed folder (`samples/` -> `demos/`), where only the file names
+   are left alike: entries under one client name pair by file and bound name only when that pairs
+   every one left on both sides one to one;
 5. entries left over under one client-visible (kind, namespace, name), paired only when exactly one
    remains on each side: first among the exported ones, then among all. A file move or split is
    thus no change, and a same-named decoy elsewhere makes the match ambiguous instead of stealing
@@ -277,6 +279,26 @@ def _folder_moves(olds: list[Entry], news: list[Entry]) -> list[tuple[Entry, Ent
     return out
 
 
+def _file_name_moves(olds: list[Entry], news: list[Entry]) -> list[tuple[Entry, Entry]]:
+    """A renamed folder (`samples/` -> `demos/`) keeps only its files' names: entries left under one
+    client name pair by file name (and bound name) only when that pairs every one of them, on both
+    sides, one to one. Any entry left over, or a file name twice on one side, and none pair: a file
+    name alone (`run.py`, `agent.py`) is too common to pick one look-alike among several."""
+    by_name: dict[tuple[str, str, str], tuple[list[Entry], list[Entry]]] = {}
+    for side, entries in ((0, olds), (1, news)):
+        for e in entries:
+            by_name.setdefault(_client_name(e), ([], []))[side].append(e)
+    out: list[tuple[Entry, Entry]] = []
+    for bs, hs in by_name.values():
+        if len(bs) < 2 or len(bs) != len(hs):
+            continue  # one on each side is stage 4's; unequal sides cannot pair one to one
+        at_b = {(b.path.rsplit("/", 1)[-1], b.slot): b for b in bs}
+        at_h = {(h.path.rsplit("/", 1)[-1], h.slot): h for h in hs}
+        if len(at_b) == len(bs) and at_b.keys() == at_h.keys():
+            out.extend((at_b[k], at_h[k]) for k in sorted(at_b))
+    return out
+
+
 def pair_entries(base: Iterable[Entry], head: Iterable[Entry]) -> dict[str, str]:
     """head key -> base key for every head entry that is the same thing as a base entry; doubtful
     pairs as identity would choose them (the diff resolves doubts by severity: `pair_with_doubts`)."""
@@ -351,8 +373,11 @@ def pair_with_doubts(base: Iterable[Entry], head: Iterable[Entry]) -> Pairing:
     # their path below the folder, so the same client name and bound name in files whose paths end
     # alike is the same entry. The longest shared path end decides first (so `a/x/t.py` pairs with
     # `new/a/x/t.py` before `b/x/t.py` could), and only one candidate each way at that length pairs:
-    # at least the file and its folder must match, and a tie is left to stage 4.
+    # at least the file and its folder must match, and a tie is left to stage 4. A renamed folder
+    # leaves only the file names alike: they pair when every entry left under the client name does.
     moved = _folder_moves(remaining_old, left_new)
+    done_old, done_new = {b.key for b, _ in moved}, {h.key for _, h in moved}
+    moved += _file_name_moves([e for e in remaining_old if e.key not in done_old], [e for e in left_new if e.key not in done_new])
     for b, h in moved:
         pairs[h.key] = b.key
     left_new = [e for e in left_new if e.key not in pairs]

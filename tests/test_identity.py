@@ -151,6 +151,21 @@ def test_an_ambiguity_that_hides_nothing_stays_removed_and_added(git_repo: GitRe
     assert not any("ambiguous" in c["message"] for c in receipt["changes"])
 
 
+def test_a_shared_file_name_does_not_pick_one_look_alike_among_several(git_repo: GitRepoBuilder) -> None:
+    # A renamed folder keeps only its files' names, and `run.py` is everywhere: one example removed,
+    # one added under the same file name and another beside it is not read as one edited example.
+    bot = 'from agents import Agent\n\nbot = Agent(name="bot", instructions="{}", model="gpt-5")\n'
+    git_repo.commit({"one/run.py": bot.format("Answer billing questions.")})
+    git_repo.commit({"one/run.py": None, "two/run.py": bot.format("Plan trips."), "three/serve.py": bot.format("Write poems.")})
+    code, receipt = receipt_of(git_repo)
+    assert (code, seen(receipt)) == (0, [("agent.added", "bot", "info"), ("agent.added", "bot", "info"), ("agent.removed", "bot", "warning")])
+    # Every one of them pairing by file name, one to one, is a renamed folder: no change.
+    git_repo.commit({"two/run.py": None, "three/serve.py": None,
+                     "demo/run.py": bot.format("Plan trips."), "demo/serve.py": bot.format("Write poems.")})
+    code, receipt = receipt_of(git_repo)
+    assert (code, seen(receipt)) == (0, [])
+
+
 def test_a_decoy_where_the_moved_folder_would_be_cannot_take_the_entry_s_place(git_repo: GitRepoBuilder) -> None:
     # pkg/ is "moved" to new/pkg/ but the file there holds an approval-keeping look-alike; the real
     # tool went elsewhere without approval. The folder-move reading hides nothing only if it is right.
