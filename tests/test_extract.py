@@ -10,7 +10,7 @@ import pytest
 
 from receipt.extract import extract_file
 from receipt.extract.cache import FactsCache
-from receipt.extract.facts import Call, Const, Dyn, Ref, facts_from_json, facts_to_json
+from receipt.extract.facts import Call, Const, Dyn, Ref, Seq, facts_from_json, facts_to_json
 from receipt.extract.program import Item, Program
 from receipt.models import Dynamic
 
@@ -102,6 +102,29 @@ def test_facts_round_trip_through_json() -> None:
     )
     j = facts_to_json(f)
     assert facts_to_json(facts_from_json(json.loads(json.dumps(j)))) == j
+
+
+def test_a_calls_spread_is_kept_through_the_cache_and_read_by_value() -> None:
+    """`Agent(**CFG)`: the spread expression survives the cache's round trip, and Program reads the
+    keywords a literal dict gives (nested `**`, `dict(...)`, a later item assignment), leaving a
+    spread it cannot read a spread."""
+    p = program(
+        {
+            "cfg.py": "BASE = dict(model='m1')\nCFG = {**BASE, 'tools': [a, b]}\nCFG['model'] = 'm2'\n",
+            "app.py": "from cfg import CFG\nagent = Agent(**CFG, name='x')\nother = Agent(**make(), name='y')\n",
+        }
+    )
+    m = p.modules["app"]
+    again = facts_from_json(json.loads(json.dumps(facts_to_json(m))))
+    call = again.assigns[0].value
+    assert isinstance(call, Call) and call.spread == (Ref("cfg.CFG"),) and call.star and call.kw("tools") is None
+    read = p.spread_call(call)
+    tools = read.kw("tools")
+    assert isinstance(tools, Seq) and [i.name for i in tools.items] == ["cfg.a", "cfg.b"]  # type: ignore[union-attr]
+    assert p.evaluate(read.kw("model")) == "m2" and p.evaluate(read.kw("name")) == "x"
+    assert not read.star and read.spread == ()
+    unread = p.spread_call(again.assigns[1].value)
+    assert unread.star and len(unread.spread) == 1 and unread.kw("tools") is None
 
 
 def test_program_follows_reexports_star_imports_and_aliases() -> None:

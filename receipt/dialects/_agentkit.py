@@ -347,6 +347,12 @@ class Kit:
     attachments: dict[str, list[bool]] = field(default_factory=dict)
     issues: list[ExtractionIssue] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        # Every agent constructor is read with its `**CFG` spreads seen through (`Program.spread_call`):
+        # a dialect never reads a keyword a literal spread gives as absent.
+        build, spread = self.build_agent, self.program.spread_call
+        self.build_agent = lambda call, identity, site, fallback: build(spread(call), identity, site, fallback)
+
     # -- candidates -----------------------------------------------------------------------------
 
     def get(self, identity: str) -> Candidate | None:

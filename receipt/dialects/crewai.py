@@ -167,6 +167,8 @@ class _Crew:
         if self.kit.get(identity) is not None:
             return identity
         p = self.program
+        if call.spread:  # what the kit could not read through (a parameter, a computed dict)
+            self.kit.warn(site.path, call.line, f"agent {fallback}: {', '.join('**' + describe(s) for s in call.spread)} passed to Agent(...) cannot be resolved statically; its tools and settings there are not analysed", ("agent kwargs",))
         config = call.kw("config")
         texts: dict[str, Any] = {}
         for key in ("role", "goal", "backstory"):
@@ -240,6 +242,7 @@ class _Crew:
     # -- crews and tasks ------------------------------------------------------------------------
 
     def crew(self, call: Call, site: Site, fn: FunctionFact | None) -> None:
+        call = self.program.spread_call(call)
         members: list[str] = []
         declared = self.crewbase_members(fn, call.kw("agents"), "agents")
         if declared is not None:
@@ -265,6 +268,7 @@ class _Crew:
                     cand.entry.root = True
 
     def task(self, call: Call, site: Site, fn: FunctionFact | None) -> None:
+        call = self.program.spread_call(call)
         agent_expr = call.kw("agent")
         if agent_expr is None:
             return

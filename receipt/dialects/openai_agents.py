@@ -301,6 +301,7 @@ class _Extractor:
         self.spec_order.append(spec)
 
     def _spec_from_ctor(self, call: Call, symbol: str, path: str, line: int, conditional: bool) -> _AgentSpec:
+        call = self.p.spread_call(call)
         kwargs = dict(call.kwargs)
         if "name" not in kwargs and call.args and not isinstance(call.args[0], Dyn):
             kwargs["name"] = call.args[0]
@@ -341,6 +342,7 @@ class _Extractor:
         if not bases:
             return None
         base = bases[0]
+        call = self.p.spread_call(call)
         overrides = dict(call.kwargs)
         owners = {
             f: ([symbol] if f in overrides else [*base.owners[f], symbol]) for f in ("tools", "handoffs", "mcp_servers")

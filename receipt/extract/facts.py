@@ -61,6 +61,9 @@ class Call:
     kwargs: tuple[tuple[str, "Expr"], ...] = ()
     line: int = 0
     star: bool = False  # *args or **kwargs present: the call's arguments are not fully known
+    # The `**x` expressions, in source order: what a spread dict holds is read through them
+    # (`Agent(**CFG)`: an edit of CFG's "tools" is an edit of the agent), by `Program.spread_call`.
+    spread: tuple["Expr", ...] = ()
 
     def kw(self, name: str) -> "Expr | None":
         for k, v in self.kwargs:
@@ -213,6 +216,8 @@ def walk(expr: Expr) -> Iterator[Expr]:
             yield from walk(a)
         for _, v in expr.kwargs:
             yield from walk(v)
+        for v in expr.spread:
+            yield from walk(v)
     elif isinstance(expr, Seq):
         for a in expr.items:
             yield from walk(a)
@@ -245,6 +250,8 @@ def _collect(expr: Expr, kinds: tuple[type, ...], out: list[Expr]) -> None:
         for a in expr.args:  # type: ignore[union-attr]
             _collect(a, kinds, out)
         for _, v in expr.kwargs:  # type: ignore[union-attr]
+            _collect(v, kinds, out)
+        for v in expr.spread:  # type: ignore[union-attr]
             _collect(v, kinds, out)
     elif cls is Seq:
         for a in expr.items:  # type: ignore[union-attr]
@@ -417,6 +424,9 @@ class ModuleFacts:
 # A row is a JSON scalar (a `Const` of that value) or a list whose first item says what it is.
 
 _CALL, _REF, _SEQ, _MAP, _ATTR, _SPLAT, _CAT, _DYN, _DYS, _FLOAT = range(10)
+# A call's `**x` is written among its keywords under this name (not an identifier, so no keyword
+# is spelt so): the row's layout, and its check, stay those of a call without one.
+_SPREAD = "**"
 
 
 class _Encoder:
@@ -455,6 +465,8 @@ class _Encoder:
             kw: list[Any] = []
             for k, v in e.kwargs:  # type: ignore[union-attr]
                 kw += (k, ex(v))
+            for v in e.spread:  # type: ignore[union-attr] # `**x` as a keyword no call can spell
+                kw += (_SPREAD, ex(v))
             row = [_CALL, ex(e.func), [ex(a) for a in e.args], kw, e.line, e.star]  # type: ignore[union-attr]
         elif cls is Seq:
             row = [_SEQ, *[ex(a) for a in e.items]]  # type: ignore[union-attr]
@@ -512,12 +524,16 @@ class _NewCall:
 
     __slots__ = Call.__slots__  # type: ignore[attr-defined]
 
-    def __init__(self, func: Expr, args: tuple, kwargs: tuple, line: int, star: bool) -> None:
+    def __init__(self, func: Expr, args: tuple, kwargs: tuple, line: int, star: bool, spread: tuple = ()) -> None:
         self.func = func
         self.args = args
-        self.kwargs = kwargs
         self.line = line
         self.star = star
+        if star and not spread and any(k == _SPREAD for k, _ in kwargs):  # decoded: `**x` written among the keywords
+            spread = tuple(v for k, v in kwargs if k == _SPREAD)
+            kwargs = tuple(kv for kv in kwargs if kv[0] != _SPREAD)
+        self.kwargs = kwargs
+        self.spread = spread
         self.__class__ = Call  # type: ignore[assignment]
 
 

@@ -545,7 +545,8 @@ class Program:
         if isinstance(expr, Call):
             args = [self.render(a, deeper, _seen) for a in expr.args]
             args += [f"{k}={self.render(v, deeper, _seen)}" for k, v in expr.kwargs]
-            return f"{self.render(expr.func, deeper, _seen)}({', '.join(args)}{', **' if expr.star else ''})"
+            args += [f"**{self.render(v, deeper, _seen)}" for v in expr.spread]
+            return f"{self.render(expr.func, deeper, _seen)}({', '.join(args)})"
         if isinstance(expr, Seq):
             return "[" + ", ".join(self.render(a, deeper, _seen) for a in expr.items) + "]"
         if isinstance(expr, Map):
@@ -845,8 +846,79 @@ class Program:
             inner = self.see_through(func.args[0], _depth + 1)
             kwargs = dict(func.kwargs)
             kwargs.update(call.kwargs)
-            return replace(call, func=inner, args=(*func.args[1:], *call.args), kwargs=tuple(kwargs.items()), star=call.star or func.star)
+            return replace(call, func=inner, args=(*func.args[1:], *call.args), kwargs=tuple(kwargs.items()), star=call.star or func.star,
+                           spread=(*func.spread, *call.spread))
         return call if func is call.func else replace(call, func=func)
+
+    def spread_call(self, call: Call) -> Call:
+        """`call` with what its `**x` spreads say, read by value: `Agent(**CFG)` where `CFG = {"tools":
+        [...]}` (or `dict(tools=...)`, through variables, nested `**`, later `CFG["k"] = v`) is read
+        as `Agent(tools=[...])`. A spread that cannot be read stays a spread (`star` set, so
+        readers that mind it report the keys it may hold as dynamic); a key set only under a
+        condition is a `Dyn`. The same object when there is nothing to read."""
+        if not call.spread:
+            return call
+        found: dict[str, Expr] = {}
+        kept: list[Expr] = []
+        for s in call.spread:
+            items = self._spread_items(s, 0)
+            if items is None:
+                kept.append(s)
+            else:
+                found.update(items)
+        if not found and len(kept) == len(call.spread):
+            return call
+        given = {k for k, _ in call.kwargs}
+        kwargs = (*call.kwargs, *((k, v) for k, v in found.items() if k not in given))  # both: a TypeError at run time
+        star = bool(kept) or any(isinstance(a, Splat) for a in call.args)
+        return replace(call, kwargs=kwargs, star=star, spread=tuple(kept))
+
+    def _spread_items(self, expr: Expr, depth: int) -> dict[str, Expr] | None:
+        """The keyword expressions a `**expr` passes, or None when they cannot be read."""
+        if depth > _MAX_DEPTH:
+            return None
+        symbol = self.canonical(expr.name) if isinstance(expr, Ref) else None
+        value = self.value_of(expr)
+        out: dict[str, Expr] = {}
+        if isinstance(value, Map):
+            for k, v in value.items:
+                if isinstance(k, Const) and k.value is None:  # `{**BASE, ...}`
+                    inner = self._spread_items(v, depth + 1)
+                    if inner is None:
+                        return None
+                    out.update(inner)
+                elif isinstance(k, Const) and isinstance(k.value, str):
+                    out[k.value] = v
+                else:
+                    return None
+        elif isinstance(value, Call) and self.origin(value.func) == "builtins.dict" and not value.args:
+            for s in value.spread:
+                inner = self._spread_items(s, depth + 1)
+                if inner is None:
+                    return None
+                out.update(inner)
+            out.update(value.kwargs)
+        else:
+            return None
+        if symbol is None:
+            return out
+        # Later item assignments on the dict (frameworks read it once the module has run).
+        for a in self.assigns.get(symbol, []):
+            if a.op in ("[]=", "del") and isinstance(a.value, Map) and len(a.value.items) == 1:
+                key = self.evaluate(a.value.items[0][0])
+                if not isinstance(key, str):
+                    return None
+                if a.conditional:
+                    out[key] = Dyn(f"{short_name(symbol)}[{key!r}] changed under a condition", "spread")
+                elif a.op == "del":
+                    out.pop(key, None)
+                else:
+                    out[key] = a.value.items[0][1]
+            elif a.op not in ("=",) or a is not self.assigns[symbol][0]:
+                return None  # reassigned, or changed in a way not read here
+        if any(method in _DICT_CHANGES for method, _ in self.effects_by_receiver.get(symbol, [])):
+            return None
+        return out
 
     # -- screened scans: what a dialect selects module by module, reused across programs -----------
 
@@ -964,6 +1036,8 @@ class Program:
         return out
 
 
+_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"})
+
 # Pure, bounded string operations evaluated on statically known text (method name -> arity check
 # happens in Python itself: a call it rejects is not a known value).
 _STR_METHODS = frozenset(
@@ -1068,7 +1142,7 @@ def describe(expr: Expr) -> str:
         if isinstance(expr.func, Ref) and expr.func.name == PIPE and len(expr.args) == 2:
             text = f"{describe(expr.args[0])} | {describe(expr.args[1])}"
             return text if len(text) <= 160 else text[:157] + "..."
-        args = [describe(a) for a in expr.args] + [f"{k}={describe(v)}" for k, v in expr.kwargs]
+        args = [describe(a) for a in expr.args] + [f"{k}={describe(v)}" for k, v in expr.kwargs] + [f"**{describe(v)}" for v in expr.spread]
         text = f"{describe(expr.func)}({', '.join(args)})"
         return text if len(text) <= 160 else text[:157] + "..."
     if isinstance(expr, Seq):

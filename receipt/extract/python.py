@@ -529,14 +529,14 @@ class _Extractor:
                 star = True
             args.append(self.expr(a, scope, ev))
         kwargs: list[tuple[str, Expr]] = []
+        spread: list[Expr] = []
         for kw in node.keywords:
             if kw.arg is None:
                 star = True
-                if ev is not None:
-                    self._scan(kw.value, scope, ev)
+                spread.append(self.expr(kw.value, scope, ev))
                 continue
             kwargs.append((kw.arg, self.expr(kw.value, scope, ev)))
-        out = _NewCall(func, tuple(args), tuple(kwargs), node.lineno, star)  # Call(...), built faster (see facts)
+        out = _NewCall(func, tuple(args), tuple(kwargs), node.lineno, star, tuple(spread))  # Call(...), built faster (see facts)
         if ev is not None:
             alone = out
             if self.capped != capped and self.depth:
