@@ -429,6 +429,14 @@ def _spoil_scalars(facts: list) -> None:  # type: ignore[type-arg]
             row[4], row[5] = str(row[4]), "no"
 
 
+def _spoil_indices(facts: list) -> None:  # type: ignore[type-arg]
+    """Indices that find their row though they are not ints (`True == 1 == 1.0` as dict keys)."""
+    facts[6] = [float(v) for v in facts[6]]  # assignment values
+    for row in facts[-1]:
+        if isinstance(row, list) and row[0] == 0:  # a call's arguments and function
+            row[1], row[2] = float(row[1]), [True if a == 1 else float(a) for a in row[2]]
+
+
 def test_a_cache_entry_whose_scalars_have_another_type_is_a_miss_never_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A facts entry bound to the right blob but holding a line as text or a flag that is not a
     bool is extracted again from the blob: the receipt is the one a clean cache gives."""
@@ -452,7 +460,7 @@ def test_a_cache_entry_whose_scalars_have_another_type_is_a_miss_never_a_crash(t
     assert clean, "the change must be seen"
     entries = sorted((tmp_path / "cache" / "facts").rglob("*.zjson"))
     good = {e: e.read_bytes() for e in entries}
-    for spoil in (_spoil_scalars, lambda j: j.__setitem__(14, "{}"), lambda j: j.__setitem__(3, {"app.main.Agent": 1})):
+    for spoil in (_spoil_scalars, _spoil_indices, lambda j: j.__setitem__(14, "{}"), lambda j: j.__setitem__(3, {"app.main.Agent": 1})):
         for e in entries:
             data = loads(zlib.decompress(good[e]))
             spoil(data["facts"])

@@ -32,7 +32,7 @@ from typing import Any, Callable
 import orjson
 
 from receipt.extract import EXTRACTOR_VERSION, gc_paused
-from receipt.extract.facts import ModuleFacts, SharedValues, facts_from_json, facts_to_json, well_typed
+from receipt.extract.facts import ModuleFacts, SharedValues, facts_from_json, facts_to_json
 
 # The exact interpreter: CPython 3.11.7 and 3.12.1 are different keys.
 INTERPRETER = f"{sys.implementation.name}-{platform.python_version()}"
@@ -101,9 +101,7 @@ def decode_entry(raw: bytes, blob: str, path: str, shared: SharedValues | None =
         entry = loads(raw)
         if entry.get("bound") != binding(blob, path):
             raise ValueError("entry computed from something else")
-        if not well_typed(entry["facts"]):
-            raise ValueError("entry holds values of another type than the extractor writes")
-        facts = facts_from_json(entry["facts"], shared)
+        facts = facts_from_json(entry["facts"], shared)  # values of another type than the extractor writes raise
     if facts.path != path:
         raise ValueError("entry describes another path")
     if facts.entries.__class__ is not list or not all(e.__class__ is dict for e in facts.entries):

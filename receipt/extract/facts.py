@@ -13,12 +13,12 @@ mappings, and `Dyn` for anything that cannot be known statically (kept with its 
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
-import operator
 import sys
 from dataclasses import FrozenInstanceError, dataclass, field
-from typing import Any, Callable, Iterator, Union
+from typing import Any, Iterator, Union
 
 # Names and literals repeat across a program (every call of `acme.util.helper` spells it, every
 # parameter annotation is one of a few words): facts keep one string object for each, not one per
@@ -580,42 +580,133 @@ class _NewDyn:
         self.__class__ = Dyn  # type: ignore[assignment]
 
 
-def _decode_exprs(rows: list[Any], shared: SharedValues) -> dict[int, Expr]:
-    """The table of a module's expressions by index, built in order. A dict, not a list: a list
-    reads a negative index from its end, where a row may only refer to rows before it."""
+# -- what an entry's values must be (facts_to_json's layout), checked as they are decoded --
+# The cache's binding proves where an entry claims to come from, not that its values have the types
+# the extractor writes: a corrupted or hostile entry with a line that is text or a flag that is not
+# a bool would decode and crash a later stage. The decoder reads every value once anyway, and checks
+# each as it goes (any mismatch raises: a miss, the file is extracted again). Types are exact: a
+# bool is not an int here, nor a float an index (both would find a row: `True == 1 == 1.0`).
+# Fixed records are checked by the tuple of their items' types in one step (C code; optional items
+# give a few allowed tuples); every index, line and name list of a module is gathered into one list
+# and its items' types checked once, after the module is read and before its facts are returned.
+
+_NONE = type(None)
+
+
+def _shapes(*items: type | tuple[type, ...]) -> frozenset[tuple[type, ...]]:
+    """Every allowed tuple of item types of a record whose items have these types (a tuple: any of them)."""
+    return frozenset(itertools.product(*[i if isinstance(i, tuple) else (i,) for i in items]))
+
+
+_OSTR, _OINT = (str, _NONE), (int, _NONE)
+_INTS = frozenset({int}).issuperset  # `_INTS(map(type, x))`: every item of x is an int, no bool
+_STRS = frozenset({str}).issuperset
+_BOOLS = frozenset({bool}).issuperset
+_FACTS_SHAPES = _shapes(
+    str, str, bool, dict, list,  # path, module, is_package, imports, star imports
+    list, list, list, list, list,  # assignments by column: target, value, line, conditional, op
+    list, list, list, list,  # functions, classes, effects' calls and conditions
+    str, dict, list, (_NONE, dict), list,  # entries (JSON text), aliases, dynamic code, error, the expression table
+)
+_FUNCTION_SHAPES = _shapes(str, str, int, list, _OSTR, _OSTR, list, list, list, list, bool, bool, _OSTR, list, _OSTR)
+_PARAM_SHAPES = _shapes(str, _OSTR, _OSTR, _OSTR, _OINT, bool, str, list)
+_CLASS_SHAPES = _shapes(str, str, int, list, list, dict, dict, list, _OSTR, bool, list, dict)
+_FIELD_SHAPES = _shapes(str, _OSTR, list, _OINT, list, list, int)
+_ALIAS_SHAPE = (str, list, int)
+_DYNAMIC_SHAPES, _INDIRECT_SHAPES = _shapes(int, str, str), _shapes(int, str)
+_LISTS = frozenset({list}).issuperset
+_TYPES = itertools.repeat(type)  # map(map, _TYPES, records): each record's item types
+
+
+class _Mistyped(ValueError):
+    """An entry's value has another type than the extractor writes."""
+
+
+def _bools(x: Any) -> Any:
+    if x.__class__ is not list or not _BOOLS(map(type, x)):
+        raise _Mistyped("not a list of flags")
+    return x
+
+
+def _records(x: Any, shapes: frozenset[tuple[type, ...]]) -> Any:
+    """`x` when it is a list of records (lists), each of one of these shapes (tuples of item types)."""
+    if x.__class__ is not list or not _LISTS(map(type, x)) or not shapes.issuperset(map(tuple, map(map, _TYPES, x))):
+        raise _Mistyped("a record of another shape")
+    return x
+
+
+def _error(e: Any) -> Any:
+    if e is not None and not (
+        e.__class__ is dict and e.get("line").__class__ in (int, _NONE) and e.get("reason").__class__ is str
+        and e.get("message").__class__ is str and (e.get("frameworks") is None or e["frameworks"].__class__ is list and _STRS(map(type, e["frameworks"])))
+    ):
+        raise _Mistyped("not an extraction error")
+    return e
+
+
+def _decode_exprs(rows: list[Any], shared: SharedValues, ints: list[Any]) -> dict[int, Expr]:
+    """The table of a module's expressions by index, built in order, each row's types checked but
+    its indices: those are added to `ints`, for the caller to check with the module's other indices
+    in one step (a list's item types in C code cost about the same for 1 item as for 100). A dict,
+    not a list: a list reads a negative index from its end, where a row may only refer to rows
+    before it."""
     table: dict[int, Expr] = {}
     get = table.__getitem__
-    strs, ints, fixed = shared.strs, shared.ints, shared.fixed
+    strs, consts, fixed = shared.strs, shared.ints, shared.fixed
     keep_line = shared.lines.setdefault
+    add = ints.append
     n = 0
     for row in rows:
         cls = row.__class__
         if cls is list:
             t = row[0]
+            if t.__class__ is not int:
+                raise _Mistyped("an expression tag that is not an int")
             if t == _CALL:
-                kw = row[3]
-                line = row[4]
-                if line.__class__ is int:
-                    line = keep_line(line, line)
-                x: Expr = _NewCall(get(row[1]), tuple(map(get, row[2])), tuple(zip(map(_shared, kw[::2]), map(get, kw[1::2]), strict=True)) if kw else (), line, row[5])
+                _, func, args, kw, line, star = row
+                # the line is checked before it is shared: a run-wide pool must never hold a 12.0 for a 12
+                if func.__class__ is not int or line.__class__ is not int or args.__class__ is not list or kw.__class__ is not list or star.__class__ is not bool:
+                    raise _Mistyped("a call of another shape")
+                if args:
+                    ints += args
+                if kw:
+                    values = kw[1::2]
+                    ints += values
+                    kwargs = tuple(zip(map(_shared, kw[::2]), map(get, values), strict=True))  # interned: names are text
+                else:
+                    kwargs = ()
+                x: Expr = _NewCall(get(func), tuple(map(get, args)), kwargs, keep_line(line, line), star)
             elif t == _REF:
-                x = _NewRef(row[1])
+                _, name = row
+                x = _NewRef(name)  # interned: text only
             elif t == _MAP:
+                ints += row
                 x = _NewMap(tuple(zip(map(get, row[1::2]), map(get, row[2::2]), strict=True)))
-            elif t == _DYS:
-                x = _NewDyn(None, _shared(row[1]), _shared(row[2]), tuple(map(get, row[3:])))
+            elif t == _DYS or t == _DYN:
+                parts = row[3:]
+                ints += parts
+                text, why = _shared(row[1]), _shared(row[2])  # interned: text only
+                x = _NewDyn(None, text, why, tuple(map(get, parts))) if t == _DYS else _NewDyn(text, None, why, tuple(map(get, parts)))
             elif t == _SEQ:
+                ints += row
                 x = _NewSeq(tuple(map(get, row[1:])))
-            elif t == _DYN:
-                x = _NewDyn(_shared(row[1]), None, _shared(row[2]), tuple(map(get, row[3:])))
             elif t == _ATTR:
-                x = Attr(get(row[1]), _shared(row[2]))
+                _, value, attr = row
+                add(value)
+                x = Attr(get(value), _shared(attr))
             elif t == _SPLAT:
-                x = Splat(get(row[1]))
+                _, value = row
+                add(value)
+                x = Splat(get(value))
             elif t == _CAT:
-                x = Concat(get(row[1]), get(row[2]))
+                _, left, right = row
+                add(left), add(right)
+                x = Concat(get(left), get(right))
             elif t == _FLOAT:
-                x = Const(float(row[1]))
+                _, text = row
+                if text.__class__ is not str:
+                    raise _Mistyped("a float that is not spelled as text")
+                x = Const(float(text))
             else:
                 raise ValueError(f"unknown expression tag {t!r}")
         elif cls is str:
@@ -623,9 +714,9 @@ def _decode_exprs(rows: list[Any], shared: SharedValues) -> dict[int, Expr]:
             if x is None:
                 x = strs[row] = Const(row)
         elif cls is int:
-            x = ints.get(row)  # type: ignore[assignment]
+            x = consts.get(row)  # type: ignore[assignment]
             if x is None:
-                x = ints[row] = Const(row)
+                x = consts[row] = Const(row)
         elif row is None or cls is bool:
             x = fixed[row]
         elif cls is float:
@@ -638,16 +729,17 @@ def _decode_exprs(rows: list[Any], shared: SharedValues) -> dict[int, Expr]:
 
 
 def facts_to_json(m: ModuleFacts) -> list[Any]:
-    """The facts of a module as JSON data (see above); `facts_from_json` reads them back."""
+    """The facts of a module as JSON data (see above; lists, never tuples: `facts_from_json` checks
+    the types of what it reads, in memory too); `facts_from_json` reads them back."""
     enc = _Encoder()
     ex, exs = enc.expr, enc.exprs
     assigns = m.assigns
     functions = [
         [
             f.symbol, f.name, f.line,
-            [[p.name, p.annotation, p.annotation_ref, p.default, ex(p.default_expr), p.required, p.kind, p.refs] for p in f.params],
+            [[p.name, p.annotation, p.annotation_ref, p.default, ex(p.default_expr), p.required, p.kind, list(p.refs)] for p in f.params],
             f.returns, f.doc, exs(f.decorators), exs(f.calls), exs(f.raises), exs(f.returns_exprs),
-            f.conditional, f.is_async, f.owner_class, f.indirect, f.body,
+            f.conditional, f.is_async, f.owner_class, [list(i) for i in f.indirect], f.body,
         ]
         for f in m.functions
     ]
@@ -655,7 +747,7 @@ def facts_to_json(m: ModuleFacts) -> list[Any]:
         [
             c.symbol, c.name, c.line, exs(c.bases), exs(c.decorators),
             {k: ex(v) for k, v in c.attrs.items()}, c.attr_lines, c.methods, c.doc, c.conditional,
-            [[f.name, f.annotation, f.refs, ex(f.value), exs(f.meta), f.qualifiers, f.line] for f in c.fields],
+            [[f.name, f.annotation, list(f.refs), ex(f.value), exs(f.meta), list(f.qualifiers), f.line] for f in c.fields],
             {k: ex(v) for k, v in c.keywords.items()},
         ]
         for c in m.classes
@@ -669,28 +761,71 @@ def facts_to_json(m: ModuleFacts) -> list[Any]:
         exs(e.call for e in m.effects), [e.conditional for e in m.effects],
         # descriptor entries (JSON read from a file) as JSON text: exactly what they hold, nan included
         json.dumps(m.entries) if m.entries else "",
-        {k: [a.annotation, a.refs, a.line] for k, a in m.type_aliases.items()},
-        m.dynamic_code, m.error,
+        {k: [a.annotation, list(a.refs), a.line] for k, a in m.type_aliases.items()},
+        [list(d) for d in m.dynamic_code], m.error,
         enc.rows,  # last: written after everything above has been numbered
     ]
 
 
 def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleFacts:
     """The facts `j` encodes; `shared`: leaf expressions already decoded in this run, to reuse.
-    Raises (ValueError, IndexError, TypeError, ...) on anything that is not such an encoding."""
+    Raises (ValueError, IndexError, TypeError, ...) on anything that is not such an encoding, a
+    value of another type than facts_to_json writes included (see `_shapes`)."""
+    if j.__class__ is not list or tuple(map(type, j)) not in _FACTS_SHAPES:
+        raise _Mistyped("not the facts of a module")
     (path, module, is_package, imports, star_imports, targets, values, lines, conditionals, ops,
      functions, classes, effect_calls, effect_conditionals, entries, type_aliases, dynamic_code, error, rows) = j
     shared = shared or SharedValues()
-    table = _decode_exprs(rows, shared)
+    # Every value that must be an int (indices, lines) and every list that must hold text, checked
+    # together once the module is read: nothing decoded leaves here before.
+    ints: list[Any] = [*values, *lines, *effect_calls]
+    texts: list[Any] = [*star_imports]
+    table = _decode_exprs(rows, shared, ints)
     line = shared.line
     get = table.__getitem__
     if len(targets) != len(values) or len(effect_calls) != len(effect_conditionals):
         raise ValueError("columns of different lengths")
+    _bools(conditionals), _bools(effect_conditionals), _error(error)  # targets and ops: interned by AssignFact, text only
+    _records(functions, _FUNCTION_SHAPES), _records(classes, _CLASS_SHAPES), _records(dynamic_code, _DYNAMIC_SHAPES)
+    for f in functions:
+        params = f[3]
+        _records(params, _PARAM_SHAPES), _records(f[13], _INDIRECT_SHAPES)
+        ints += f[6]
+        ints += f[7]
+        ints += f[8]
+        ints += f[9]
+        for p in params:
+            if p[7]:
+                texts += p[7]
+            if p[4] is not None:
+                ints.append(p[4])
+    for c in classes:
+        _records(c[10], _FIELD_SHAPES)
+        if c[5].__class__ is not dict or c[6].__class__ is not dict or c[7].__class__ is not list or c[11].__class__ is not dict:
+            raise _Mistyped("a class of another shape")
+        ints += c[3]
+        ints += c[4]
+        ints += c[5].values()
+        ints += c[6].values()
+        ints += c[11].values()
+        texts += c[7]
+        for fl in c[10]:
+            texts += fl[2]
+            texts += fl[5]
+            ints += fl[4]
+            if fl[3] is not None:
+                ints.append(fl[3])
+    for a in type_aliases.values():
+        if a.__class__ is not list or tuple(map(type, a)) != _ALIAS_SHAPE:
+            raise _Mistyped("a type alias of another shape")
+        texts += a[1]
+    if not _INTS(map(type, ints)) or not _STRS(map(type, texts)):
+        raise _Mistyped("an index or line that is not an int, or a name that is not text")
     return ModuleFacts(
         path=path,
         module=module,
         is_package=is_package,
-        imports={k: _shared(v) for k, v in imports.items()},  # origins recur across modules
+        imports={k: _shared(v) for k, v in imports.items()},  # origins recur across modules; text only
         star_imports=star_imports,
         assigns=list(map(AssignFact, targets, map(get, values), map(line, lines), conditionals, ops)),
         functions=[
@@ -719,111 +854,3 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
         dynamic_code=[(d[0], d[1], d[2]) for d in dynamic_code],
         error=error,
     )
-
-
-# -- what an entry's facts are made of (facts_to_json's layout), checked before they are decoded --
-# The binding proves where an entry claims to come from, not that its values have the types the
-# extractor writes: a corrupted or hostile entry with a line that is text or a flag that is not a
-# bool would decode and crash a later stage. Any mismatch is a miss: the file is extracted again.
-# Types are exact (a bool is not an int here). Indices into the expression table are ints; that
-# they point before their row is the decoder's check.
-
-
-_call = getattr(operator, "call", lambda f, x: f(x))  # Python 3.10 has no operator.call
-
-
-def _is(t: type) -> Callable[[Any], bool]:
-    return lambda x: x.__class__ is t
-
-
-def _opt(f: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    return lambda x: x is None or f(x)
-
-
-def _list(f: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    return lambda x: x.__class__ is list and all(map(f, x))
-
-
-def _list_of(*types: type) -> Callable[[Any], bool]:
-    """A list of scalars of these exact types (checked in C: one set of the item types)."""
-    allowed = frozenset(types)
-    return lambda x: x.__class__ is list and set(map(type, x)) <= allowed
-
-
-def _dict_of(*types: type) -> Callable[[Any], bool]:
-    allowed = frozenset(types)
-    return lambda x: x.__class__ is dict and set(map(type, x)) <= _STR_TYPE and set(map(type, x.values())) <= allowed
-
-
-def _dict(f: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    return lambda x: x.__class__ is dict and set(map(type, x)) <= _STR_TYPE and all(map(f, x.values()))
-
-
-def _record(*fields: Callable[[Any], bool]) -> Callable[[Any], bool]:
-    n = len(fields)
-    return lambda x: x.__class__ is list and len(x) == n and all(map(_call, fields, x))
-
-
-_STR_TYPE, _INT_TYPE = frozenset({str}), frozenset({int})
-_STR, _INT, _BOOL = _is(str), _is(int), _is(bool)
-_OSTR, _INDEX, _OINDEX = _opt(_STR), _INT, _opt(_INT)
-_STRS, _INDICES = _list_of(str), _list_of(int)
-_PARAM = _record(_STR, _OSTR, _OSTR, _OSTR, _OINDEX, _BOOL, _STR, _STRS)
-_FUNCTION = _record(
-    _STR, _STR, _INT, _list(_PARAM), _OSTR, _OSTR, _INDICES, _INDICES, _INDICES, _INDICES,
-    _BOOL, _BOOL, _OSTR, _list(_record(_INT, _STR)), _OSTR,
-)
-_FIELD = _record(_STR, _OSTR, _STRS, _OINDEX, _INDICES, _STRS, _INT)
-_CLASS = _record(_STR, _STR, _INT, _INDICES, _INDICES, _dict_of(int), _dict_of(int), _STRS, _OSTR, _BOOL, _list(_FIELD), _dict_of(int))
-_ERROR = _opt(lambda e: e.__class__ is dict and _OINDEX(e.get("line")) and _STR(e.get("reason")) and _STR(e.get("message"))
-              and _opt(_STRS)(e.get("frameworks")))
-_FACTS = _record(
-    _STR, _STR, _BOOL, _dict_of(str), _STRS,  # path, module, is_package, imports, star imports
-    _STRS, _INDICES, _INDICES, _list_of(bool), _STRS,  # assignments by column: target, value, line, conditional, op
-    _list(_FUNCTION), _list(_CLASS), _INDICES, _list_of(bool),  # functions, classes, effects' calls and conditions
-    _STR, _dict(_record(_STR, _STRS, _INT)), _list(_record(_INT, _STR, _STR)), _ERROR,  # entries (JSON text), aliases, dynamic code, error
-    lambda rows: rows.__class__ is list,  # the table of expressions: `well_typed` reads each row
-)
-_SCALAR_ROWS = frozenset({str, int, float, bool, type(None)})
-
-
-def well_typed(j: Any) -> bool:
-    """True when `j` has the shape and scalar types facts_to_json writes. Rows of the expression
-    table that are lists start with their tag (`_CALL` ... `_FLOAT`); the common ones
-    are checked inline (a warm run reads every row of every file it decodes)."""
-    if not _FACTS(j):
-        return False
-    ints = _INT_TYPE
-    for r in j[-1]:
-        cls = r.__class__
-        if cls is not list:
-            if cls not in _SCALAR_ROWS:
-                return False
-            continue
-        n = len(r)
-        tag = r[0] if n else None
-        if tag.__class__ is not int:
-            return False
-        if tag == _CALL:  # call: func, args, kwargs (name, value, ...), line, star
-            if n != 6 or r[1].__class__ is not int or r[2].__class__ is not list or not set(map(type, r[2])) <= ints:
-                return False
-            kw = r[3]
-            if kw.__class__ is not list or not set(map(type, kw[::2])) <= _STR_TYPE or not set(map(type, kw[1::2])) <= ints:
-                return False
-            if r[4].__class__ is not int or r[5].__class__ is not bool:
-                return False
-        elif tag == _REF or tag == _FLOAT:  # ref: name; float: its text
-            if n != 2 or r[1].__class__ is not str:
-                return False
-        elif tag == _DYN or tag == _DYS:  # dyn: source or span, why, parts
-            if n < 3 or r[1].__class__ is not str or r[2].__class__ is not str or not set(map(type, r[3:])) <= ints:
-                return False
-        elif tag == _ATTR:  # attr: value, name
-            if n != 3 or r[1].__class__ is not int or r[2].__class__ is not str:
-                return False
-        elif tag in (_SEQ, _MAP, _SPLAT, _CAT):  # seq, map, splat, concat: expressions only
-            if not set(map(type, r[1:])) <= ints or (tag == _SPLAT and n != 2) or (tag == _CAT and n != 3):
-                return False
-        else:
-            return False
-    return True
