@@ -302,17 +302,6 @@ class GatedTool:
         return Candidate(self.entry, self.symbols)
 
 
-def can_block(fn: FunctionFact) -> bool:
-    """A hook/callback that may stop the call: it raises, or returns something other than None/True."""
-    if fn.raises:
-        return True
-    for r in fn.returns_exprs:
-        if isinstance(r, Const) and (r.value is None or r.value is True):
-            continue
-        return True
-    return False
-
-
 def self_method(program: Program, fn: FunctionFact | None, expr: Expr | None) -> str | None:
     """`self.researcher()` inside a method -> the symbol of `researcher` on the same class."""
     if fn is None or fn.owner_class is None:

@@ -22,12 +22,17 @@ Recognised (by import origin, aliases and re-export paths included):
   (else the method name); `self.<method>()` references between methods are followed;
   `Crew(agents=self.agents, tasks=self.tasks)` in such a class has its `@agent` methods as members
   (what CrewBase fills `self.agents` with), so delegation and a manager reach them.
-- Approval hooks: `@before_tool_call` (bare or `(tools=[...], agents=[...])`), `@on(
-  InterceptionPoint.PRE_TOOL_CALL, tools=[...])`, `register_before_tool_call_hook(fn)` and
-  `register_hook(InterceptionPoint.PRE_TOOL_CALL, fn)` from `crewai.hooks`. A hook that can block
-  a call (it raises, or returns something other than None/True) makes the tools it filters on
-  (names compared the way CrewAI sanitises them; every CrewAI tool when there is no filter)
-  `approval="conditional"`. Hooks that only observe change nothing.
+- Approval hooks, by every path CrewAI registers a PRE_TOOL_CALL hook (`crewai.hooks`):
+  `@before_tool_call` (bare or `(tools=[...], agents=[...])`, or called on a function),
+  `@on(point, tools=[...])`, `register_before_tool_call_hook(fn)`, `register_hook(point, fn)`
+  (also `dispatch.register`, `register_scoped`), at module level or inside a function. The point
+  is compared by value (`InterceptionPoint.PRE_TOOL_CALL`, an alias or variable of it, the string
+  "pre_tool_call"). CrewAI blocks a call only when a hook returns the object `False` or raises
+  `HookAborted` (other exceptions are swallowed; an async hook never runs), so only such a hook
+  makes the tools it filters on (names compared the way CrewAI sanitises them; every CrewAI tool
+  when the filter is absent or empty) `approval="conditional"`; one whose return value, raised
+  exception, callable, point or filter is not statically known makes them `dynamic`. Hooks that
+  only observe (or return a payload, or raise another exception) change nothing.
 - Roots: public module-level agents, agents of module-level crews, agents returned by public
   module-level factories (conditional).
 - Library tools (`FileReadTool()`): one entry per class, named as the library names it
@@ -39,15 +44,15 @@ model outside the tree, library tools newer than the name table (named after the
 
 from __future__ import annotations
 
+import ast
 import re
 import unicodedata
-from typing import Any
+from typing import Any, Callable
 
 from receipt.dialects._agentkit import (
     Kit,
     builds_root,
     Site,
-    can_block,
     from_package,
     model_value,
     self_method,
@@ -65,6 +70,43 @@ _TOOL_PKGS = ("crewai.tools", "crewai_tools")
 _BASE_TOOL_PKGS = ("crewai.tools", "crewai_tools", "crewai")
 _AGENTS = ("Agent",)
 _HOOKS = ("crewai.hooks",)
+
+
+_OBSERVES, _MAY_BLOCK, _BLOCKS = 0, 1, 2  # what a before-tool-call hook can do to the call
+_HOOK_DEPTH = 4  # repository helpers a hook calls, followed this deep
+
+
+def _text_verdict(src: str, name: Callable[[str], Any] = lambda _: Dynamic(dynamic="")) -> int:
+    """What an expression the facts keep only as text (`None if ok else False`, a lambda, a
+    comparison) may return, read from that text: the object False (a literal, a name whose value
+    `name` knows to be False, or a comparison or `not`, which give a bool), never it (another
+    known value, an f-string, a container), or unknown."""
+    try:
+        node = ast.parse(src, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _MAY_BLOCK  # cut short, or odd: not known
+
+    def of(n: ast.AST, depth: int) -> int:
+        if depth > 16:
+            return _MAY_BLOCK
+        if isinstance(n, ast.Constant):
+            return _BLOCKS if n.value is False else _OBSERVES
+        if isinstance(n, ast.Name):
+            value = name(n.id)
+            return _BLOCKS if value is False else _MAY_BLOCK if isinstance(value, Dynamic) else _OBSERVES
+        if isinstance(n, ast.Compare) or isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            return _BLOCKS
+        if isinstance(n, ast.IfExp):
+            return max(of(n.body, depth + 1), of(n.orelse, depth + 1))
+        if isinstance(n, ast.BoolOp):  # `a and b` is one of its operands
+            return max(of(v, depth + 1) for v in n.values)
+        if isinstance(n, ast.Lambda):
+            return of(n.body, depth + 1)
+        if isinstance(n, (ast.JoinedStr, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+            return _OBSERVES
+        return _MAY_BLOCK
+
+    return of(node, 0)
 
 
 def sanitize_tool_name(name: str) -> str:
@@ -299,62 +341,177 @@ class _Crew:
                     cand.reach.extend(members)
 
     # -- hooks ----------------------------------------------------------------------------------
+    #
+    # What CrewAI does with a PRE_TOOL_CALL hook (crewai/hooks/tool_hooks.py, dispatch.py): every
+    # registration path feeds one queue run through `before_tool_call_reducer`, which blocks the
+    # call only when the hook returns the very object `False` (`result is False`: not None, not
+    # 0, not a string) or raises `HookAborted`; any other exception is swallowed (fail-open). An
+    # async hook is never awaited: its coroutine is not False, and nothing in its body runs.
 
     def hooks(self) -> None:
         p = self.program
-        gated: set[str] = set()
-        gate_all = False
+        gates: list[tuple[set[str] | None, int, str]] = []  # (sanitised tool filter or None: all, verdict, why)
+
+        def gate(hook: Expr | FunctionFact, names: set[str] | None | Dynamic, point: bool | Dynamic = True) -> None:
+            if point is False:
+                return
+            verdict, why = self.hook_verdict(hook) if not isinstance(hook, FunctionFact) else self.function_verdict(hook, 0)
+            if verdict == _OBSERVES:
+                return
+            if isinstance(point, Dynamic):
+                verdict, why = _MAY_BLOCK, f"interception point {point.dynamic} not statically known"
+            if isinstance(names, Dynamic):
+                verdict, why, names = _MAY_BLOCK, f"tool filter {names.dynamic} not statically known", None
+            gates.append((names, verdict, why))
+
         for fn in p.iter_functions():
             for dec in fn.decorators:
                 func, call = decorator_call(dec)
                 origin = p.origin(func)
                 if from_package(origin, _HOOKS, "before_tool_call"):
-                    pass
-                elif from_package(origin, _HOOKS, "on") and call is not None and call.args and (p.origin(call.args[0]) or "").endswith("PRE_TOOL_CALL"):
-                    pass
-                else:
-                    continue
-                if not can_block(fn):
-                    continue
-                names = self.hook_filter(fn, call)
-                if names is None:
-                    gate_all = True
-                else:
-                    gated |= names
-        for effect in p.iter_effects():
-            c = effect.call
+                    gate(fn, self.hook_filter(fn, call))
+                elif from_package(origin, _HOOKS, "on") and call is not None:
+                    gate(fn, self.hook_filter(fn, call), self.pre_tool_call(call.arg(0, "point")))
+        calls = [c for c, _, _ in p.iter_calls()] + [c for fn in p.iter_functions() for c in fn.calls]
+        for c in calls:
             origin = p.origin(c.func)
-            hook: Expr | None = None
-            if from_package(origin, _HOOKS, "register_before_tool_call_hook") and c.args:
-                hook = c.args[0]
-            elif (from_package(origin, _HOOKS, "register_hook") or origin == "crewai.hooks.dispatch.register") and len(c.args) > 1 and (
-                p.origin(c.args[0]) or ""
-            ).endswith("PRE_TOOL_CALL"):
-                hook = c.args[1]  # `register_hook(InterceptionPoint.PRE_TOOL_CALL, fn)`: the generic API
-            if isinstance(hook, Ref):
-                fn = p.functions.get(p.canonical(hook.name))
-                if fn is not None and can_block(fn):
-                    gate_all = True
-        if not gate_all and not gated:
+            if from_package(origin, _HOOKS, "register_before_tool_call_hook") and c.arg(0, "hook") is not None:
+                gate(c.arg(0, "hook"), None)  # type: ignore[arg-type]
+            elif from_package(origin, _HOOKS, "register_hook", "register", "register_scoped") and c.arg(1, "hook") is not None:
+                gate(c.arg(1, "hook"), None, self.pre_tool_call(c.arg(0, "point")))  # type: ignore[arg-type]
+            elif from_package(origin, _HOOKS, "before_tool_call") and c.args:  # the decorator called on a function
+                gate(c.args[0], None)
+            elif isinstance(c.func, Call) and c.args:  # `before_tool_call(tools=...)(fn)`, `on(point)(fn)`
+                inner = c.func
+                inner_origin = p.origin(inner.func)
+                if from_package(inner_origin, _HOOKS, "before_tool_call"):
+                    gate(c.args[0], self.hook_filter(None, inner))
+                elif from_package(inner_origin, _HOOKS, "on"):
+                    gate(c.args[0], self.hook_filter(None, inner), self.pre_tool_call(inner.arg(0, "point")))
+        if not gates:
             return
         for identity in sorted(self.tool_ids):
             cand = self.kit.get(identity)
             if cand is None or cand.entry.approval != "never":
                 continue
-            if gate_all or sanitize_tool_name(cand.entry.name) in gated:
-                cand.entry.approval = "conditional"
-                cand.entry.trust_tier = trust_from("conditional")  # type: ignore[assignment]
+            name = sanitize_tool_name(cand.entry.name)
+            covering = [(v, why) for names, v, why in gates if names is None or name in names]
+            if any(v == _BLOCKS for v, _ in covering):
+                approval: Any = "conditional"
+            elif covering:
+                approval = Dynamic(dynamic="a before-tool-call hook may block it: " + "; ".join(sorted({why for _, why in covering})))
+            else:
+                continue
+            cand.entry.approval = approval
+            cand.entry.trust_tier = trust_from(approval)  # type: ignore[assignment]
 
-    def hook_filter(self, fn: FunctionFact, call: Call | None) -> set[str] | None:
-        """Sanitised tool names a hook is limited to; None when it applies to every tool."""
+    def pre_tool_call(self, expr: Expr | None) -> bool | Dynamic:
+        """Whether an interception point is PRE_TOOL_CALL, by value: `InterceptionPoint` is a str enum,
+        so its member, an alias or variable holding it, its value "pre_tool_call" (or another str
+        enum's member of that value) all register there."""
+        p = self.program
+        if expr is None:
+            return False
+        value = p.value_of(expr)
+        origin = p.origin(value) if isinstance(value, Ref) else None
+        if origin:
+            owner, _, attr = origin.removesuffix(".value").rpartition(".")
+            if from_package(owner, ("crewai",), "InterceptionPoint"):
+                return attr == "PRE_TOOL_CALL"
+        if isinstance(value, Call) and from_package(p.origin(value.func), ("crewai",), "InterceptionPoint") and len(value.args) == 1:
+            value = value.args[0]  # `InterceptionPoint("pre_tool_call")`
+        got = p.evaluate(value)
+        if isinstance(got, str):
+            return got == "pre_tool_call"
+        return Dynamic(dynamic=describe(expr))
+
+    def hook_verdict(self, hook: Expr) -> tuple[int, str]:
+        """A hook given as an expression: a repository function, a lambda, else not known."""
+        p = self.program
+        value = p.value_of(hook)
+        if isinstance(value, Ref):
+            fn = p.functions.get(p.canonical(value.name))
+            if fn is not None:
+                return self.function_verdict(fn, 0)
+        if isinstance(value, Dyn) and value.why == "lambda":
+            return _text_verdict(value.src), f"returns {value.src}"
+        return _MAY_BLOCK, f"hook {describe(hook)} not statically known"
+
+    def function_verdict(self, fn: FunctionFact, depth: int) -> tuple[int, str]:
+        """(_BLOCKS | _MAY_BLOCK | _OBSERVES, why) for a hook function, as CrewAI's reducer decides."""
+        if fn.is_async:
+            return _OBSERVES, ""
+        found = [self.raise_verdict(fn, depth)]
+        home = self.module_name(fn)
+        for r in fn.returns_exprs:
+            found.append(self.return_verdict(r, depth, home))
+        return max(found, key=lambda v: v[0])
+
+    def return_verdict(self, expr: Expr, depth: int, module: str) -> tuple[int, str]:
+        """What returning `expr` (in `module`) does to the call."""
+        p = self.program
+        value = p.evaluate(expr)
+        if value is False:
+            return _BLOCKS, ""
+        if not isinstance(value, Dynamic):
+            return _OBSERVES, ""  # None, True, a string, 0: not the object False
+        target = p.value_of(expr)
+        if isinstance(target, Dyn):
+            verdict = _text_verdict(target.src, lambda n: p.evaluate(Ref(f"{module}.{n}")))
+            return verdict, f"returns {target.src}" if verdict == _MAY_BLOCK else ""
+        if isinstance(target, Call) and depth < _HOOK_DEPTH:
+            helper = p.functions.get(p.origin(target.func) or "")
+            if helper is not None and not helper.is_async:  # what the helper returns is returned
+                home = self.module_name(helper)
+                return max((self.return_verdict(r, depth + 1, home) for r in helper.returns_exprs), key=lambda v: v[0], default=(_OBSERVES, ""))
+        return _MAY_BLOCK, f"returns {describe(expr)}"
+
+    def module_name(self, fn: FunctionFact) -> str:
+        m = self.program.module_of.get(fn.symbol)
+        return m.module if m is not None else fn.symbol.rpartition(".")[0]
+
+    def raise_verdict(self, fn: FunctionFact, depth: int) -> tuple[int, str]:
+        """Whether running `fn` may raise HookAborted: its own raises, and those of the repository
+        functions it calls (other exceptions are swallowed by the dispatcher)."""
+        p = self.program
+        best: tuple[int, str] = (_OBSERVES, "")
+        for exc in fn.raises:
+            target = exc.func if isinstance(exc, Call) else exc
+            origin = p.origin(target)
+            if from_package(origin, ("crewai",), "HookAborted"):
+                return _BLOCKS, ""
+            cls = p.classes.get(origin or "")
+            if cls is not None:
+                if self.kit.subclass_of(cls, ("crewai",), "HookAborted"):
+                    return _BLOCKS, ""
+                continue  # an exception class of the repository: swallowed
+            if origin and (p.is_external(origin) or origin.startswith("builtins.")) and leaf(origin)[:1].isupper():
+                continue  # a library's or Python's exception class: swallowed
+            best = max(best, (_MAY_BLOCK, f"raises {describe(exc)}"), key=lambda v: v[0])
+        if depth < _HOOK_DEPTH:
+            for c in fn.calls:
+                helper = p.functions.get(p.origin(c.func) or "")
+                if helper is not None and helper is not fn and not helper.is_async:
+                    got = self.raise_verdict(helper, depth + 1)
+                    if got[0] == _BLOCKS:
+                        return got
+                    best = max(best, got, key=lambda v: v[0])
+        return best
+
+    def hook_filter(self, fn: FunctionFact | None, call: Call | None) -> set[str] | None | Dynamic:
+        """Sanitised tool names a hook is limited to; None when it applies to every tool (no filter,
+        or an empty one: CrewAI tests `if tools:`); Dynamic when the filter is not statically known."""
         expr = call.kw("tools") if call is not None else None
-        if expr is None or (isinstance(expr, Const) and expr.value is None):
+        if expr is None:
             return None
         names = self.program.evaluate(expr)
+        if names is None or names == [] or names == ():
+            return None
         if isinstance(names, list) and all(isinstance(n, str) for n in names):
             return {sanitize_tool_name(n) for n in names}
-        self.kit.warn(self.program.path_of(fn.symbol), fn.line, f"hook {fn.name}: tool filter not statically known ({describe(expr)})", ("hook tool filter", shape(expr)))
-        return set()
+        if fn is not None:
+            self.kit.warn(self.program.path_of(fn.symbol), fn.line, f"hook {fn.name}: tool filter not statically known ({describe(expr)})", ("hook tool filter", shape(expr)))
+        return Dynamic(dynamic=describe(expr))
 
     # -- driver ---------------------------------------------------------------------------------
 

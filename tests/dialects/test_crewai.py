@@ -349,3 +349,114 @@ class Ops:
     s = {e.name: e for e in entries}
     assert s["Lead"].reaches == [s["Worker"].key] and s["Worker"].reaches == []
     assert not [i for i in issues if "not statically known" in i.message]
+
+
+def _approvals(hooks: str) -> dict[str, object]:
+    s = _crew({"crew/tools.py": TOOLS, "crew/main.py": AGENTS, "crew/hooks.py": hooks})
+    return {k: e.approval for k, e in s.items() if e.kind == "tool"}
+
+
+def test_only_a_returned_false_or_hook_aborted_blocks_as_crewai_decides() -> None:
+    """CrewAI's reducer blocks on `result is False` or HookAborted; other exceptions are swallowed and
+    an async hook is never awaited: such hooks gate nothing. A return value that cannot be known makes
+    the gate dynamic, never a guessed approval."""
+    observing = '''
+from crewai.hooks import before_tool_call
+
+@before_tool_call
+def payload(context):
+    return {"tool": context.tool_name}
+
+@before_tool_call(tools=["delete_record"])
+def swallowed(context):
+    raise PermissionError("no")
+
+@before_tool_call(tools=["Issue Refund"])
+async def never_awaited(context):
+    return False
+'''
+    assert set(_approvals(observing).values()) == {"never"}
+    blocking = '''
+from crewai.hooks import before_tool_call, HookAborted
+
+class Denied(HookAborted):
+    pass
+
+BLOCK = False
+
+def check(context):
+    if context.tool_input:
+        raise Denied("no")
+
+@before_tool_call(tools=["delete_record"])
+def by_helper(context):
+    check(context)
+
+@before_tool_call(tools=["Issue Refund"])
+def by_constant(context):
+    return BLOCK if context.tool_input else None
+
+@before_tool_call(tools=["Search Web"])
+def by_comparison(context):
+    return context.request_human_input(prompt="ok?") == "yes"
+'''
+    assert _approvals(blocking) == {"tool:delete_record": "conditional", "tool:Issue Refund": "conditional", "tool:Search Web": "conditional"}
+    unknown = '''
+from crewai.hooks import before_tool_call
+from policy import decide
+
+@before_tool_call(tools=["delete_record"])
+def by_policy(context):
+    return decide(context)
+'''
+    got = _approvals(unknown)
+    assert isinstance(got["tool:delete_record"], Dynamic) and "decide(context)" in got["tool:delete_record"].dynamic
+    assert got["tool:Search Web"] == "never"
+
+
+def test_interception_point_and_tool_filter_compare_by_value() -> None:
+    """`InterceptionPoint` is a str enum: a variable or alias holding PRE_TOOL_CALL, or the string
+    itself, registers there; another point (or another enum's member spelt PRE_TOOL_CALL) does not.
+    A filter is read by value, and an empty one filters nothing (CrewAI tests `if tools:`)."""
+    hooks = '''
+from crewai.hooks import register_hook, on, InterceptionPoint as IP
+from enum import Enum
+
+class Stage(str, Enum):
+    PRE_TOOL_CALL = "post_tool_call"
+
+REFUND = "Issue Refund"
+
+def deny(context):
+    return False
+
+@on(Stage.PRE_TOOL_CALL)
+def after_only(ctx):
+    return False
+
+@on("pre_tool_call", tools=[REFUND])
+def refund_gate(ctx):
+    return False
+
+register_hook(IP.POST_TOOL_CALL, deny)
+'''
+    assert _approvals(hooks) == {"tool:Issue Refund": "conditional", "tool:delete_record": "never", "tool:Search Web": "never"}
+    everything = '''
+from crewai.hooks import before_tool_call, register_hook, InterceptionPoint
+
+GATE = InterceptionPoint.PRE_TOOL_CALL
+
+def deny(context):
+    return False
+
+register_hook(GATE, deny)
+'''
+    assert set(_approvals(everything).values()) == {"conditional"}
+    empty = '''
+from crewai.hooks import before_tool_call
+
+@before_tool_call(tools=[])
+def deny(context):
+    return False
+'''
+    assert set(_approvals(empty).values()) == {"conditional"}

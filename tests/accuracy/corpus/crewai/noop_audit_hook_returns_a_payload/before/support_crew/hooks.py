@@ -1,0 +1,17 @@
+"""Every tool call is written to the audit log."""
+
+from __future__ import annotations
+
+import logging
+
+from crewai.hooks import InterceptionPoint, ToolCallHookContext, register_hook
+
+AUDIT = logging.getLogger("support_crew.audit")
+BEFORE_TOOL = InterceptionPoint.PRE_TOOL_CALL
+
+
+def audit_tool_call(context: ToolCallHookContext) -> None:
+    AUDIT.info("tool %s called with %s", context.tool_name, context.tool_input)
+
+
+register_hook(BEFORE_TOOL, audit_tool_call)
