@@ -10,6 +10,9 @@ Recognised, by import origin only (`from agents import function_tool as ft`, `im
   `ToolSearchTool`, `CustomTool`, `HostedMCPTool`), named as the SDK names them to the model;
 - the Codex tool (`codex_tool(options, name=, sandbox_mode=, default_thread_options=...)`): dangerous
   unless its sandbox is read-only; no sandbox given leaves it to the user's Codex configuration (dynamic);
+  open-world with a danger-full-access sandbox, web search (`web_search_mode` "cached"/"live",
+  `web_search_enabled=True`) or `network_access_enabled=True` on a workspace-write sandbox; options
+  that cannot be read leave the tool there (named "codex") with what they decide dynamic;
 - agents: `Agent(...)`, `Agent[Ctx](...)`, subclasses of `Agent`, `RealtimeAgent(...)`,
   `base.clone(...)`, agents returned by factory functions; their `tools=`, `handoffs=` and
   `mcp_servers=` lists, including lists built in variables and lists changed after construction
@@ -614,6 +617,7 @@ class _Extractor:
             return None
         value = self.p.value_of(expr)
         if isinstance(value, Call) and not isinstance(value.func, Call) and (self._origin(value.func) or "").startswith(_PKG + "."):
+            value = self.p.spread_call(value)
             if value.kw(key) is None:  # `CodexToolOptions(**CFG)`: the key may be in what is not seen
                 return Dynamic(dynamic=f"{key} given through **kwargs") if unseen and value.star else None
             return self.p.evaluate(value.kw(key))
@@ -625,13 +629,16 @@ class _Extractor:
         return mapping if isinstance(mapping, Dynamic) else Dynamic(dynamic=describe(expr))
 
     def _codex(self, call: Call, symbol: str | None, path: str, line: int, conditional: bool) -> Candidate | None:
+        call = self.p.spread_call(call)
         options = call.arg(0, "options")
         name = self._str(call.kw("name")) if call.kw("name") is not None else self._option(options, "name")
         if name is None:
             name = _CODEX_NAME
         if not isinstance(name, str):
-            self._note(path, line, "codex_tool: the tool name cannot be resolved statically", site=("codex_tool name",))
-            return None
+            # Kept, never dropped: a Codex tool is there whatever it is called (options that cannot be
+            # read leave what they decide dynamic below); named as the SDK names it by default.
+            self._note(path, line, f"codex_tool: the tool name cannot be resolved statically; using {_CODEX_NAME!r}", site=("codex_tool name",))
+            name = _CODEX_NAME
         description: Any = self._text(call.kw("description")) if call.kw("description") is not None else self._option(options, "description")
         thread = call.kw("default_thread_options")
         sandbox: Any = None
@@ -651,6 +658,9 @@ class _Extractor:
             why = (f"Codex sandbox_mode {sandbox.dynamic if isinstance(sandbox, Dynamic) else sandbox!r}" if sandbox is not None
                    else "Codex sandbox from the user's Codex configuration (no sandbox_mode given)")
             attrs = {"dangerous": Dynamic(dynamic=why)}
+        network = self._codex_network(call, options, sandbox)
+        if network is not None and attrs.get("open_world") is not True:
+            attrs["open_world"] = network
         parameters = call.kw("parameters")
         signature = Signature(params=[Param(name="parameters", type=describe(parameters))]) if parameters is not None else None
         entry = self._tool_entry(
@@ -662,12 +672,51 @@ class _Extractor:
         self._apply_enabled(call.kw("is_enabled"), cand.symbols)
         return cand
 
+    def _thread_option(self, call: Call, options: Expr | None, key: str) -> Any:
+        """`key` of the thread options the tool runs with: `default_thread_options=` (which replaces
+        the options' own), else the options' `default_thread_options` (a call or a mapping)."""
+        thread = call.kw("default_thread_options")
+        if thread is None and call.star:
+            return Dynamic(dynamic=f"{key} given through **kwargs")
+        if thread is not None:
+            return self._option(thread, key, unseen=True)
+        nested = self._option_expr(options, "default_thread_options")
+        if nested is not None:
+            return self._option(nested, key, unseen=True)
+        got = self._option(options, "default_thread_options", unseen=True)
+        if isinstance(got, dict):
+            return got.get(key)
+        return got if isinstance(got, Dynamic) else None
+
+    def _codex_network(self, call: Call, options: Expr | None, sandbox: Any) -> Any:
+        """Whether the Codex CLI may reach the network beyond its sandbox's default (exec.py): web
+        search (`web_search_mode` "cached"/"live", else the legacy `web_search_enabled=True`), or
+        `network_access_enabled=True`, which opens a workspace-write sandbox's network. True,
+        Dynamic when a value (or the sandbox it applies to) is not known, else None (not opened)."""
+        mode = self._thread_option(call, options, "web_search_mode")
+        legacy = self._thread_option(call, options, "web_search_enabled") if not mode else None
+        network = self._thread_option(call, options, "network_access_enabled")
+        unknown: list[str] = []
+        for key, value, opens in (("web_search_mode", mode, mode in ("cached", "live")), ("web_search_enabled", legacy, legacy is True)):
+            if opens:
+                return True
+            if isinstance(value, Dynamic) or value not in (None, False, "", "disabled"):
+                unknown.append(f"{key} {value.dynamic if isinstance(value, Dynamic) else repr(value)}")
+        if network is True:
+            if sandbox == "workspace-write":
+                return True
+            if not (isinstance(sandbox, str) and sandbox in _CODEX_SANDBOX):  # the sandbox it applies to is not known
+                unknown.append("network_access_enabled=True under a sandbox that is not known")
+        elif isinstance(network, Dynamic) or network not in (None, False):
+            unknown.append(f"network_access_enabled {network.dynamic if isinstance(network, Dynamic) else repr(network)}")
+        return Dynamic(dynamic="Codex network access: " + "; ".join(unknown)) if unknown else None
+
     def _option_expr(self, expr: Expr | None, key: str) -> Expr | None:
         """The expression of `key` in an options call (`CodexToolOptions(default_thread_options=...)`);
         a mapping's nested value is read by `_option` on the evaluated mapping instead."""
         value = self.p.value_of(expr) if expr is not None else None
         if isinstance(value, Call):
-            return value.kw(key)
+            return self.p.spread_call(value).kw(key)
         return None
 
     def _given(self, expr: Expr | None) -> bool:

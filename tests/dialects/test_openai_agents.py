@@ -833,7 +833,9 @@ agent = Agent(name="reviewer", instructions="Review.", tools=[coder])
     calls = {
         "plain": f"codex_tool({thread})",
         "kwargs": f"codex_tool({thread}, **OPTS)",
+        "kwargs not seen": f"codex_tool({thread}, **make_options())",
         "options kwargs": f"codex_tool(CodexToolOptions(**OPTS), {thread})",
+        "options kwargs not seen": f"codex_tool(CodexToolOptions(**make_options()), {thread})",
         "options by a function": f"codex_tool(make_options(), {thread})",
         "options by position and **kwargs": f"codex_tool(CodexToolOptions(*ARGS), {thread})",
     }
@@ -841,5 +843,45 @@ agent = Agent(name="reviewer", instructions="Review.", tools=[coder])
     for label, call in calls.items():
         (tool,) = [e for e in surface_of({"app/agent.py": template.replace("CALL", call)}).values() if e.kind == "tool"]
         seen[label] = (tool.name, "dynamic" if isinstance(tool.dangerous, Dynamic) else tool.dangerous)
-    assert seen == {"plain": ("codex", False), "kwargs": ("codex", "dynamic"), "options kwargs": ("codex", "dynamic"),
+    # A literal spread is read by value (`**OPTS` is danger-full-access); one that cannot be read is not known.
+    assert seen == {"plain": ("codex", False), "kwargs": ("codex", True), "kwargs not seen": ("codex", "dynamic"),
+                    "options kwargs": ("codex", True), "options kwargs not seen": ("codex", "dynamic"),
                     "options by a function": ("codex", True), "options by position and **kwargs": ("codex", "dynamic")}
+
+
+def test_codex_network_options_open_the_tool_and_unreadable_options_keep_it() -> None:
+    """exec.py: `web_search_mode` "cached"/"live" (else `web_search_enabled=True`) lets Codex search the
+    web, and `network_access_enabled=True` opens a workspace-write sandbox's network: open-world. Options
+    passed by position that cannot be read keep the tool (named "codex"), what they decide dynamic."""
+    template = '''
+from agents import Agent
+from agents.extensions.experimental.codex import CodexToolOptions, ThreadOptions, codex_tool
+from settings import load_options
+
+coder = CALL
+agent = Agent(name="reviewer", instructions="Review.", tools=[coder])
+'''
+    calls = {
+        "read-only": 'codex_tool(sandbox_mode="read-only")',
+        "web search live": 'codex_tool(sandbox_mode="read-only", default_thread_options=ThreadOptions(web_search_mode="live"))',
+        "web search disabled": 'codex_tool(sandbox_mode="read-only", default_thread_options={"web_search_mode": "disabled"})',
+        "legacy web search": 'codex_tool(CodexToolOptions(sandbox_mode="read-only", default_thread_options={"web_search_enabled": True}))',
+        "network on workspace-write": 'codex_tool(sandbox_mode="workspace-write", default_thread_options=ThreadOptions(network_access_enabled=True))',
+        "network on read-only": 'codex_tool(sandbox_mode="read-only", default_thread_options=ThreadOptions(network_access_enabled=True))',
+        "network on the user's sandbox": 'codex_tool(default_thread_options=ThreadOptions(network_access_enabled=True))',
+        "unreadable options": "codex_tool(load_options())",
+    }
+    seen = {}
+    for label, call in calls.items():
+        (tool,) = [e for e in surface_of({"app/agent.py": template.replace("CALL", call)}).values() if e.kind == "tool"]
+        seen[label] = (tool.name, *("dynamic" if isinstance(v, Dynamic) else v for v in (tool.open_world, tool.dangerous)))
+    assert seen == {
+        "read-only": ("codex", False, False),
+        "web search live": ("codex", True, False),
+        "web search disabled": ("codex", False, False),
+        "legacy web search": ("codex", True, False),
+        "network on workspace-write": ("codex", True, True),
+        "network on read-only": ("codex", False, False),
+        "network on the user's sandbox": ("codex", "dynamic", "dynamic"),
+        "unreadable options": ("codex", "dynamic", "dynamic"),
+    }

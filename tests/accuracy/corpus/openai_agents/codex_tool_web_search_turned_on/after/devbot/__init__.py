@@ -1,0 +1,1 @@
+"""A reviewer bot that asks Codex to look at the checkout."""
