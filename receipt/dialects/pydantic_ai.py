@@ -36,6 +36,7 @@ names that are not literals fall back to the function name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +83,22 @@ _RENAMING = frozenset({"prefixed", "renamed"})  # wrappers whose tool names are 
 # Provider prefixes PydanticAI renamed, old -> new (1.x accepted the old ones as deprecated aliases of
 # the same provider; pydantic_ai/providers `infer_provider_class`): a model id is compared by provider.
 _PROVIDER_RENAMES = {"google-gla": "google", "google-vertex": "google-cloud", "vertexai": "google-cloud"}
+# Library functions a prompt may call under several import paths, each path -> the one it is spelt
+# by in a prompt's run-time digest: `format_as_xml` was `pydantic_ai.format_as_xml` (module, 0.0.x),
+# moved to `pydantic_ai.format_prompt` and is re-exported by the package root (the same function).
+_SAME_FUNCTIONS = {
+    "pydantic_ai.format_as_xml.format_as_xml": "pydantic_ai.format_as_xml",
+    "pydantic_ai.format_prompt.format_as_xml": "pydantic_ai.format_as_xml",
+}
+_SAME_FUNCTION_RE = re.compile(r"(?<![\w.])(" + "|".join(re.escape(k) for k in sorted(_SAME_FUNCTIONS, key=len, reverse=True)) + r")(?![\w.])")
+
+
+def _one_spelling(part: str | Dynamic) -> str | Dynamic:
+    """A prompt's run-time text with re-exported library functions spelt one way (an import moved
+    to the package root is no change to what the prompt says)."""
+    if isinstance(part, Dynamic):
+        return Dynamic(dynamic=_SAME_FUNCTION_RE.sub(lambda m: _SAME_FUNCTIONS[m.group(1)], part.dynamic))
+    return part
 # Tools the model provider runs (pydantic_ai/native_tools: `kind`) and the capabilities that add
 # tools (pydantic_ai/capabilities: their fixed `id`): class -> (tool name, fixed attributes).
 _NATIVE_TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -462,7 +479,7 @@ class _Extractor:
                 if part is not None:
                     parts.append(part)
         parts.extend(text for _, _, text in sorted(agent.prompt_parts, key=lambda t: (t[0], t[1])))
-        return instructions_digest(parts)
+        return instructions_digest([_one_spelling(p) for p in parts])
 
     # -- result ---------------------------------------------------------------------------------
 
