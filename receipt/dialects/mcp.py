@@ -298,7 +298,36 @@ class _Analyser:
             return [(s, False)]
         if isinstance(expr, Dyn) and expr.why == "parameter" and owner and "." not in expr.src:
             return self.param_servers(owner, expr.src, path, line, 0, registers=registers)
+        held = self.instance_param(expr)
+        if held is not None:
+            return self.param_servers(held[0], held[1], path, line, 0, registers=registers)
         return []
+
+    def instance_param(self, expr: Expr) -> tuple[str, str] | None:
+        """(method, parameter) when `expr` is an instance attribute that one method of its class sets
+        from its parameter (`self.mcp = mcp` in `__init__`, then `self.mcp.tool(...)(self.list)`
+        in any method): the servers are what the constructor's (or that method's) call sites pass."""
+        if not isinstance(expr, Ref):
+            return None
+        symbol = self.p.canonical(expr.name)
+        cls, _, _attr = symbol.rpartition(".")
+        if cls not in self.p.classes:
+            return None
+        binds = [a for a in self.p.assigns.get(symbol, []) if a.op == "="]
+        if len(binds) != 1 or not isinstance(binds[0].value, Dyn) or binds[0].value.why != "parameter" or "." in binds[0].value.src:
+            return None
+        pname, line = binds[0].value.src, binds[0].line
+        # The method whose body holds the assignment: the nearest one above it declaring the parameter.
+        methods = [f for m in self.p.classes[cls].methods if (f := self.p.functions.get(m)) is not None
+                   and f.line <= line and any(q.name == pname for q in f.params)]
+        if not methods:
+            return None
+        return max(methods, key=lambda f: f.line).symbol, pname
+
+    def _through_parameter(self, receiver: Expr) -> bool:
+        """A receiver reached through a registration function's parameter (or an instance attribute
+        set from one): where it is registered from, the call site decides, not the nesting."""
+        return isinstance(receiver, Dyn) or self.instance_param(receiver) is not None
 
     def _owner_with_param(self, symbol: str, pname: str) -> FunctionFact | None:
         """The function (this one or an enclosing one) that declares parameter `pname`."""
@@ -454,7 +483,7 @@ class _Analyser:
             args: tuple[Expr, ...] = call.args if call else ()
             kwargs = dict(call.kwargs) if call else {}
             # Through a registration function's parameter, the call site decides (the nesting does not).
-            conditional = cond if isinstance(receiver, Dyn) else cond or fn.conditional
+            conditional = cond if self._through_parameter(receiver) else cond or fn.conditional
             if call is not None and call.star:
                 self.warn(server.flavor, path, call.line or fn.line,
                           f"@{method}(...) on {fn.name}: arguments not statically known (*args/**kwargs); "
@@ -480,7 +509,7 @@ class _Analyser:
         for symbol, extra in self.receivers(receiver, owner, path, call.line, registers=method not in _SERVE):
             server = self.a.servers[symbol]
             # Through a registration function's parameter, the call site decides (the nesting does not).
-            conditional = extra if isinstance(receiver, Dyn) else cond or extra
+            conditional = extra if self._through_parameter(receiver) else cond or extra
             if method in _SERVE:
                 self.a.served.add(symbol)
             elif method in ("remove_tool", "remove_prompt"):
