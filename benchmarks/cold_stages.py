@@ -6,11 +6,18 @@
 
 One cold `build_receipt` (empty cache directory) in a fresh child process, its progress lines
 stamped with wall seconds and this process's CPU seconds. With two usable cores the head is linked
-in a forked child while the base is linked (pipeline.py `_link_aside`): its own CPU seconds are
-printed, and the run's critical path in CPU seconds is the parent's (the child runs beside it) when
-the child finished before the parent waited for it. On a machine shared with other work, wall
-seconds say little: CPU seconds and the critical path are the figures to compare, e.g. against
-`RECEIPT_WORKERS=1` (one process: no workers, nothing linked aside).
+in a forked child while the base is linked (pipeline.py `_link_aside`), and a rerun's files that
+differ are checked in another (extract/forked.py `aside`): each such child's own CPU seconds and
+peak RSS are printed (measured inside it: it ends with `os._exit`). Children CPU is everything the
+run's descendants used: the extraction workers, git, the children aside.
+
+Memory: while the head's child links beside the base, the machine holds both processes. Each one's
+RSS counts the pages they share (forked, copy-on-write) in full, so the sum of PSS over the run's
+process tree (a shared page counts 1/n in each of its n processes), sampled from
+/proc/<pid>/smaps_rollup every 20 ms, is printed as well: its peak is what the run holds.
+
+On a machine shared with other work, wall seconds say little: CPU seconds are the figures to
+compare, e.g. against `RECEIPT_WORKERS=1` (one process: no workers, nothing linked aside).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -33,10 +41,10 @@ import os, resource, sys, tempfile, time
 repo, base, head = sys.argv[1:4]
 os.environ["RECEIPT_CACHE_DIR"] = tempfile.mkdtemp(prefix="receipt-cold-stages-")
 t0, c0 = time.perf_counter(), time.process_time()
-from receipt.extract import pool
+from receipt.extract import forked
 from receipt.pipeline import build_receipt
 
-marks, last, child = [], [None], {}
+marks, last = [], [None]
 
 def stamp(msg):
     marks.append((time.perf_counter() - t0, time.process_time() - c0, msg))
@@ -47,26 +55,40 @@ def progress(msg):
         last[0] = key
         stamp(msg)
 
-real = pool.Aside.result
+real = forked.Aside.result
 
 def result(self, patience):
-    # The pool's workers are reaped when it shuts down (after this): the difference is the child's.
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    stamp("parent waits for the head's child")
+    stamp("parent waits for a child working aside")
     out = real(self, patience)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    child["cpu"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    stamp("head's child reaped" + ("" if out is not None else " (failed: head linked here)"))
+    stamp("child reaped" + ("" if out is not None else " (failed: its work is done here)"))
     return out
 
-pool.Aside.result = result
+forked.Aside.result = result
+real_aside = forked.aside
+report = tempfile.mkdtemp(prefix="receipt-cold-stages-aside-")
+
+def aside(work):
+    # The child's own CPU seconds, from inside it (it ends with os._exit: nothing else would say).
+    def timed():
+        c = time.process_time()
+        try:
+            return work()
+        finally:
+            with open(os.path.join(report, str(os.getpid())), "w") as f:
+                f.write(f"{time.process_time() - c} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}")
+    return real_aside(timed)
+
+forked.aside = aside
 build_receipt(repo, base, head, progress=progress)
 stamp("receipt built")
 for wall, cpu, msg in marks:
     print(f"{wall:8.2f} s wall {cpu:7.2f} s CPU   {msg}")
+for name in sorted(os.listdir(report)):
+    cpu, rss = open(os.path.join(report, name)).read().split()
+    print(f"aside child {name}: {float(cpu):.2f} s CPU of its work, peak RSS {int(rss) / 1024:.0f} MB")
 me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(f"parent CPU {me.ru_utime + me.ru_stime:.2f} s, children CPU {kids.ru_utime + kids.ru_stime:.2f} s "
-      f"(head's child {child.get('cpu', 0.0):.2f} s); peak RSS parent {me.ru_maxrss / 1024:.0f} MB, largest child {kids.ru_maxrss / 1024:.0f} MB")
+      f"(workers, git, children aside); peak RSS parent {me.ru_maxrss / 1024:.0f} MB, largest child {kids.ru_maxrss / 1024:.0f} MB")
 """
 
 
@@ -88,7 +110,64 @@ def main() -> None:
     print(f"{repo} {base}..{head}: floor {float(seconds):.2f} s wall, {cpu:.2f} s CPU ({blobs} blobs, {int(source) / 1e6:.1f} MB), "
           f"RECEIPT_WORKERS={os.environ.get('RECEIPT_WORKERS', '(cores)')}, load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, "-c", STAGES, str(repo), base_sha, head_sha], env=env, cwd=tmp, check=True)
+        proc = subprocess.Popen([sys.executable, "-c", STAGES, str(repo), base_sha, head_sha], env=env, cwd=tmp)
+        peak = PssPeak(proc.pid)
+        peak.start()
+        code = proc.wait()
+        peak.stop.set()
+        peak.join()
+        if code:
+            raise SystemExit(code)
+    print(f"summed PSS of the receipt's processes (sampled every {PssPeak.EVERY * 1000:.0f} ms): peak {peak.summed / 1e6:.0f} MB "
+          f"({peak.count} processes then), largest single process {peak.single / 1e6:.0f} MB")
+
+
+class PssPeak(threading.Thread):
+    """The largest sum of PSS (proportional set size: a page shared by n processes counts 1/n in
+    each) over a process and its descendants, sampled: what the machine holds for the run, where
+    the RSS of each forked process would count the pages they share once per process."""
+
+    EVERY = 0.02
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.stop = pid, threading.Event()
+        self.summed = self.single = 0
+        self.count = 0
+
+    def tree(self) -> list[int]:
+        parents: dict[int, int] = {}
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                try:
+                    with open(f"/proc/{name}/stat") as f:
+                        parents[int(name)] = int(f.read().rsplit(")", 1)[1].split()[1])
+                except (OSError, IndexError, ValueError):
+                    pass
+        out, todo = [], [self.pid]
+        while todo:
+            pid = todo.pop()
+            out.append(pid)
+            todo.extend(p for p, pp in parents.items() if pp == pid)
+        return out
+
+    @staticmethod
+    def pss(pid: int) -> int:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                for line in f:
+                    if line.startswith("Pss:"):
+                        return int(line.split()[1]) * 1024
+        except OSError:
+            pass
+        return 0
+
+    def run(self) -> None:
+        while not self.stop.wait(self.EVERY):
+            sizes = [self.pss(pid) for pid in self.tree()]
+            if sum(sizes) > self.summed:
+                self.summed, self.count = sum(sizes), sum(1 for x in sizes if x)
+            self.single = max(self.single, *sizes, 0)
 
 
 if __name__ == "__main__":
