@@ -119,7 +119,8 @@ def main() -> None:
         if code:
             raise SystemExit(code)
     print(f"summed PSS of the receipt's processes (sampled every {PssPeak.EVERY * 1000:.0f} ms): peak {peak.summed / 1e6:.0f} MB "
-          f"({peak.count} processes then), largest single process {peak.single / 1e6:.0f} MB")
+          f"({peak.count} processes then: {', '.join(f'{size / 1e6:.0f}' for size, _ in peak.parts)} MB), "
+          f"largest single process {peak.single / 1e6:.0f} MB")
 
 
 class PssPeak(threading.Thread):
@@ -134,6 +135,7 @@ class PssPeak(threading.Thread):
         self.pid, self.stop = pid, threading.Event()
         self.summed = self.single = 0
         self.count = 0
+        self.parts: list[tuple[int, int]] = []  # (PSS, pid) of each process at the peak
 
     def tree(self) -> list[int]:
         parents: dict[int, int] = {}
@@ -164,9 +166,11 @@ class PssPeak(threading.Thread):
 
     def run(self) -> None:
         while not self.stop.wait(self.EVERY):
-            sizes = [self.pss(pid) for pid in self.tree()]
+            pids = self.tree()
+            sizes = [self.pss(pid) for pid in pids]
             if sum(sizes) > self.summed:
                 self.summed, self.count = sum(sizes), sum(1 for x in sizes if x)
+                self.parts = sorted(((s, pid) for s, pid in zip(sizes, pids) if s), reverse=True)
             self.single = max(self.single, *sizes, 0)
 
 
