@@ -14,7 +14,10 @@ Recognised, by import origin only (a local class that happens to be called `Fast
   (or `{"name": ...}` dicts) of the handler's return values, followed through variables, module
   constants, `append`/`extend`, and `ListToolsResult(tools=...)`.
 - Receivers resolved across modules (`from .server import mcp`), through aliases, and through a
-  registration function's parameter (`def register(mcp: FastMCP): @mcp.tool() ...` + `register(server)`).
+  registration function's parameter (`def register(mcp: FastMCP): @mcp.tool() ...` + `register(server)`),
+  an instance attribute set from one (`self.mcp = mcp` in `__init__`, `self.mcp.tool(...)(self.m)`),
+  and a decorator factory applied to the tool (`audited(mcp, "name", **options)(fn)` whose decorator
+  registers `fn` or its `functools.wraps` wrapper): each application is a tool with its own options.
 - fastmcp composition: `mount` / `import_server` with `prefix=`, `namespace=`, the second positional
   argument, or the pre-2.9 `mount("prefix", server)` order. A server that is only mounted is exported
   through its parents (names `prefix_tool`, scope = the root server's name); it keeps its own
@@ -506,6 +509,9 @@ class _Analyser:
             return
         if inner is None and method in ("tool", "prompt") and not call.args:
             return  # `mcp.tool(name=...)` alone is a decorator factory, used elsewhere
+        if inner is not None and method in ("tool", "prompt") and owner is not None and call.args:
+            if self.helper_applications(owner, receiver, inner, call.args[0], "tool" if method == "tool" else "prompt", path):
+                return
         for symbol, extra in self.receivers(receiver, owner, path, call.line, registers=method not in _SERVE):
             server = self.a.servers[symbol]
             # Through a registration function's parameter, the call site decides (the nesting does not).
@@ -529,6 +535,71 @@ class _Analyser:
                 else:
                     target, rest = (call.args[0], call.args[1:]) if call.args else (None, ())
                     self.register_expr(server, kind, target, rest, dict(call.kwargs), conditional, path, call.line, call)
+
+    def _wrapped_parameter(self, owner: str, target: Expr) -> str | None:
+        """The decorator a helper returns, when `target` is what it registers in place of the
+        function it is applied to: that function's parameter itself, or a wrapper copying it
+        (`@functools.wraps(func)`): `def audited(mcp, name, **kw): def decorator(func): ...
+        mcp.tool(name=name, **kw)(wrapper); return decorator`. Returns the decorator's symbol."""
+        helper = self.p.functions.get(owner)
+        if helper is None:
+            return None
+        returned = {self.p.canonical(r.name) for r in helper.returns_exprs if isinstance(r, Ref)}
+        if isinstance(target, Dyn) and target.why == "parameter":
+            for symbol in sorted(returned):
+                fn = self.p.functions.get(symbol)
+                if fn is not None and symbol.startswith(owner + ".<locals>.") and [q.name for q in fn.params] == [target.src]:
+                    return symbol
+            return None
+        wrapper = self.p.functions.get(self.p.canonical(target.name)) if isinstance(target, Ref) else None
+        if wrapper is None or ".<locals>." not in wrapper.symbol:
+            return None
+        decorator = wrapper.symbol.rsplit(".<locals>.", 1)[0]
+        fn = self.p.functions.get(decorator)
+        if fn is None or decorator not in returned or not decorator.startswith(owner + ".<locals>.") or len(fn.params) != 1:
+            return None
+        for dec in wrapper.decorators:
+            if (isinstance(dec, Call) and isinstance(dec.func, Ref) and self.p.canonical(dec.func.name) == "functools.wraps"
+                    and len(dec.args) == 1 and isinstance(dec.args[0], Dyn) and dec.args[0].src == fn.params[0].name):
+                return decorator
+        return None
+
+    def helper_applications(self, owner: str, receiver: Expr, inner: Call, target: Expr, kind: str, path: str) -> bool:
+        """A registration helper that is a decorator factory (`audited(mcp, "create_job",
+        annotations=MUTATE)(self.create_job)`): each application registers the function it is
+        applied to, with the server, name and options its call passes. False (read as any other
+        registration) when the helper is not one, or nothing applies it."""
+        helper = self.p.functions.get(owner)
+        if helper is None or self._wrapped_parameter(owner, target) is None:
+            return False
+        sites = self.call_sites().get(owner + "()", [])
+        if not sites:
+            return False
+        named = {q.name for q in helper.params}
+        varkw = next((q.name for q in helper.params if q.kind == "varkw"), None)
+        for site, site_cond, caller in sites:
+            hcall = site.func
+            assert isinstance(hcall, Call)
+            bindings = bind(helper, hcall)
+            options = substitute(inner, bindings)
+            assert isinstance(options, Call)
+            spread = tuple(x for x in inner.spread if not (isinstance(x, Dyn) and x.why == "parameter" and x.src == varkw))
+            if len(spread) < len(inner.spread):  # `**kw` of the helper: the keywords the call site gives it
+                extra = tuple((k, v) for k, v in hcall.kwargs if k not in named)
+                options = replace(options, kwargs=(*options.kwargs, *extra), spread=spread,
+                                  star=bool(spread) or hcall.star or any(isinstance(a, Splat) for a in options.args))
+            elif hcall.star:
+                options = replace(options, star=True)
+            where = self.p.path_of(caller) if caller else path
+            applied = site.args[0] if site.args else None
+            recv = substitute(receiver, bindings)
+            for symbol, extra_cond in self.receivers(recv, caller, where, site.line):
+                server = self.a.servers[symbol]
+                if server.lowlevel:
+                    continue
+                conditional = extra_cond if self._through_parameter(recv) else site_cond or extra_cond
+                self.register_expr(server, kind, applied, options.args, dict(options.kwargs), conditional, where, site.line, options)
+        return True
 
     def register_expr(self, server: Server, kind: str, target: Expr | None, args: tuple[Expr, ...],
                       kwargs: dict[str, Expr], cond: bool, path: str, line: int, call: Call | None) -> None:
@@ -832,6 +903,12 @@ def _sites_of(p: Program, calls: Iterable[tuple[Call, bool, str | None]]) -> lis
             callees = _callees(p, func, 0)
         for symbol, bound in callees:
             out.append((symbol, replace(call, args=(Const(None), *call.args)) if bound else call, cond, caller))
+        if func.__class__ is Call and func.func.__class__ is Ref:  # type: ignore[union-attr]
+            # `helper(...)(fn)`: what the helper returns is applied to fn (a decorator factory), kept
+            # under "helper()" with the helper's own call (instance bound) as the applied function.
+            for symbol, bound in _callees(p, func.func, 0):  # type: ignore[union-attr]
+                made = replace(func, args=(Const(None), *func.args)) if bound else func  # type: ignore[type-var]
+                out.append((symbol + "()", replace(call, func=made), cond, caller))
     return out
 
 
