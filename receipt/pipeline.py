@@ -45,19 +45,19 @@ if TYPE_CHECKING:
 # a base's cached surface, where nothing is recorded in the run that reuses them.
 SHARE_SCREENS = False
 # Whether a surface stored in the surface cache keeps its dialects' screens (extract/screenstore.py),
-# and the head of a receipt whose base was read from that cache reuses them. Off, by a few MB of
-# `receipt surface`'s memory. Measured 2026-11-24 on the loaded 2-core machine (CPU = user+sys and
-# peak RSS from /usr/bin/time; `receipt surface HEAD~1` into an empty cache, then the incremental
+# and the head of a receipt whose base was read from that cache reuses them. On. Measured 2026-11-24
+# on the loaded 2-core machine (CPU = user+sys and peak RSS (KB / 1024 = MB, as the benchmarks
+# print it) from /usr/bin/time; `receipt surface HEAD~1` into an empty cache, then the incremental
 # `trace-diff HEAD~1 HEAD`; receipts byte-identical on and off), off -> on:
-# - 5,000-file synthetic repo: incremental 10.8 -> 7.6-8.4 s CPU, peak 484-488 -> 493 MB;
-#   `receipt surface` (which records them) 36 -> 40-44 s CPU, peak 479-489 -> 501-506 MB: past the
-#   500 MB budget (it was 770 MB before StoreMemo, 550 MB for the incremental receipt);
-# - 1,500 files: incremental 2.9 -> 2.2 s CPU, peak 164 -> 158-168 MB;
-# - awslabs/mcp 67a86c331~1..67a86c331: incremental 2.0 -> 2.0 s CPU, 150 -> 151 MB (most of its
+# - 5,000-file synthetic repo: incremental 10.8 -> 7.4-7.7 s CPU, peak 482 MB (473-477 off);
+#   `receipt surface` (which records them) 33 -> 35-42 s CPU, peak 465 -> 483-486 MB (it was
+#   489-494 before the entry's body was compressed piece by piece, 770 MB before StoreMemo);
+# - 1,500 files: incremental 2.8 -> 2.1-2.4 s CPU, peak 164 -> 162-166 MB;
+# - awslabs/mcp 67a86c331~1..67a86c331: incremental 2.0 -> 2.0 s CPU, 150 -> 148 MB (most of its
 #   modules' screens select something, and those are computed again).
-# What is left of the recording's memory at 5,000 files: the name resolutions' hashes and the map
-# of names to them (~80,000 names), the kept sites per module, and allocator fragmentation.
-KEEP_SCREENS = False
+# What is left of the recording's memory at 5,000 files (~20 MB): the name resolutions' hashes and
+# the map of names to them (~80,000 names), the kept sites per module, and allocator fragmentation.
+KEEP_SCREENS = True
 # Whether the head of such a receipt keeps its own screens too (for a later receipt whose base it
 # is: a push's before -> after). Off: measured (2026-11-24, CPU, loaded machine), recording the
 # screens the head computes again cost more than the reuse saved on awslabs/mcp (head dialects

@@ -253,7 +253,9 @@ def _encode_stored(memo: StoreMemo, modules: dict[str, Any], canon: dict[str, An
     """The body of a StoreMemo's entry: each module's hashes with those of every name resolution it read."""
     meta: list[list[Any]] = []
     blob = array("I")
-    for name, (facts, sites, hashes, names, _) in memo.kept.items():
+    kept, memo.kept = memo.kept, {}
+    while kept:  # each module's record let go as it is written: the body is made at the run's peak
+        name, (facts, sites, hashes, names, _) = kept.popitem()
         if facts is not modules.get(name) or id(facts) not in memo.originals:
             continue
         out = set(hashes)
@@ -276,14 +278,22 @@ class Packed(NamedTuple):
 
 
 def _body(meta: list[list[Any]], blob: array) -> Packed | None:
+    """The body (the meta's length, the meta as JSON, the hashes), digested and compressed piece
+    by piece: made when a run is at its peak, it is never held whole (its parts were 3 copies)."""
     if not meta:
         return None
     if sys.byteorder != "little":
         blob.byteswap()
     with gc_paused():
         head = orjson.dumps(meta)
-    body = len(head).to_bytes(8, "little") + head + blob.tobytes()
-    return Packed(hashlib.sha256(body).hexdigest(), zlib.compress(body, 1))
+    del meta[:]
+    digest, packer = hashlib.sha256(), zlib.compressobj(1)
+    parts = []
+    for piece in (len(head).to_bytes(8, "little"), head, blob):
+        digest.update(piece)
+        parts.append(packer.compress(piece))
+    parts.append(packer.flush())
+    return Packed(digest.hexdigest(), b"".join(parts))
 
 
 def encode(memo: ScreenMemo, originals: set[int]) -> Packed | None:
