@@ -11,6 +11,12 @@ apart stage by stage, in CPU seconds (median of `--repeat`), with what `build_su
   are extracted from their blobs, as a receipt does);
 - Program, each dialect that runs, link: `surface_from_facts`, stage by stage.
 
+Then the receipt as `trace-diff` runs it (`build_receipt`, in this process, on a copy of the cache
+the base left, so that each run is an incremental one): its CPU seconds, and those of its stages
+(functions wrapped for the count; `Program()` is counted inside the stages that build one, so the
+stages do not add up): the head's facts, the base's program built again for the kept screens
+(`_prior_screens`, see pipeline.KEEP_SCREENS), the head's Program + dialects + link.
+
 Then, once, how much of the program the dialects reach (instrumented `Program`):
 
 - modules holding what a dialect found (an entry or an issue);
@@ -35,6 +41,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 import tempfile
 import time
@@ -121,6 +128,60 @@ def screens(repo: GitRepo, cache_dir: Path, base: str, head: str, repeat: int) -
         ]
     print(table(["screens (a receipt's two programs)", "CPU s"], [[k, f"{median(v):.3f}"] for k, v in rows.items()]))
     print(f"\nmemo: {memo.reused} module screens reused by the head, {memo.computed} computed in all; same results: {'yes' if same else 'NO'}\n")
+
+
+def as_run(repo_dir: Path, cache_dir: Path, base: str, head: str, repeat: int) -> None:
+    """`build_receipt(base, head)` on copies of `cache_dir` (the base's surface and screens stored),
+    with its stages' CPU seconds."""
+    import collections
+    import shutil
+
+    import receipt.link
+    from receipt.extract import program as program_module
+
+    spent: collections.Counter[str] = collections.Counter()
+    wrapped: list[tuple[Any, str, Any]] = []
+
+    def count(owner: Any, name: str, label: str) -> None:
+        original = getattr(owner, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            c0 = time.process_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent[label] += time.process_time() - c0
+
+        wrapped.append((owner, name, original))
+        setattr(owner, name, timed)
+
+    count(pipeline, "_facts_for", "facts (decoded; changed files extracted)")
+    count(pipeline, "_prior_screens", "kept screens: the base's program again, the entry read")
+    count(pipeline, "surface_from_facts", "Program + dialects + link")
+    count(receipt.link, "link", "link")
+    count(program_module.Program, "__init__", "Program() (within the above)")
+    runs: dict[str, list[float]] = {}
+    same: set[str] = set()
+    try:
+        for i in range(repeat):
+            run_dir = cache_dir.parent / f"run-{i}"
+            shutil.copytree(cache_dir, run_dir)
+            spent.clear()
+            os.environ["RECEIPT_CACHE_DIR"] = str(run_dir)
+            try:
+                t, r = cpu(lambda: pipeline.build_receipt(str(repo_dir), base, head))
+            finally:
+                del os.environ["RECEIPT_CACHE_DIR"]
+                shutil.rmtree(run_dir, ignore_errors=True)
+            same.add(r.model_dump_json())
+            runs.setdefault("build_receipt (all)", []).append(t)
+            for k, v in spent.items():
+                runs.setdefault(k, []).append(v)
+    finally:
+        for owner, name, original in wrapped:
+            setattr(owner, name, original)
+    print(table(["a receipt as trace-diff runs it (base cached)", "CPU s"], [[k, f"{median(v):.3f}"] for k, v in runs.items()]))
+    print(f"\nsame receipt every run: {'yes' if len(same) == 1 else 'NO'} (imports and rendering not counted)\n")
 
 
 def digest(program: Program, results: list) -> str:
@@ -219,8 +280,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.repo} {args.pair}; CPU seconds, median of {args.repeat}\n")
     # As a receipt runs: no cyclic-GC passes (see receipt.extract.gc_quiet_run).
     with tempfile.TemporaryDirectory(prefix="bench-incremental-") as tmp, gc_quiet_run():
-        cache_dir = Path(tmp)
-        pipeline.build_surface(repo, base, cache=FactsCache(cache_dir))  # the base computed before
+        cache_dir = Path(tmp) / "cache"
+        cache_dir.mkdir()
+        base_cache = FactsCache(cache_dir)
+        pipeline.build_surface(repo, base, cache=base_cache)  # the base computed before (with its kept screens)
+        base_cache.settle()
         runs: dict[str, list[float]] = {}
         for _ in range(args.repeat):
             t, (facts, layout, changed) = cpu(lambda: head_facts(repo, cache_dir, base, head))
@@ -235,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
         total = sum(median(v) for v in runs.values())
         print(table(["stage", "CPU s", "share"], [[k, f"{median(v):.3f}", f"{median(v) / total:.0%}"] for k, v in runs.items()]))
         print(f"\n{len(facts)} modules, {len(changed)} files differ from the base\n")
+
+        as_run(args.repo, cache_dir, base, head, args.repeat)
 
         screens(repo, cache_dir, base, head, args.repeat)
 
