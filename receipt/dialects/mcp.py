@@ -564,6 +564,16 @@ class _Analyser:
                 return decorator
         return None
 
+    def _decorated_by(self, owner: str) -> list[tuple[Call, bool, str | None]]:
+        """`@helper(...)` on a function, as the application `helper(...)(function)` it is."""
+        out = []
+        for fn in self.p.iter_functions():
+            for dec in fn.decorators:
+                if isinstance(dec, Call) and isinstance(dec.func, Ref) and self.p.canonical(dec.func.name) == owner:
+                    caller = fn.symbol.rsplit(".<locals>.", 1)[0] if ".<locals>." in fn.symbol else None
+                    out.append((Call(func=dec, args=(Ref(fn.symbol),), kwargs=(), line=fn.line), fn.conditional, caller))
+        return out
+
     def helper_applications(self, owner: str, receiver: Expr, inner: Call, target: Expr, kind: str, path: str) -> bool:
         """A registration helper that is a decorator factory (`audited(mcp, "create_job",
         annotations=MUTATE)(self.create_job)`): each application registers the function it is
@@ -572,7 +582,7 @@ class _Analyser:
         helper = self.p.functions.get(owner)
         if helper is None or self._wrapped_parameter(owner, target) is None:
             return False
-        sites = self.call_sites().get(owner + "()", [])
+        sites = [*self.call_sites().get(owner + "()", []), *self._decorated_by(owner)]
         if not sites:
             return False
         named = {q.name for q in helper.params}

@@ -578,3 +578,70 @@ def test_only_mcp_tools_default_to_open_world() -> None:
     })
     assert s["tool:calc/add"].open_world is True  # the MCP protocol default (openWorldHint)
     assert s["tool:multiply"].open_world is False and s["tool:multiply"].defaults == {}
+
+
+AUDITED = """
+    import functools
+
+    def audited(mcp, name, **tool_kwargs):
+        def decorator(func):
+            @functools.wraps(func)
+            async def wrapper(*args, **kwargs):
+                return await func(*args, **kwargs)
+
+            mcp.tool(name=name, **tool_kwargs)(wrapper)
+            return wrapper
+
+        return decorator
+"""
+
+
+def test_a_decorator_factory_registers_each_function_it_is_applied_to_by_call_or_by_decorator() -> None:
+    tools = """
+        from mcp.server.fastmcp import FastMCP
+        from mcp.types import ToolAnnotations
+        from app.audit import audited
+
+        mcp = FastMCP("ops")
+
+        async def status(job: str) -> str:
+            '''Job status.'''
+            return job
+
+        audited(mcp, "job_status", annotations=ToolAnnotations(readOnlyHint=True))(status)
+
+        @audited(mcp, "purge", title="Purge")
+        async def purge(job: str, force: bool = False) -> str:
+            '''Purge a job.'''
+            return job
+        """
+    found = exported({"app/__init__.py": "", "app/audit.py": AUDITED, "app/server.py": tools})
+    assert sorted(found) == ["tool:ops/job_status", "tool:ops/purge"]
+    assert (found["tool:ops/job_status"].read_only, found["tool:ops/purge"].dangerous) == (True, True)
+    assert [p.name for p in found["tool:ops/purge"].signature.params] == ["job", "force"]
+
+
+def test_a_decorator_factory_nobody_applies_is_still_read_as_a_registration() -> None:
+    # Fail closed: with no application to read, the helper's own registration stays (its name dynamic).
+    found = exported({"app/__init__.py": "", "app/audit.py": AUDITED,
+                      "app/server.py": "from mcp.server.fastmcp import FastMCP\nfrom app.audit import audited\nmcp = FastMCP('ops')\naudited(mcp, 'x')\n"})
+    assert [e.name for e in found.values()] == ["wrapper"]
+
+
+def test_a_server_kept_on_the_instance_is_the_one_the_constructor_is_given() -> None:
+    handler = """
+        from mcp.server.fastmcp import FastMCP
+
+        class Handler:
+            def __init__(self, mcp: FastMCP) -> None:
+                self.mcp = mcp
+                self.mcp.tool(name="list_items")(self.list_items)
+
+            def list_items(self, prefix: str) -> list[str]:
+                return [prefix]
+        """
+    server = "from mcp.server.fastmcp import FastMCP\nfrom app.handler import Handler\nmcp = FastMCP('shop')\nHandler(mcp)\n"
+    found = exported({"app/__init__.py": "", "app/handler.py": handler, "app/server.py": server})
+    assert list(found) == ["tool:shop/list_items"]
+    assert [p.name for p in found["tool:shop/list_items"].signature.params] == ["prefix"]
+    assert not found["tool:shop/list_items"].conditional  # the constructor runs at import
