@@ -68,7 +68,13 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # decides read-only/dangerous, corpus openai_agents/codex_tool_*); 9ac31ab49f's agent with
     # tools=[*tool_namespace(...), ...] reached nothing (a miss; fixed, corpus
     # openai_agents/namespaced_tool_approval_removed). HITL approvals, model bumps, new examples right.
-    "openai+openai-agents-python": (80, 7, 2),
+    # Sixth sweep (-n 120: the 40 older commits, every report read): new examples, model bumps and
+    # explicit models, new session backends: right. 164acb59d9 moved two examples from basic/ to
+    # memory/ among three new "Assistant"s: removed + added (several look-alikes, one sharing its
+    # file name: ambiguous, rightly not paired). aed6359047/566b188fb5 `city: str` ->
+    # `Annotated[str, "The city ..."]` is a signature change (the SDK makes the string the
+    # parameter's description: what the model reads changes; the type is the same).
+    "openai+openai-agents-python": (120, 7, 2),
     # Third sweep (2026-11-23, every reported change of the 30-commit window read against `git show`):
     # 4c3de2df6: a hosted MCP tool in an untouched file read as approval lowered (regression) because
     # another file's HostedMCPTool now used the same server_label and the two configurations were
