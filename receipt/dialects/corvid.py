@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from receipt.dialects.base import Candidate, DialectResult, digest
+from pydantic import ValidationError
+
+from receipt.dialects.base import Candidate, DialectResult, digest, issue
 from receipt.extract.facts import ModuleFacts
 from receipt.extract.program import Program
 from receipt.strictjson import StrictJSONError as DescriptorError
@@ -230,10 +232,25 @@ def parse_descriptor(path: str, data: bytes) -> ModuleFacts:
         for p in doc.get("prompts") or []:
             entries.append(_prompt(path, p, 1))
     except DescriptorError as e:
-        return _error(path, "invalid-descriptor", f"Corvid descriptor entry is malformed: {e}")
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        return _error(path, "invalid-descriptor", f"Corvid descriptor entry is malformed: {type(e).__name__}: {str(e)[:80]}")
+        return _error(path, "invalid-descriptor", f"Corvid descriptor entry is malformed: {_one_line(str(e))}")
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as e:  # pydantic's ValidationError is a ValueError
+        return _error(path, "invalid-descriptor", f"Corvid descriptor entry is malformed: {_why(e)}")
     return ModuleFacts(path=path, module=_module(path), entries=entries)
+
+
+def _one_line(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _why(e: BaseException) -> str:
+    """One line: a model's validation error by its first field and reason (its own text spans lines)."""
+    if isinstance(e, ValidationError) and e.errors():
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "entry"
+        more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
+        return _one_line(f"{where}: {first.get('msg', 'invalid')}{more}")
+    return _one_line(f"{type(e).__name__}: {e}")
 
 
 def extract(program: Program) -> DialectResult:
@@ -242,7 +259,13 @@ def extract(program: Program) -> DialectResult:
         if not module.path.endswith(_SUFFIX):
             continue
         for raw in module.entries:
-            entry = Entry.model_validate(raw)
+            # Entries are what the file's parse wrote, read back from the facts cache: one that is not
+            # an entry (a damaged or forged cache file) is reported, never a traceback or a guess.
+            try:
+                entry = Entry.model_validate(raw)
+            except (ValidationError, TypeError, ValueError) as e:
+                result.issues.append(issue(module.path, None, f"Corvid descriptor entry is malformed: {_why(e)}", site=("corvid entry",)))
+                continue
             # Approval sites name the dangerous tools an agent reaches (through its approval gate).
             reach = [f"key:{k}" for k in entry.reaches]
             entry.reaches = []
