@@ -11,7 +11,7 @@ import pytest
 from receipt.extract import extract_file
 from receipt.extract.cache import FactsCache
 from receipt.extract.facts import Call, Const, Dyn, Ref, Seq, facts_from_json, facts_to_json
-from receipt.extract.program import Item, Program
+from receipt.extract.program import Item, Program, describe
 from receipt.models import Dynamic
 
 
@@ -125,6 +125,20 @@ def test_a_calls_spread_is_kept_through_the_cache_and_read_by_value() -> None:
     assert not read.star and read.spread == ()
     unread = p.spread_call(again.assigns[1].value)
     assert unread.star and len(unread.spread) == 1 and unread.kw("tools") is None
+
+
+def test_program_sees_through_typing_cast_everywhere() -> None:
+    """`cast(T, value)` returns `value`: its value, items, rendering and what a name holding it holds are the value's."""
+    p = program(
+        {
+            "m.py": "from typing import cast\nimport typing_extensions as te\nPROMPT = 'Be brief.'\n"
+                    "import os\nA = cast(str, PROMPT)\nB = te.cast('list[str]', [x, y])\nC = cast(str, val=cast(str, os.getenv('M')))\nD = os.getenv('M')\n",
+        }
+    )
+    assert p.evaluate(Ref("m.A")) == "Be brief." and p.value_of(Ref("m.A")) == Const("Be brief.")
+    assert [i.expr for i in p.items(Ref("m.B"))] == [Ref("m.x"), Ref("m.y")]  # type: ignore[union-attr]
+    assert p.render(Ref("m.C")) == p.render(Ref("m.D")) == "(= os.getenv('M'))"
+    assert describe(p.value_of(Ref("m.C"))) == describe(p.value_of(Ref("m.D"))) == "os.getenv('M')"  # type: ignore[arg-type]
 
 
 def test_program_follows_reexports_star_imports_and_aliases() -> None:

@@ -81,23 +81,6 @@ def has_external_decorator(program: Program, fn: FunctionFact) -> bool:
     return False
 
 
-# `typing.cast(T, value)` returns value unchanged: a model spelt through it is the same model.
-_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
-
-
-def uncast(program: Program, expr: Expr | None) -> Expr | None:
-    """The value inside `cast(T, value)` (through variables: `MODEL = cast(...)`), else expr itself."""
-    for _ in range(8):  # nested casts; bounded, as every walk over analysed code is
-        value = program.value_of(expr) if isinstance(expr, Ref) else expr
-        if not (isinstance(value, Call) and not isinstance(value.func, Call) and program.origin(value.func) in _CASTS):
-            return expr
-        inner = value.arg(1, "val")
-        if inner is None:
-            return expr
-        expr = inner
-    return expr
-
-
 def _alternatives(program: Program, expr: Expr) -> list[Expr]:
     """The values a name assigned in several branches may hold (`Program.evaluate` reports such a name
     as 'one of' its alternatives), else []."""
@@ -140,7 +123,7 @@ _HARMLESS_MODEL_SETTINGS = frozenset(
 def _routing(program: Program, expr: Expr, keywords: tuple[str, ...]) -> str:
     """Where a model object built by `expr` sends its requests: the class and its settings other than
     the model and `_HARMLESS_MODEL_SETTINGS`, by value (`program.render`); "" for a plain model id."""
-    value = program.value_of(uncast(program, expr))
+    value = program.value_of(expr)
     if not isinstance(value, Call):
         return ""
     origin = program.origin(value.func) or ""
@@ -163,9 +146,10 @@ def model_value(program: Program, expr: Expr | None, keywords: tuple[str, ...] =
     """
     if expr is None:
         return None
-    expr = uncast(program, expr)
-    branches = _alternatives(program, expr)
+    seen = program.value_of(expr)  # through variables and casts, stopping at a name set in branches
+    branches = _alternatives(program, seen) if seen is not None else []
     if branches:
+        expr = seen
         # `if local: model = A(model_id=...) else: model = B(...)`: which runs is not known; the models
         # the branches choose are, with where each is sent (client class, endpoint, provider, key):
         # a branch moved to another server is a change, a branch given a larger context is not.
@@ -175,7 +159,7 @@ def model_value(program: Program, expr: Expr | None, keywords: tuple[str, ...] =
             text = m.dynamic if isinstance(m, Dynamic) else repr(m)
             shown.add(text + _routing(program, branch, keywords))
         return Dynamic(dynamic=f"{describe(expr)}, one of: {' | '.join(sorted(shown))}")
-    value = program.value_of(expr)
+    value = seen
     if isinstance(value, Call):
         origin = program.origin(value.func) or ""
         if leaf(origin)[:1].isupper():
@@ -213,7 +197,6 @@ def qualified_model(program: Program, expr: Expr | None) -> str | Dynamic | None
     (chosen at run time). Unlike `model_value`, the class is part of the id."""
     if expr is None:
         return None
-    expr = uncast(program, expr)
     value = program.evaluate(expr)
     if isinstance(value, str) or value is None:
         return value

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from receipt.canonical import canonical_json
-from receipt.dialects._agentkit import builds_root, uncast
+from receipt.dialects._agentkit import builds_root
 from receipt.dialects.base import (
     Candidate,
     DialectResult,
@@ -795,11 +795,11 @@ class _Extractor:
     def _model(self, expr: Expr | None) -> str | Dynamic | None:
         if expr is None:
             return None
-        expr = uncast(self.p, expr)
-        if isinstance(expr, Call) and (self._origin(expr.func) or "").startswith(_PKG + "."):
-            inner = expr.arg(0, _MODEL_CLASSES_KW)
+        value = self.p.value_of(expr)
+        if isinstance(value, Call) and (self._origin(value.func) or "").startswith(_PKG + "."):
+            inner = value.arg(0, _MODEL_CLASSES_KW)
             if inner is not None:
-                return self._str(inner) or Dynamic(dynamic=describe(expr))
+                return self._str(inner) or Dynamic(dynamic=describe(value))
         value = self._str(expr)
         return value
 

@@ -41,6 +41,7 @@ from receipt.models import Dynamic
 
 Definition = Union[FunctionFact, ClassFact, AssignFact]
 _MAX_DEPTH = 24
+_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})  # `cast(T, value)` returns `value`
 
 
 @dataclass(frozen=True)
@@ -390,9 +391,17 @@ class Program:
 
     def value_of(self, expr: Expr | None) -> Expr | None:
         """Follow references to module-level assignments (and class attributes: `self.llm` where the
-        class says `llm = ChatOpenAI(...)`) until reaching a non-reference expression."""
+        class says `llm = ChatOpenAI(...)`) and `typing.cast(T, value)` (which returns `value`)
+        until reaching an expression that is neither."""
         seen = 0
-        while isinstance(expr, Ref) and seen < _MAX_DEPTH:
+        while seen < _MAX_DEPTH:
+            inner = self.uncast(expr)
+            if inner is not expr:
+                expr = inner
+                seen += 1
+                continue
+            if not isinstance(expr, Ref):
+                break
             d = self.lookup(expr.name)
             if isinstance(d, AssignFact) and d.conditional and self._assigned_more_than_once(d.target):
                 break  # `if a: model = X(...) elif b: model = Y(...)`: which one is not known (as `evaluate`)
@@ -407,6 +416,14 @@ class Program:
                     seen += 1
                     continue
             break
+        return expr
+
+    def uncast(self, expr: Expr | None) -> Expr | None:
+        """`cast(T, value)` -> `value` (one level); anything else itself. A cast changes no value."""
+        if expr.__class__ is Call and expr.func.__class__ is not Call and self.origin(expr.func) in _CASTS:  # type: ignore[union-attr]
+            inner = expr.arg(1, "val")  # type: ignore[union-attr]
+            if inner is not None:
+                return inner
         return expr
 
     def _assigned_more_than_once(self, symbol: str) -> bool:
@@ -480,6 +497,9 @@ class Program:
             split = self._module_for(symbol)
             return Dynamic(dynamic=short_name(split[1] if split is not None and split[1] else expr.name))
         if isinstance(expr, Call):
+            inner = self.uncast(expr)
+            if inner is not expr:
+                return self.evaluate(inner, _depth + 1)
             return self._evaluate_call(expr, _depth)
         return Dynamic(dynamic=describe(expr))
 
@@ -543,6 +563,9 @@ class Program:
             # A function's local by its own name: renaming the function does not change what it holds.
             return name.rpartition("<locals>.")[2]
         if isinstance(expr, Call):
+            inner = self.uncast(expr)
+            if inner is not expr:
+                return self.render(inner, deeper, _seen)
             args = [self.render(a, deeper, _seen) for a in expr.args]
             args += [f"{k}={self.render(v, deeper, _seen)}" for k, v in expr.kwargs]
             args += [f"**{self.render(v, deeper, _seen)}" for v in expr.spread]
@@ -703,6 +726,8 @@ class Program:
             return []
         if _depth > _MAX_DEPTH:
             return Dynamic(dynamic=describe(expr))
+        if isinstance(expr, Call) and self.uncast(expr) is not expr:
+            return self.items(self.uncast(expr), _depth + 1, expand)
         if expand is not None and isinstance(expr, Call):
             listed = expand(expr)
             if listed is not None:
