@@ -163,7 +163,10 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # read as one tool 'wrapper' with dynamic hints (fixed, corpus
     # mcp/decorator_factory_helper_tool_hint_dropped, noop_registration_moved_into_decorator_factory).
     # Redshift annotations, new billing tools, parameter renames and description edits: right.
-    "awslabs+mcp": (50, 1, 2),
+    # Then -n 80 with both fixes (the 30 older commits' reports read): valkey V2's tool rewrite, the
+    # new RODA server, parameter descriptions (PromQL, mssql/oracle, aws-transform get_resource: now
+    # seen through its decorator factory): right.
+    "awslabs+mcp": (80, 1, 2),
     # 2026-11-23 (sweep-apps; every commit with changes read against `git show`). 8002190ec6: a
     # sibling example's `tools.calculator_tools` (two projects, one import name) became resolvable
     # when the other copy went: tool.added + reach_added for an untouched example (fixed: own project
