@@ -55,8 +55,13 @@ SHARE_SCREENS = False
 # - 1,500 files: incremental 2.8 -> 2.1-2.4 s CPU, peak 164 -> 162-166 MB;
 # - awslabs/mcp 67a86c331~1..67a86c331: incremental 2.0 -> 2.0 s CPU, 150 -> 148 MB (most of its
 #   modules' screens select something, and those are computed again).
-# What is left of the recording's memory at 5,000 files (~20 MB): the name resolutions' hashes and
-# the map of names to them (~80,000 names), the kept sites per module, and allocator fragmentation.
+# What is left of the recording's memory at 5,000 files (~16-20 MB, counted at the end of the
+# dialects): the map of names to their resolutions' hashes (89,000 names, ~8 MB), those hashes
+# (719,000, 2.9 MB), per module the sites that selected nothing (109,000), the hashes they read
+# (176,000) and the names whose resolution they read (181,000). Measured again 07:00 UTC, after
+# the extraction pool's parent started extracting too (a10a680: +8-10 MB in the parent), the
+# `receipt` CLI at 5,000 files: `receipt surface` 491-508 MB with screens, 474 MB without: at
+# the budget's edge again; the incremental trace-diff 481 MB.
 KEEP_SCREENS = True
 # Whether the head of such a receipt keeps its own screens too (for a later receipt whose base it
 # is: a push's before -> after). Off: measured (2026-11-24, CPU, loaded machine), recording the
