@@ -32,7 +32,13 @@ Recognised (by import origin, aliases and re-export paths included):
   makes the tools it filters on (names compared the way CrewAI sanitises them; every CrewAI tool
   when the filter is absent or empty) `approval="conditional"`; one whose return value, raised
   exception, callable, point or filter is not statically known makes them `dynamic`. Hooks that
-  only observe (or return a payload, or raise another exception) change nothing.
+  only observe (or return a payload, or raise another exception) change nothing. A hook's
+  `agents=` filter runs it only when the calling agent's `role` is in it (compared by value, as
+  CrewAI tests `role not in agents`; a falsy filter filters nothing): a tool is `conditional` only
+  when the hook covers every agent of the repository that calls it (own or task tools); an agent
+  it does not cover leaves the tool `never`; a role or filter not statically known (`config=`, a
+  `{placeholder}` filled from the kickoff inputs), or a tool no agent of the repository calls,
+  makes it `dynamic`.
 - Roots: public module-level agents, agents of module-level crews, agents returned by public
   module-level factories (conditional).
 - Library tools (`FileReadTool()`): one entry per class, named as the library names it
@@ -47,7 +53,7 @@ from __future__ import annotations
 import ast
 import re
 import unicodedata
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from receipt.dialects._agentkit import (
     Kit,
@@ -74,6 +80,7 @@ _HOOKS = ("crewai.hooks",)
 
 _OBSERVES, _MAY_BLOCK, _BLOCKS = 0, 1, 2  # what a before-tool-call hook can do to the call
 _HOOK_DEPTH = 4  # repository helpers a hook calls, followed this deep
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_\-]*)}")  # crewai.utilities.string_utils._VARIABLE_PATTERN
 
 
 def _text_verdict(src: str, name: Callable[[str], Any] = lambda _: Dynamic(dynamic="")) -> int:
@@ -120,12 +127,20 @@ def sanitize_tool_name(name: str) -> str:
     return re.sub(r"_+", "_", name).strip("_")
 
 
+class _Gate(NamedTuple):
+    names: set[str] | None  # sanitised tool names it is limited to; None: every tool
+    agents: Any  # roles it is limited to (list, tuple or str); None: every agent; Dynamic: not known
+    verdict: int
+    why: str
+
+
 class _Crew:
     def __init__(self, program: Program):
         self.program = program
         self.kit = Kit(program, NAME, self.is_agent, self.agent)
         self.crews: list[tuple[list[str], str | None]] = []  # (member identities, manager identity)
         self.tool_ids: set[str] = set()
+        self.roles: dict[str, str | Dynamic] = {}  # agent identity -> its role at run time
 
     # -- classification -------------------------------------------------------------------------
 
@@ -220,6 +235,10 @@ class _Crew:
             elif config is not None:
                 texts[key] = Dynamic(dynamic=f"{describe(config)}[{key!r}]")
         role = texts.get("role")
+        # What a hook's `agents=` filter is compared with at run time (`context.agent.role`): a
+        # `{placeholder}` in it is replaced from the kickoff inputs first (BaseAgent.interpolate_inputs).
+        self.roles[identity] = role if isinstance(role, str) and not _PLACEHOLDER.search(role) else Dynamic(
+            dynamic=f"agent {fallback}'s role " + ("is filled from the kickoff inputs" if isinstance(role, str) else "not statically known"))
         extra: dict[str, Any] = {}
         dangerous: Any = False
         delegation = as_bool(p.evaluate(call.kw("allow_delegation")), False)
@@ -350,9 +369,9 @@ class _Crew:
 
     def hooks(self) -> None:
         p = self.program
-        gates: list[tuple[set[str] | None, int, str]] = []  # (sanitised tool filter or None: all, verdict, why)
+        gates: list[_Gate] = []
 
-        def gate(hook: Expr | FunctionFact, names: set[str] | None | Dynamic, point: bool | Dynamic = True) -> None:
+        def gate(hook: Expr | FunctionFact, names: set[str] | None | Dynamic, point: bool | Dynamic = True, agents: Any = None) -> None:
             if point is False:
                 return
             verdict, why = self.hook_verdict(hook) if not isinstance(hook, FunctionFact) else self.function_verdict(hook, 0)
@@ -362,16 +381,16 @@ class _Crew:
                 verdict, why = _MAY_BLOCK, f"interception point {point.dynamic} not statically known"
             if isinstance(names, Dynamic):
                 verdict, why, names = _MAY_BLOCK, f"tool filter {names.dynamic} not statically known", None
-            gates.append((names, verdict, why))
+            gates.append(_Gate(names, agents, verdict, why))
 
         for fn in p.iter_functions():
             for dec in fn.decorators:
                 func, call = decorator_call(dec)
                 origin = p.origin(func)
                 if from_package(origin, _HOOKS, "before_tool_call"):
-                    gate(fn, self.hook_filter(fn, call))
+                    gate(fn, self.hook_filter(fn, call), True, self.agent_filter(fn, call))
                 elif from_package(origin, _HOOKS, "on") and call is not None:
-                    gate(fn, self.hook_filter(fn, call), self.pre_tool_call(call.arg(0, "point")))
+                    gate(fn, self.hook_filter(fn, call), self.pre_tool_call(call.arg(0, "point")), self.agent_filter(fn, call))
         calls = [c for c, _, _ in p.iter_calls()] + [c for fn in p.iter_functions() for c in fn.calls]
         for c in calls:
             origin = p.origin(c.func)
@@ -379,31 +398,87 @@ class _Crew:
                 gate(c.arg(0, "hook"), None)  # type: ignore[arg-type]
             elif from_package(origin, _HOOKS, "register_hook", "register", "register_scoped") and c.arg(1, "hook") is not None:
                 gate(c.arg(1, "hook"), None, self.pre_tool_call(c.arg(0, "point")))  # type: ignore[arg-type]
-            elif from_package(origin, _HOOKS, "before_tool_call") and c.args:  # the decorator called on a function
-                gate(c.args[0], None)
+            elif from_package(origin, _HOOKS, "before_tool_call") and c.args and not isinstance(c.func, Call):
+                # the decorator called on a function, its filters beside it: `before_tool_call(fn, tools=...)`
+                gate(c.args[0], self.hook_filter(None, c), True, self.agent_filter(None, c))
             elif isinstance(c.func, Call) and c.args:  # `before_tool_call(tools=...)(fn)`, `on(point)(fn)`
                 inner = c.func
                 inner_origin = p.origin(inner.func)
                 if from_package(inner_origin, _HOOKS, "before_tool_call"):
-                    gate(c.args[0], self.hook_filter(None, inner))
+                    gate(c.args[0], self.hook_filter(None, inner), True, self.agent_filter(None, inner))
                 elif from_package(inner_origin, _HOOKS, "on"):
-                    gate(c.args[0], self.hook_filter(None, inner), self.pre_tool_call(inner.arg(0, "point")))
+                    gate(c.args[0], self.hook_filter(None, inner), self.pre_tool_call(inner.arg(0, "point")), self.agent_filter(None, inner))
         if not gates:
             return
+        # A hook limited to some agents gates a tool only when the calling agent's role is among
+        # them; a tool's approval is what holds whichever agent of the repository calls it.
+        callers: dict[int, list[str | Dynamic]] = {}
+        for identity, cand in sorted(self.kit.cands.items()):
+            if cand.entry.kind != "agent":
+                continue
+            role = self.roles.get(identity, Dynamic(dynamic=f"agent {cand.entry.name}'s role not statically known"))
+            for r in sorted(set(cand.reach)):
+                tool = self.kit.get(r) or self.kit.by_symbol(r)
+                if tool is not None and tool.entry.kind == "tool":
+                    callers.setdefault(id(tool), []).append(role)
         for identity in sorted(self.tool_ids):
             cand = self.kit.get(identity)
             if cand is None or cand.entry.approval != "never":
                 continue
             name = sanitize_tool_name(cand.entry.name)
-            covering = [(v, why) for names, v, why in gates if names is None or name in names]
-            if any(v == _BLOCKS for v, _ in covering):
-                approval: Any = "conditional"
-            elif covering:
-                approval = Dynamic(dynamic="a before-tool-call hook may block it: " + "; ".join(sorted({why for _, why in covering})))
-            else:
+            covering = [g for g in gates if g.names is None or name in g.names]
+            if not covering:
                 continue
+            # No agent of the repository reaches it: whoever calls it is not known.
+            roles: list[str | Dynamic | None] = list(callers.get(id(cand), [])) or [None]
+            verdicts = [self.caller_verdict(covering, role) for role in roles]
+            if any(v == _OBSERVES for v, _ in verdicts):
+                continue  # some agent calls it with no hook able to stop the call
+            if all(v == _BLOCKS for v, _ in verdicts):
+                approval: Any = "conditional"
+            else:
+                approval = Dynamic(dynamic="a before-tool-call hook may block it: " + "; ".join(sorted({w for v, why in verdicts if v == _MAY_BLOCK for w in why})))
             cand.entry.approval = approval
             cand.entry.trust_tier = trust_from(approval)  # type: ignore[assignment]
+
+    @staticmethod
+    def caller_verdict(gates: list[_Gate], role: str | Dynamic | None) -> tuple[int, set[str]]:
+        """What the hooks covering a tool can do to a call made by an agent of `role` (None: not
+        known who calls), with the reasons when that is not known. CrewAI's filter skips the hook
+        when `agents` is truthy and `context.agent.role not in agents` (a list compares roles by
+        equality, a string by substring)."""
+        best, whys = _OBSERVES, set()
+        for g in gates:
+            verdict, why = g.verdict, g.why
+            if g.agents is not None:
+                if isinstance(g.agents, Dynamic):
+                    verdict, why = _MAY_BLOCK, f"agent filter {g.agents.dynamic} not statically known"
+                elif role is None:
+                    verdict, why = _MAY_BLOCK, "its hook is limited to some agents and no agent of the repository reaches it"
+                elif isinstance(role, Dynamic):
+                    verdict, why = _MAY_BLOCK, role.dynamic
+                elif role not in g.agents:
+                    continue
+            if verdict == _MAY_BLOCK:
+                whys.add(why)
+            best = max(best, verdict)
+        return best, (whys if best == _MAY_BLOCK else set())
+
+    def agent_filter(self, fn: FunctionFact | None, call: Call | None) -> Any:
+        """The roles a hook is limited to (a list, tuple or string, as CrewAI tests `role not in
+        agents`); None when it applies to every agent (no filter, or a falsy one: `if agents:`);
+        Dynamic when the filter is not statically known."""
+        expr = call.kw("agents") if call is not None else None
+        if expr is None:
+            return None
+        value = self.program.evaluate(expr)
+        if not isinstance(value, Dynamic) and not value:
+            return None
+        if isinstance(value, str) or isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            return value
+        if fn is not None:
+            self.kit.warn(self.program.path_of(fn.symbol), fn.line, f"hook {fn.name}: agent filter not statically known ({describe(expr)})", ("hook agent filter", shape(expr)))
+        return Dynamic(dynamic=describe(expr))
 
     def pre_tool_call(self, expr: Expr | None) -> bool | Dynamic:
         """Whether an interception point is PRE_TOOL_CALL, by value: `InterceptionPoint` is a str enum,

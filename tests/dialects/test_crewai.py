@@ -460,3 +460,87 @@ def deny(context):
     return False
 '''
     assert set(_approvals(empty).values()) == {"conditional"}
+
+
+def test_agent_filtered_hook_gates_only_the_agents_it_names() -> None:
+    """CrewAI runs a hook with `agents=` only when `context.agent.role` is in the filter (by value:
+    a constant or alias holding the role matches; a string filter is tested as a substring). A
+    tool's approval is what holds for every agent of the repository that calls it; a role or filter
+    that cannot be read makes it dynamic, never a guessed approval."""
+    agents = '''
+from crewai import Agent, Crew, Task
+from crew.tools import search, delete_record, RefundTool
+from crew.roles import CLERK
+
+researcher = Agent(role="Researcher", goal="Find facts", backstory="Curious", tools=[delete_record])
+_clerk = Agent(role=CLERK, goal="Handle refunds", backstory="Careful", tools=[RefundTool(), delete_record])
+_writer = Agent(role="Writer on {topic}", goal="Write", backstory="Fluent", tools=[])
+_configured = Agent(config={"role": "Auditor"}, tools=[])
+review = Task(description="d", expected_output="o", agent=_writer, tools=[search])
+audit = Task(description="d", expected_output="o", agent=_configured, tools=[search])
+crew = Crew(agents=[researcher, _clerk, _writer, _configured], tasks=[review, audit])
+'''
+
+    def approvals(hooks: str) -> dict:
+        files = {"crew/tools.py": TOOLS, "crew/roles.py": 'CLERK = "Clerk"\n', "crew/main.py": agents, "crew/hooks.py": hooks}
+        return {k: e.approval for k, e in _crew(files).items() if e.kind == "tool"}
+
+    clerk_only = '''
+from crewai.hooks import before_tool_call, HookAborted
+from crew.roles import CLERK as ROLE
+
+@before_tool_call(agents=[ROLE])
+def guard(context):
+    raise HookAborted("no")
+'''
+    got = approvals(clerk_only)
+    assert got["tool:Issue Refund"] == "conditional"  # only the clerk calls it
+    assert got["tool:delete_record"] == "never"  # the researcher calls it too, unguarded
+    why = got["tool:Search Web"].dynamic  # called by the writer (a templated role) and the configured agent
+    assert "_writer's role is filled from the kickoff inputs" in why and "_configured's role not statically known" in why
+    every_role = '''
+from crewai.hooks import on, InterceptionPoint, HookAborted
+
+@on(InterceptionPoint.PRE_TOOL_CALL, agents=["Researcher", "Clerk"], tools=["delete_record"])
+def guard(ctx):
+    raise HookAborted("no")
+'''
+    assert approvals(every_role)["tool:delete_record"] == "conditional"
+    substring = '''
+from crewai.hooks import before_tool_call
+
+before_tool_call(agents="Researcher and Clerk")(lambda ctx: False)
+'''
+    assert approvals(substring)["tool:delete_record"] == "conditional"
+    assert approvals(substring.replace("Researcher and ", ""))["tool:delete_record"] == "never"
+    # the filters of the decorator's call are read whichever way it is applied (they were dropped)
+    assert approvals(substring.replace('agents="Researcher and Clerk"', 'tools=["Issue Refund"]'))["tool:delete_record"] == "never"
+    direct = "from crewai.hooks import before_tool_call\nbefore_tool_call(lambda ctx: False, tools=['delete_record'])\n"
+    assert approvals(direct) == {"tool:delete_record": "conditional", "tool:Issue Refund": "never", "tool:Search Web": "never"}
+    unknown = '''
+from crewai.hooks import before_tool_call
+from policy import ROLES
+
+@before_tool_call(agents=ROLES)
+def guard(context):
+    return False
+'''
+    got = approvals(unknown)
+    assert isinstance(got["tool:Issue Refund"], Dynamic) and "ROLES" in got["tool:Issue Refund"].dynamic
+    no_agent = '''
+from crewai.tools import tool
+from crewai.hooks import before_tool_call
+
+@tool
+def purge(scope: str) -> str:
+    """Purge."""
+    return ""
+
+@before_tool_call(agents=["Clerk"], tools=["purge"])
+def guard(context):
+    return False
+'''
+    got = approvals(no_agent)
+    assert isinstance(got["tool:purge"], Dynamic) and "no agent" in got["tool:purge"].dynamic
+    assert approvals(no_agent.replace('agents=["Clerk"], ', ""))["tool:purge"] == "conditional"
+    assert approvals(no_agent.replace('["Clerk"]', "[]"))["tool:purge"] == "conditional"  # `if agents:`
