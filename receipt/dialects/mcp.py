@@ -811,7 +811,50 @@ class _Analyser:
                 for k, v in value.items:
                     if isinstance(k, Const) and k.value == key:
                         return self._listed(v, kind, depth + 1)
-        return self.p.items(expr)
+            if isinstance(value, Dyn) and value.why == "subscript" and value.parts:
+                return self._page(value, kind, depth + 1)
+        items = self.p.items(expr)
+        if isinstance(items, Dynamic):
+            return items
+        out: list[Item] = []
+        for item in items:
+            picked = self.p.value_of(item.expr) if isinstance(item.expr, Ref) else item.expr
+            each = self.p.items(picked.parts[0]) if isinstance(picked, Dyn) and picked.why == "subscript" and len(picked.parts) == 2 else None
+            if each is None or isinstance(each, Dynamic):
+                out.append(item)  # not an item of a list we know: read (or reported) as it is
+                continue
+            at = self.p.evaluate(picked.parts[1])
+            if type(at) is int and -len(each) <= at < len(each) and not any(i.conditional for i in each):
+                out.append(Item(each[at].expr, item.conditional))
+            else:  # `[TOOLS[i]]`: one of TOOLS chosen at run time: each of them may be the one listed
+                out.extend(Item(i.expr, True) for i in each)
+        return out
+
+    def _page(self, picked: Dyn, kind: str, depth: int) -> list[Item] | Dynamic:
+        """The items a handler returning part of a list it knows can list: `TOOLS[start:end]` or
+        `PAGES[cursor]` (a list of pages). With bounds or an index known only at run time (a cursor
+        the client sends back), every item of the container is listed: each is reached by some page,
+        and no item outside the container can be, so that is the fail-closed reading that still sees
+        the tools. A slice with constant bounds lists exactly its items."""
+        container, *index = picked.parts
+        if len(index) == 1:  # an item of a list of pages: every page's items
+            pages = self.p.items(container)  # a dict of pages stays dynamic (its later changes are not read here)
+            if isinstance(pages, Dynamic):
+                return pages
+            out: list[Item] = []
+            for page in pages:
+                inner = self._listed(page.expr, kind, depth + 1)
+                if isinstance(inner, Dynamic):
+                    return inner
+                out.extend(Item(i.expr, i.conditional or page.conditional) for i in inner)
+            return out
+        items = self._listed(container, kind, depth + 1)
+        if isinstance(items, Dynamic):
+            return items
+        bounds = [self.p.evaluate(b) for b in index]
+        if all(b is None or type(b) is int for b in bounds) and not any(i.conditional for i in items) and bounds[2] != 0:
+            return items[slice(*bounds)]  # positions are certain only when every item is always there
+        return items
 
     def lowlevel_item(self, server: Server, item: Item, kind: str, cond: bool, path: str, handler: FunctionFact) -> None:
         expr = item.expr

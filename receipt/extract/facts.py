@@ -125,8 +125,10 @@ class Dyn:
     its value, wrapped in `builtins.repr`/`str`/`ascii`/`format` calls for `!r`/`!s`/`!a`/`:spec`),
     so that an f-string of constants evaluates to its text. A subscript of a name by a name or a
     constant (`PROMPTS[lang]`) has two: the container and the index, so that its value is read from
-    the container's items (a prompt chosen from a dict is digested by the texts it may be). Empty for
-    anything else.
+    the container's items (a prompt chosen from a dict is digested by the texts it may be). A slice
+    of a name (`TOOLS[start:end]`) has four: the container, then the lower bound, upper bound and
+    step (`Const(None)` where absent), so that a page of a list is read as part of that list. Empty
+    for anything else.
     """
 
     __slots__ = ("_src", "_span", "why", "parts")

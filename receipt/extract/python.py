@@ -434,18 +434,28 @@ class _Extractor:
         return got
 
     def _subscript_parts(self, node: ast.Subscript, scope: _Scope) -> tuple[Expr, ...]:
-        """`PROMPTS[lang]` as (container, index) when both are names or constants (see `Dyn.parts`), so
-        that its value can be read from the container's items wherever the container is defined;
-        () for anything else (a slice, a computed container or index)."""
+        """`PROMPTS[lang]` as (container, index) and `TOOLS[start:end]` as (container, lower, upper,
+        step) when the container is a name (see `Dyn.parts`), so that its value can be read from the
+        container's items wherever the container is defined (a page of a tool list can only hold
+        that list's tools); () for a computed container or a parameter's item."""
         index = node.slice
-        if _dotted(node.value) is None or type(index) is ast.Slice:
+        if _dotted(node.value) is None:
             return ()
         container = self.expr(node.value, scope)
         if type(container) is not Ref:  # a parameter's item: nothing to read statically
             return ()
+        if type(index) is ast.Slice:
+            return (container, *(self._index_part(b, scope) for b in (index.lower, index.upper, index.step)))
+        return (container, self._index_part(index, scope))
+
+    def _index_part(self, index: ast.expr | None, scope: _Scope) -> Expr:
+        """An index or slice bound: a constant or name as its value, anything else as its source
+        (not converted twice); an absent slice bound as None."""
+        if index is None:
+            return self._const(None, type(None))
         if type(index) is ast.Constant or type(index) is ast.UnaryOp or _dotted(index) is not None:
-            return (container, self.expr(index, scope))
-        return (container, self._dyn(index, _WHY.get(type(index), "expression")))  # its source: not converted twice
+            return self.expr(index, scope)
+        return self._dyn(index, _WHY.get(type(index), "expression"))
 
     def _dyn(self, node: ast.AST, why: str, parts: tuple[Expr, ...] = ()) -> Dyn:
         """A `Dyn` whose text is rendered from the node's exact source span when it is read."""
