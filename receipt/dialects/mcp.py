@@ -197,6 +197,7 @@ class _Analyser:
         self._sites: dict[str, list[tuple[Call, bool, str | None]]] | None = None
         self.removed: list[tuple[str, str, str, bool]] = []  # (server, kind, name, conditional)
         self._factories: set[str] = set()  # functions whose returned server an assignment holds
+        self._held_reported: set[str] = set()  # instance attributes reported by `held_servers`
 
     # -- servers
 
@@ -301,15 +302,42 @@ class _Analyser:
             return [(s, False)]
         if isinstance(expr, Dyn) and expr.why == "parameter" and owner and "." not in expr.src:
             return self.param_servers(owner, expr.src, path, line, 0, registers=registers)
-        held = self.instance_param(expr)
+        held = self.instance_params(expr)
         if held is not None:
-            return self.param_servers(held[0], held[1], path, line, 0, registers=registers)
+            return self.held_servers(expr, held, path, line, registers)
         return []
 
-    def instance_param(self, expr: Expr) -> tuple[str, str] | None:
-        """(method, parameter) when `expr` is an instance attribute that one method of its class sets
-        from its parameter (`self.mcp = mcp` in `__init__`, then `self.mcp.tool(...)(self.list)`
-        in any method): the servers are what the constructor's (or that method's) call sites pass."""
+    def held_servers(self, expr: Ref, held: tuple[list[tuple[str, str]], list[int]], path: str, line: int,
+                     registers: bool) -> list[tuple[str, bool]]:
+        """The servers an instance attribute may hold: the union over every method that sets it from
+        its parameter (each method's call sites; a method nobody calls adds none). An assignment from
+        anything else, or no server at all, is reported: a registration is never dropped silently."""
+        params, opaque = held
+        if len(params) == 1 and not opaque:
+            return self.param_servers(params[0][0], params[0][1], path, line, 0, registers=registers)
+        found: dict[str, bool] = {}
+        for method, pname in params:
+            for s, c in self.param_servers(method, pname, path, line, 0, registers=False):
+                found[s] = found.get(s, True) and c
+        symbol = self.p.canonical(expr.name)
+        if registers and (opaque or not found) and symbol not in self._held_reported:
+            self._held_reported.add(symbol)  # once per attribute, not once per registration through it
+            cls, _, attr = symbol.rpartition(".")
+            flavor = min((self.a.servers[s].flavor for s in found), default=None) or self._module_flavor(cls)
+            if flavor:
+                why = (f"is also assigned from something other than a method parameter (line {', '.join(map(str, opaque))})"
+                       if opaque else "is set only from parameters no call site passes a known MCP server to")
+                self.warn(flavor, path, line, f"registration on instance attribute '{attr}' of {cls.rsplit('.', 1)[-1]}: "
+                          f"the attribute {why}; the servers it may hold are not all known", site=("instance registration", attr))
+        return sorted(found.items())
+
+    def instance_params(self, expr: Expr) -> tuple[list[tuple[str, str]], list[int]] | None:
+        """([(method, parameter)], [lines of other assignments]) when `expr` is an instance attribute of
+        a repository class that its methods assign (`self.mcp = mcp` in `__init__`, then
+        `self.mcp.tool(...)(self.list)` in any method): the servers are what the call sites of the
+        methods setting it from a parameter pass. An assignment of None holds no server; any other
+        value is listed by line (not followed: reported by `held_servers`). None when not such an
+        attribute."""
         if not isinstance(expr, Ref):
             return None
         symbol = self.p.canonical(expr.name)
@@ -317,20 +345,31 @@ class _Analyser:
         if cls not in self.p.classes:
             return None
         binds = [a for a in self.p.assigns.get(symbol, []) if a.op == "="]
-        if len(binds) != 1 or not isinstance(binds[0].value, Dyn) or binds[0].value.why != "parameter" or "." in binds[0].value.src:
+        if not binds:
             return None
-        pname, line = binds[0].value.src, binds[0].line
-        # The method whose body holds the assignment: the nearest one above it declaring the parameter.
-        methods = [f for m in self.p.classes[cls].methods if (f := self.p.functions.get(m)) is not None
-                   and f.line <= line and any(q.name == pname for q in f.params)]
-        if not methods:
+        params: list[tuple[str, str]] = []
+        opaque: list[int] = []
+        for b in binds:
+            value = b.value
+            if isinstance(value, Const) and value.value is None:
+                continue  # `self.mcp = None` until attached: no server
+            if isinstance(value, Dyn) and value.why == "parameter" and "." not in value.src:
+                pname = value.src
+                # The method whose body holds the assignment: the nearest one above it declaring the parameter.
+                methods = [f for m in self.p.classes[cls].methods if (f := self.p.functions.get(m)) is not None
+                           and f.line <= b.line and any(q.name == pname for q in f.params)]
+                if methods:
+                    params.append((max(methods, key=lambda f: f.line).symbol, pname))
+                    continue
+            opaque.append(b.line)
+        if not params and not opaque:
             return None
-        return max(methods, key=lambda f: f.line).symbol, pname
+        return sorted(set(params)), sorted(set(opaque))
 
     def _through_parameter(self, receiver: Expr) -> bool:
         """A receiver reached through a registration function's parameter (or an instance attribute
         set from one): where it is registered from, the call site decides, not the nesting."""
-        return isinstance(receiver, Dyn) or self.instance_param(receiver) is not None
+        return isinstance(receiver, Dyn) or self.instance_params(receiver) is not None
 
     def _owner_with_param(self, symbol: str, pname: str) -> FunctionFact | None:
         """The function (this one or an enclosing one) that declares parameter `pname`."""
