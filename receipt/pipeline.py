@@ -284,12 +284,18 @@ def _extract_in_workers(repo: GitRepo, files: list[SourceFile], cache: FactsCach
 
         jobs = [(f.blob, f.path) for f in files]
         made_all = extract_entries(repo.git_dir, jobs, cache.root, workers, local, cache.unsettled)
-        for i, (f, made) in enumerate(zip(files, made_all)):
+        # Read to its end, never zipped with `files`: the pool hands its workers the cache writes
+        # after the last entry, so a generator left at that point would drop them.
+        for i, made in enumerate(made_all):
             if (done + i) % 50 == 0:
                 progress(f"{done + i}/{total} files")
             if made is not None:
-                entry, stored = made
-                cache.put(f.blob, f.path, decode_entry(entry, f.blob, f.path, cache.shared), entry=entry, stored=stored)
+                f, (entry, stored) = files[i], made
+                try:
+                    facts = decode_entry(entry, f.blob, f.path, cache.shared)
+                except Exception:  # noqa: BLE001 - an entry rejected as FactsCache.get rejects one: extracted here
+                    continue
+                cache.put(f.blob, f.path, facts, entry=entry, stored=stored)
     except (OSError, RuntimeError):  # RuntimeError: BrokenProcessPool, a worker died
         pass
 

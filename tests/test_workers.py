@@ -134,19 +134,21 @@ def test_parent_does_files_while_it_waits_each_file_once_in_order(git_repo: GitR
 
 def test_workers_leave_the_cache_one_process_leaves(git_repo: GitRepoBuilder, tmp_path: Path) -> None:
     """Workers write the entries (theirs and the parent's) after extraction: the run still ends with
-    every entry on disk, each the bytes one process writes, and a second run reads them all."""
+    every entry on disk, each the bytes one process writes, and a second run reads them all. With
+    three workers every chunk is theirs from the start (the parent extracts nothing), which is when
+    the writes are handed over last."""
     import zlib
 
     git_repo.commit(_tree("always"))
     git_repo.commit({"shop/settings.py": 'GATE = "never"\n', "shop/lib/m7.py": LIBRARY.format(n=70)})
     entries = {}
-    for workers in (1, 2):
+    for workers in (1, 2, 4):
         cache = tmp_path / f"cache-{workers}"
         out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path), "--format", "json",
                       env={"RECEIPT_WORKERS": str(workers), "RECEIPT_TODAY": "2026-01-01", "RECEIPT_CACHE_DIR": str(cache)})
         assert out.returncode == 1, out.stderr
         entries[workers] = {f.name: zlib.decompress(f.read_bytes()) for f in (cache / "facts").rglob("*.zjson")}
-    assert len(entries[1]) >= MIN_FILES + 16 and entries[2] == entries[1]
+    assert len(entries[1]) >= MIN_FILES + 16 and entries[2] == entries[1] and entries[4] == entries[1]
 
 
 @pytest.mark.parametrize("phase", ["extracting", "writing"])
