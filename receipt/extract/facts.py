@@ -785,7 +785,7 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
     table = _decode_exprs(rows, shared, ints)
     line = shared.line
     get = table.__getitem__
-    if len(targets) != len(values) or len(effect_calls) != len(effect_conditionals):
+    if len({len(targets), len(values), len(lines), len(conditionals), len(ops)}) > 1 or len(effect_calls) != len(effect_conditionals):
         raise ValueError("columns of different lengths")
     _bools(conditionals), _bools(effect_conditionals), _error(error)  # targets and ops: interned by AssignFact, text only
     _records(functions, _FUNCTION_SHAPES), _records(classes, _CLASS_SHAPES), _records(dynamic_code, _DYNAMIC_SHAPES)
