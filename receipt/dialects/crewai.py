@@ -520,7 +520,26 @@ class _Crew:
         home = self.module_name(fn)
         for r in fn.returns_exprs:
             found.append(self.return_verdict(r, depth, home))
-        return max(found, key=lambda v: v[0])
+        verdict = max(found, key=lambda v: v[0])
+        # The facts merge a nested def's (or nested class's) returns, raises and calls into the
+        # enclosing function's (factories need them), and keep no position to tell them apart: when
+        # a nested scope has any, a verdict read from them may be the nested function's, not the hook's.
+        if verdict[0] != _OBSERVES:
+            nested = self.nested_exits(fn)
+            if nested:
+                return _MAY_BLOCK, f"{fn.name} defines {nested}, whose returns and raises cannot be told apart from its own"
+        return verdict
+
+    def nested_exits(self, fn: FunctionFact) -> str | None:
+        """The first function defined inside `fn` (at any depth, methods of local classes included)
+        that returns, raises or calls a repository function; None when there is none."""
+        p = self.program
+        prefix = f"{fn.symbol}.<locals>."
+        for symbol in sorted(s for s in p.functions if s.startswith(prefix)):
+            inner = p.functions[symbol]
+            if inner.returns_exprs or inner.raises or any(p.origin(c.func) in p.functions for c in inner.calls):
+                return inner.name
+        return None
 
     def return_verdict(self, expr: Expr, depth: int, module: str) -> tuple[int, str]:
         """What returning `expr` (in `module`) does to the call."""

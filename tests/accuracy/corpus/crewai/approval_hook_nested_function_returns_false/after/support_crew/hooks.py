@@ -1,0 +1,16 @@
+"""Human approval before any tool runs."""
+
+from __future__ import annotations
+
+from crewai.hooks import InterceptionPoint, ToolCallHookContext, register_hook
+
+
+def approve_tool_calls(context: ToolCallHookContext) -> bool | None:
+    def deny() -> bool:
+        return False
+
+    context.request_human_input(prompt=f"Approve {context.tool_name}? (yes/no)")
+    return None
+
+
+register_hook(InterceptionPoint.PRE_TOOL_CALL, approve_tool_calls)
