@@ -79,6 +79,9 @@ _HOOKS = ("crewai.hooks",)
 
 
 _OBSERVES, _MAY_BLOCK, _BLOCKS = 0, 1, 2  # what a before-tool-call hook can do to the call
+# What removes a before-tool-call hook (crewai.hooks, hooks/tool_hooks.py, hooks/dispatch.py).
+_REMOVERS = ("unregister_before_tool_call_hook", "clear_before_tool_call_hooks", "clear_all_tool_call_hooks",
+             "clear_all_global_hooks", "unregister", "clear", "clear_all")
 _HOOK_DEPTH = 4  # repository helpers a hook calls, followed this deep
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_\-]*)}")  # crewai.utilities.string_utils._VARIABLE_PATTERN
 
@@ -371,12 +374,14 @@ class _Crew:
         p = self.program
         gates: list[_Gate] = []
 
-        def gate(hook: Expr | FunctionFact, names: set[str] | None | Dynamic, point: bool | Dynamic = True, agents: Any = None) -> None:
+        def gate(hook: Expr | FunctionFact, names: set[str] | None | Dynamic, point: bool | Dynamic = True, agents: Any = None, when: str | None = None) -> None:
             if point is False:
                 return
             verdict, why = self.hook_verdict(hook) if not isinstance(hook, FunctionFact) else self.function_verdict(hook, 0)
             if verdict == _OBSERVES:
                 return
+            if when is not None:  # registered only on some runs
+                verdict, why = _MAY_BLOCK, when
             if isinstance(point, Dynamic):
                 verdict, why = _MAY_BLOCK, f"interception point {point.dynamic} not statically known"
             if isinstance(names, Dynamic):
@@ -387,27 +392,75 @@ class _Crew:
             for dec in fn.decorators:
                 func, call = decorator_call(dec)
                 origin = p.origin(func)
-                if from_package(origin, _HOOKS, "before_tool_call"):
-                    gate(fn, self.hook_filter(fn, call), True, self.agent_filter(fn, call))
-                elif from_package(origin, _HOOKS, "on") and call is not None:
-                    gate(fn, self.hook_filter(fn, call), self.pre_tool_call(call.arg(0, "point")), self.agent_filter(fn, call))
-        calls = [c for c, _, _ in p.iter_calls()] + [c for fn in p.iter_functions() for c in fn.calls]
-        for c in calls:
+                is_hook = from_package(origin, _HOOKS, "before_tool_call")
+                if not is_hook and not (from_package(origin, _HOOKS, "on") and call is not None):
+                    continue
+                # CrewAI's decorators register nothing for a function whose first of two or more
+                # parameters is `self` (hooks/decorators.py, dispatch.on: `is_method`); CrewBase
+                # registers such methods of its classes when the crew is built.
+                if len(fn.params) >= 2 and fn.params[0].name == "self" and self.crewbase_class(fn) is None:
+                    continue
+                when = f"hook {fn.name} is defined (so registered) only on some runs" if fn.conditional and fn.owner_class is None else None
+                point = True if is_hook else self.pre_tool_call(call.arg(0, "point"))  # type: ignore[union-attr]
+                gate(fn, self.hook_filter(fn, call), point, self.agent_filter(fn, call), when)
+        def relevant(c: Call) -> bool:
+            return isinstance(c.func, Call) or from_package(p.origin(c.func), _HOOKS)
+
+        # (call, path, when, the function whose body makes it). A module's calls include those of
+        # its function bodies (flagged conditional): those are read with their function instead.
+        sites: list[tuple[Call, str, str | None, FunctionFact | None]] = []
+        for fn in p.iter_functions():
+            for c in fn.calls:
+                if relevant(c):
+                    sites.append((c, p.path_of(fn.symbol), None, fn))
+        in_bodies = {c for c, _, _, _ in sites}
+        for c, conditional, m in p.iter_calls():
+            if relevant(c) and c not in in_bodies:
+                sites.append((c, m.path, f"registered under a condition ({m.path}:{c.line})" if conditional else None, None))
+        registering = {caller.symbol for _, _, _, caller in sites if caller is not None}
+        called: dict[str, list[bool]] = {}  # function -> how it is called: True at module level unconditionally
+        if registering:
+            body_calls = {c for fn in p.iter_functions() for c in fn.calls}
+            for c, conditional, _ in p.iter_calls():
+                if (target := p.origin(c.func)) in registering:
+                    called.setdefault(target, []).append(not conditional and c not in body_calls)
+            for fn in p.iter_functions():
+                for c in fn.calls:
+                    if (target := p.origin(c.func)) in registering:
+                        called.setdefault(target, []).append(False)
+        removed: list[str] = []
+        for c, path, when, caller in sites:
             origin = p.origin(c.func)
+            if from_package(origin, _HOOKS, *_REMOVERS):
+                removed.append(f"{leaf(origin or '')} at {path}:{c.line}")
+                continue
+            if caller is not None:
+                # Registered when the function runs: never, if nothing of the repository calls it;
+                # on the runs that call it otherwise (unless a module body calls it unconditionally).
+                how = called.get(caller.symbol, [])
+                if not how:
+                    continue
+                if not any(how):
+                    when = f"registered only when {caller.name} runs"
             if from_package(origin, _HOOKS, "register_before_tool_call_hook") and c.arg(0, "hook") is not None:
-                gate(c.arg(0, "hook"), None)  # type: ignore[arg-type]
+                gate(c.arg(0, "hook"), None, when=when)  # type: ignore[arg-type]
             elif from_package(origin, _HOOKS, "register_hook", "register", "register_scoped") and c.arg(1, "hook") is not None:
-                gate(c.arg(1, "hook"), None, self.pre_tool_call(c.arg(0, "point")))  # type: ignore[arg-type]
+                gate(c.arg(1, "hook"), None, self.pre_tool_call(c.arg(0, "point")), when=when)  # type: ignore[arg-type]
             elif from_package(origin, _HOOKS, "before_tool_call") and c.args and not isinstance(c.func, Call):
                 # the decorator called on a function, its filters beside it: `before_tool_call(fn, tools=...)`
-                gate(c.args[0], self.hook_filter(None, c), True, self.agent_filter(None, c))
+                gate(c.args[0], self.hook_filter(None, c), True, self.agent_filter(None, c), when)
             elif isinstance(c.func, Call) and c.args:  # `before_tool_call(tools=...)(fn)`, `on(point)(fn)`
                 inner = c.func
                 inner_origin = p.origin(inner.func)
                 if from_package(inner_origin, _HOOKS, "before_tool_call"):
-                    gate(c.args[0], self.hook_filter(None, inner), True, self.agent_filter(None, inner))
+                    gate(c.args[0], self.hook_filter(None, inner), True, self.agent_filter(None, inner), when)
                 elif from_package(inner_origin, _HOOKS, "on"):
-                    gate(c.args[0], self.hook_filter(None, inner), self.pre_tool_call(inner.arg(0, "point")), self.agent_filter(None, inner))
+                    gate(c.args[0], self.hook_filter(None, inner), self.pre_tool_call(inner.arg(0, "point")), self.agent_filter(None, inner), when)
+        if removed:
+            # A hook unregistered or cleared somewhere: whether it is still there when a tool is
+            # called depends on what ran before.
+            why = "hooks are removed at run time (" + ", ".join(sorted(set(removed))) + ")"
+            gates = [g._replace(verdict=_MAY_BLOCK, why=why) for g in gates]
         if not gates:
             return
         # A hook limited to some agents gates a tool only when the calling agent's role is among

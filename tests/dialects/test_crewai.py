@@ -544,3 +544,52 @@ def guard(context):
     assert isinstance(got["tool:purge"], Dynamic) and "no agent" in got["tool:purge"].dynamic
     assert approvals(no_agent.replace('agents=["Clerk"], ', ""))["tool:purge"] == "conditional"
     assert approvals(no_agent.replace('["Clerk"]', "[]"))["tool:purge"] == "conditional"  # `if agents:`
+
+
+def test_a_hook_gates_only_where_crewai_really_registers_it() -> None:
+    """A registration runs with the code around it: inside a function nothing calls it registers
+    nothing; inside a function the module body calls, it registers; under a condition or in a
+    function called elsewhere, only on some runs (dynamic). CrewAI's decorators register nothing for
+    a `(self, context)` method outside a `@CrewBase` class. Any unregister or clear of the hooks
+    API makes what they gate dynamic."""
+    deny = "from crewai.hooks import register_before_tool_call_hook\n\ndef deny(context):\n    return False\n\n"
+    setup = deny + "def setup():\n    register_before_tool_call_hook(deny)\n"
+    assert set(_approvals(setup).values()) == {"never"}
+    assert set(_approvals(setup + "setup()\n").values()) == {"conditional"}
+    for runs_sometimes in (setup + "def main():\n    setup()\n", deny + "import os\nif os.environ.get('GATE'):\n    register_before_tool_call_hook(deny)\n"):
+        got = _approvals(runs_sometimes)["tool:delete_record"]
+        assert isinstance(got, Dynamic) and ("setup runs" in got.dynamic or "condition" in got.dynamic)
+    for remove in ("from crewai.hooks import clear_all_global_hooks\nclear_all_global_hooks()\n",
+                   "from crewai.hooks import unregister_before_tool_call_hook\nunregister_before_tool_call_hook(deny)\n"):
+        got = _approvals(deny + "register_before_tool_call_hook(deny)\n" + remove)["tool:delete_record"]
+        assert isinstance(got, Dynamic) and "removed at run time" in got.dynamic
+    method = '''
+from crewai.hooks import before_tool_call
+
+class Approvals:
+    @before_tool_call(tools=["delete_record"])
+    def deny(self, context):
+        return False
+'''
+    assert _approvals(method)["tool:delete_record"] == "never"
+    crewbase = "from crewai.project import CrewBase\n" + method.replace("class Approvals", "@CrewBase\nclass Approvals")
+    assert _approvals(crewbase)["tool:delete_record"] == "conditional"
+
+
+def test_a_return_false_in_a_function_the_hook_defines_is_not_the_hooks() -> None:
+    """The facts merge a nested def's returns into its enclosing function's: a hook defining one that
+    may block gives a dynamic approval, never a gate; one whose nested def neither returns nor raises
+    is read as before."""
+    nested = '''
+from crewai.hooks import before_tool_call
+
+@before_tool_call(tools=["delete_record"])
+def guard(context):
+    def deny():
+        return False
+    return None
+'''
+    got = _approvals(nested)["tool:delete_record"]
+    assert isinstance(got, Dynamic) and "deny" in got.dynamic
+    quiet = nested.replace("        return False", "        print('no')").replace("    return None", "    return False")
+    assert _approvals(quiet)["tool:delete_record"] == "conditional"
