@@ -584,11 +584,12 @@ class _Crew:
         return verdict
 
     def nested_exits(self, fn: FunctionFact) -> str | None:
-        """The first function defined inside `fn` (at any depth, methods of local classes included)
-        that returns, raises or calls a repository function; None when there is none."""
+        """The first function defined in `fn`'s body that returns, raises or calls a repository
+        function; None when there is none. Only those are merged (extract/python.py scans a def
+        that is a statement of the body, not the defs inside it, nor a local class's methods)."""
         p = self.program
         prefix = f"{fn.symbol}.<locals>."
-        for symbol in sorted(s for s in p.functions if s.startswith(prefix)):
+        for symbol in sorted(s for s in p.functions if s.startswith(prefix) and "." not in s[len(prefix):]):
             inner = p.functions[symbol]
             if inner.returns_exprs or inner.raises or any(p.origin(c.func) in p.functions for c in inner.calls):
                 return inner.name
