@@ -66,7 +66,7 @@ from receipt.dialects._agentkit import (
 )
 from receipt.dialects._crewai_tool_names import TOOL_NAMES
 from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, leaf, module_level_public, name_expression, shape, signature_of, trust_from
-from receipt.extract.facts import Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref
+from receipt.extract.facts import Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref, Seq
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic
 from receipt.schemas import with_args_schema
@@ -623,15 +623,19 @@ class _Crew:
         functions it calls (other exceptions are swallowed by the dispatcher)."""
         p = self.program
         best: tuple[int, str] = (_OBSERVES, "")
-        for exc in fn.raises:
+        guarded = dict(fn.guarded)
+        for i, exc in enumerate(fn.raises):
             target = exc.func if isinstance(exc, Call) else exc
             origin = p.origin(target)
-            if from_package(origin, ("crewai",), "HookAborted"):
-                return _BLOCKS, ""
             cls = p.classes.get(origin or "")
-            if cls is not None:
-                if self.kit.subclass_of(cls, ("crewai",), "HookAborted"):
+            if from_package(origin, ("crewai",), "HookAborted") or cls is not None and self.kit.subclass_of(cls, ("crewai",), "HookAborted"):
+                catching = [h for h in guarded.get(i, ()) if self.may_catch_hook_aborted(h)]
+                if not catching:
                     return _BLOCKS, ""
+                # Caught in the function itself: whether the handler re-raises is not in the facts.
+                best = max(best, (_MAY_BLOCK, f"{fn.name} raises {describe(exc)} inside a try whose except {describe(catching[0])} may catch it"), key=lambda v: v[0])
+                continue
+            if cls is not None:
                 continue  # an exception class of the repository: swallowed
             if origin and (p.is_external(origin) or origin.startswith("builtins.")) and leaf(origin)[:1].isupper():
                 continue  # a library's or Python's exception class: swallowed
@@ -645,6 +649,19 @@ class _Crew:
                         return got
                     best = max(best, got, key=lambda v: v[0])
         return best
+
+    def may_catch_hook_aborted(self, handler: Expr) -> bool:
+        """Whether `except <handler>` may catch a HookAborted (an Exception): not when it names only
+        other exception classes of Python or a library."""
+        p = self.program
+        if isinstance(handler, Seq):
+            return any(self.may_catch_hook_aborted(h) for h in handler.items)
+        origin = p.origin(handler) if isinstance(handler, Ref) else None
+        if origin is None or from_package(origin, ("crewai",)) or origin in p.classes:
+            return True
+        if origin in ("builtins.Exception", "builtins.BaseException"):
+            return True
+        return not ((p.is_external(origin) or origin.startswith("builtins.")) and leaf(origin)[:1].isupper())
 
     def hook_filter(self, fn: FunctionFact | None, call: Call | None) -> set[str] | None | Dynamic:
         """Sanitised tool names a hook is limited to; None when it applies to every tool (no filter,

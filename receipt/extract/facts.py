@@ -313,6 +313,9 @@ class FunctionFact:
     # function computes beyond its return expressions, so a moved or renamed function keeps it and
     # any edit of the body changes it. None for functions that return nothing.
     body: str | None = None
+    # Raises inside a `try` body with handlers: (index in `raises`, the handlers' exception types,
+    # a bare `except:` as builtins.BaseException). Whether the raise leaves the function depends on them.
+    guarded: list[tuple[int, tuple[Expr, ...]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.returns = _shared_or_none(self.returns)
@@ -610,12 +613,13 @@ _FACTS_SHAPES = _shapes(
     list, list, list, list,  # functions, classes, effects' calls and conditions
     str, dict, list, (_NONE, dict), list,  # entries (JSON text), aliases, dynamic code, error, the expression table
 )
-_FUNCTION_SHAPES = _shapes(str, str, int, list, _OSTR, _OSTR, list, list, list, list, bool, bool, _OSTR, list, _OSTR)
+_FUNCTION_SHAPES = _shapes(str, str, int, list, _OSTR, _OSTR, list, list, list, list, bool, bool, _OSTR, list, _OSTR, list)
 _PARAM_SHAPES = _shapes(str, _OSTR, _OSTR, _OSTR, _OINT, bool, str, list)
 _CLASS_SHAPES = _shapes(str, str, int, list, list, dict, dict, list, _OSTR, bool, list, dict)
 _FIELD_SHAPES = _shapes(str, _OSTR, list, _OINT, list, list, int)
 _ALIAS_SHAPE = (str, list, int)
 _DYNAMIC_SHAPES, _INDIRECT_SHAPES = _shapes(int, str, str), _shapes(int, str)
+_GUARD_SHAPES = _shapes(int, list)  # a raise's index, the expressions of the handlers' types
 _LISTS = frozenset({list}).issuperset
 _TYPES = itertools.repeat(type)  # map(map, _TYPES, records): each record's item types
 
@@ -742,6 +746,7 @@ def facts_to_json(m: ModuleFacts) -> list[Any]:
             [[p.name, p.annotation, p.annotation_ref, p.default, ex(p.default_expr), p.required, p.kind, list(p.refs)] for p in f.params],
             f.returns, f.doc, exs(f.decorators), exs(f.calls), exs(f.raises), exs(f.returns_exprs),
             f.conditional, f.is_async, f.owner_class, [list(i) for i in f.indirect], f.body,
+            [[i, exs(types)] for i, types in f.guarded],
         ]
         for f in m.functions
     ]
@@ -792,6 +797,9 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
     for f in functions:
         params = f[3]
         _records(params, _PARAM_SHAPES), _records(f[13], _INDIRECT_SHAPES)
+        for g in _records(f[15], _GUARD_SHAPES):
+            ints.append(g[0])
+            ints += g[1]
         ints += f[6]
         ints += f[7]
         ints += f[8]
@@ -836,6 +844,7 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
                 [ParamFact(_shared(p[0]), p[1], p[2], p[3], None if p[4] is None else get(p[4]), p[5], _shared(p[6]), tuple(p[7])) for p in f[3]],
                 f[4], f[5], list(map(get, f[6])), list(map(get, f[7])), list(map(get, f[8])), list(map(get, f[9])),
                 f[10], f[11], f[12], [(i[0], i[1]) for i in f[13]], f[14],
+                [(g[0], tuple(map(get, g[1]))) for g in f[15]],
             )
             for f in functions
         ],

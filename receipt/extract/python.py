@@ -212,6 +212,8 @@ class _Extractor:
         self.source = source
         self.lines: list[str] | None = None  # of the source, split when a span is first needed
         self.in_fstring = 0  # inside an f-string, where Python < 3.12 misplaces nodes
+        # A raise in a `try` body with handlers (id of its node) -> the handlers' types, innermost first.
+        self.guarded: dict[int, list[Expr]] = {}
         self.top: _Scope | None = None  # the module's scope (see run)
         self.consts: dict[tuple[type, object], Const] = {}  # see _const
 
@@ -734,6 +736,11 @@ class _Extractor:
         parts: list[list] | list[None] = [[], [], [], []] if ev is not None else [None, None, None, None]
         in_body, in_handlers, in_else, in_final = parts
         self.body(stmt.body, scope, in_body)
+        if in_body and stmt.handlers:  # what may catch a raise of the body (a bare except: BaseException)
+            types = [self.expr(h.type, scope) if h.type is not None else Ref("builtins.BaseException") for h in stmt.handlers]
+            for kind, _, node in in_body:
+                if kind is _RAISE:
+                    self.guarded.setdefault(id(node), []).extend(types)
         self.body(stmt.orelse, scope, in_else)
         self.body(stmt.finalbody, scope, in_final)
         inner = scope.conditioned()
@@ -954,6 +961,8 @@ class _Extractor:
                     returns.append(value)
                 else:
                     raises.append(value)
+                    if (handlers := self.guarded.get(id(sub))) is not None:
+                        fn.guarded.append((len(raises) - 1, tuple(handlers)))
         if returns:
             fn.body = self._body_digest(node)
 

@@ -593,3 +593,25 @@ def guard(context):
     assert isinstance(got, Dynamic) and "deny" in got.dynamic
     quiet = nested.replace("        return False", "        print('no')").replace("    return None", "    return False")
     assert _approvals(quiet)["tool:delete_record"] == "conditional"
+
+
+def test_a_hook_aborted_caught_by_the_hook_itself_is_no_gate() -> None:
+    """A HookAborted raised inside a `try` whose handlers may catch it (HookAborted, Exception, a bare
+    except) leaves the hook only if the handler re-raises: dynamic. Handlers of other exception
+    classes let it through: still a gate."""
+    hook = '''
+from crewai.hooks import before_tool_call, HookAborted
+
+@before_tool_call(tools=["delete_record"])
+def guard(context):
+    try:
+        if context.tool_input:
+            raise HookAborted("no")
+    except HookAborted:
+        print("let through")
+'''
+    got = _approvals(hook)["tool:delete_record"]
+    assert isinstance(got, Dynamic) and "may catch it" in got.dynamic
+    assert isinstance(_approvals(hook.replace("except HookAborted:", "except:"))["tool:delete_record"], Dynamic)
+    assert _approvals(hook.replace("except HookAborted:", "except (ValueError, KeyError):"))["tool:delete_record"] == "conditional"
+    assert _approvals(hook.replace("except HookAborted:", "except ValueError:\n        pass\n    if context:\n        raise HookAborted('x')\n    try:\n        pass\n    except Exception:"))["tool:delete_record"] == "conditional"
