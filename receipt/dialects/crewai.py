@@ -38,7 +38,12 @@ Recognised (by import origin, aliases and re-export paths included):
   when the hook covers every agent of the repository that calls it (own or task tools); an agent
   it does not cover leaves the tool `never`; a role or filter not statically known (`config=`, a
   `{placeholder}` filled from the kickoff inputs), or a tool no agent of the repository calls,
-  makes it `dynamic`.
+  makes it `dynamic`. A hook counts where CrewAI really registers it: a registration in a function
+  nothing calls registers nothing; under a condition (or in a function only other functions call)
+  it makes the approval `dynamic`; a `(self, context)` method outside a `@CrewBase` class is never
+  registered; any unregister/clear of the hooks API in the repository makes it `dynamic`. A return
+  or raise of a def in the hook's body is merged into the hook's by the facts (dynamic then), and
+  a HookAborted raised in a `try` whose own except may catch it is `dynamic` (a re-raise is not seen).
 - Roots: public module-level agents, agents of module-level crews, agents returned by public
   module-level factories (conditional).
 - Library tools (`FileReadTool()`): one entry per class, named as the library names it
