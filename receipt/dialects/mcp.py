@@ -436,8 +436,8 @@ class _Analyser:
         self.find_servers()
         for _m, (fn, dec) in self.p.scan("mcp.decorators", _registration_decorators):
             self.decorator(fn, dec)
-        for m, (call, cond, owner) in self.p.scan("mcp.calls", _registration_calls):
-            self.call(call, cond, owner, m.path)
+        for m, (call, cond, guarded, owner) in self.p.scan("mcp.calls", _registration_calls):
+            self.call(call, cond, owner, m.path, guarded)
         for server in list(self.a.servers.values()):
             self.constructor_tools(server)
             if server.lowlevel:
@@ -534,9 +534,10 @@ class _Analyser:
             self.register(server, method, fn, name_expr, kwargs, conditional, path, fn.line,
                           dynamic_all=describe(call) if call is not None and call.star else None)
 
-    def call(self, call: Call, cond: bool, owner: str | None, path: str) -> None:
+    def call(self, call: Call, cond: bool, owner: str | None, path: str, guarded: bool = False) -> None:
         """A statement-level (or assigned) call: `mcp.tool(fn)`, `mcp.tool()(fn)`, `add_tool`, `mount`, ...
-        (already seen through aliases, stored decorators, getattr and partial: `Program.resolve_call`)."""
+        (already seen through aliases, stored decorators, getattr and partial: `Program.resolve_call`).
+        `guarded`: under an `if`/loop/handler of its own function (`cond` is always true in one)."""
         func = call.func
         inner: Call | None = None
         if isinstance(func, Call):  # mcp.tool(name=...)(fn)
@@ -549,12 +550,12 @@ class _Analyser:
         if inner is None and method in ("tool", "prompt") and not call.args:
             return  # `mcp.tool(name=...)` alone is a decorator factory, used elsewhere
         if inner is not None and method in ("tool", "prompt") and owner is not None and call.args:
-            if self.helper_applications(owner, receiver, inner, call.args[0], "tool" if method == "tool" else "prompt", path):
+            if self.helper_applications(owner, receiver, inner, call.args[0], "tool" if method == "tool" else "prompt", path, guarded):
                 return
         for symbol, extra in self.receivers(receiver, owner, path, call.line, registers=method not in _SERVE):
             server = self.a.servers[symbol]
             # Through a registration function's parameter, the call site decides (the nesting does not).
-            conditional = extra if self._through_parameter(receiver) else cond or extra
+            conditional = extra or guarded if self._through_parameter(receiver) else cond or extra
             if method in _SERVE:
                 self.a.served.add(symbol)
             elif method in ("remove_tool", "remove_prompt"):
@@ -613,10 +614,12 @@ class _Analyser:
                     out.append((Call(func=dec, args=(Ref(fn.symbol),), kwargs=(), line=fn.line), fn.conditional, caller))
         return out
 
-    def helper_applications(self, owner: str, receiver: Expr, inner: Call, target: Expr, kind: str, path: str) -> bool:
+    def helper_applications(self, owner: str, receiver: Expr, inner: Call, target: Expr, kind: str, path: str,
+                            guarded: bool = False) -> bool:
         """A registration helper that is a decorator factory (`audited(mcp, "create_job",
         annotations=MUTATE)(self.create_job)`): each application registers the function it is
-        applied to, with the server, name and options its call passes. False (read as any other
+        applied to, with the server, name and options its call passes (conditionally when the helper
+        registers it under a condition: `guarded`). False (read as any other
         registration) when the helper is not one, or nothing applies it."""
         helper = self.p.functions.get(owner)
         if helper is None or self._wrapped_parameter(owner, target) is None:
@@ -646,7 +649,7 @@ class _Analyser:
                 server = self.a.servers[symbol]
                 if server.lowlevel:
                     continue
-                conditional = extra_cond if self._through_parameter(recv) else site_cond or extra_cond
+                conditional = guarded or (extra_cond if self._through_parameter(recv) else site_cond or extra_cond)
                 self.register_expr(server, kind, applied, options.args, dict(options.kwargs), conditional, where, site.line, options)
         return True
 
@@ -1108,11 +1111,11 @@ def _registration_decorators(p: Program, m: ModuleFacts) -> list[tuple[FunctionF
     return out
 
 
-def _registration_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, bool, str | None]]:
-    """(call seen through, conditional, function whose parameter is the receiver) for the statement
-    calls `_Analyser.call` reads: registration and serving methods."""
+def _registration_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, bool, bool, str | None]]:
+    """(call seen through, conditional, guarded, function whose parameter is the receiver) for the
+    statement calls `_Analyser.call` reads: registration and serving methods."""
     out = []
-    for call, cond in _statement_calls(m):
+    for call, cond, guarded in _statement_calls(m):
         call = p.resolve_call(call)
         func = call.func
         inner = func if isinstance(func, Call) else None
@@ -1125,7 +1128,7 @@ def _registration_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, bool, st
         owner = None
         if isinstance(target, Dyn) and target.why == "parameter":
             owner = _owner_by_line(m, target.src.split(".")[0], call.line)
-        out.append((call, cond, owner))
+        out.append((call, cond, guarded, owner))
     return out
 
 
@@ -1161,13 +1164,14 @@ def _function_uses(p: Program, m: ModuleFacts) -> list[tuple[Call, str]]:
     return out
 
 
-def _statement_calls(m: ModuleFacts) -> Iterable[tuple[Call, bool]]:
-    """Calls in assignments and statement expressions, outermost first (so `mcp.tool()(fn)` is seen whole)."""
+def _statement_calls(m: ModuleFacts) -> Iterable[tuple[Call, bool, bool]]:
+    """Calls in assignments and statement expressions, outermost first (so `mcp.tool()(fn)` is seen
+    whole), with (conditional, guarded); an assignment's guard is not recorded (read as unguarded)."""
     for a in m.assigns:
         if isinstance(a.value, Call):
-            yield a.value, a.conditional
+            yield a.value, a.conditional, False
     for e in m.effects:
-        yield e.call, e.conditional
+        yield e.call, e.conditional, e.guarded
 
 
 def _owner_by_line(m: ModuleFacts, pname: str, line: int) -> str | None:

@@ -387,6 +387,9 @@ class EffectFact:
 
     call: Call
     conditional: bool = False
+    # Under an `if`/loop/handler of its own function (or module): `conditional` is always true in a
+    # function body, so only this tells a guarded registration in a helper from an unguarded one.
+    guarded: bool = False
 
 
 @dataclass(slots=True)
@@ -610,7 +613,7 @@ _BOOLS = frozenset({bool}).issuperset
 _FACTS_SHAPES = _shapes(
     str, str, bool, dict, list,  # path, module, is_package, imports, star imports
     list, list, list, list, list,  # assignments by column: target, value, line, conditional, op
-    list, list, list, list,  # functions, classes, effects' calls and conditions
+    list, list, list, list, list,  # functions, classes, effects' calls, conditions and guards
     str, dict, list, (_NONE, dict), list,  # entries (JSON text), aliases, dynamic code, error, the expression table
 )
 _FUNCTION_SHAPES = _shapes(str, str, int, list, _OSTR, _OSTR, list, list, list, list, bool, bool, _OSTR, list, _OSTR, list)
@@ -765,7 +768,7 @@ def facts_to_json(m: ModuleFacts) -> list[Any]:
         [a.target for a in assigns], exs(a.value for a in assigns), [a.line for a in assigns],
         [a.conditional for a in assigns], [a.op for a in assigns],
         functions, classes,
-        exs(e.call for e in m.effects), [e.conditional for e in m.effects],
+        exs(e.call for e in m.effects), [e.conditional for e in m.effects], [e.guarded for e in m.effects],
         # descriptor entries (JSON read from a file) as JSON text: exactly what they hold, nan included
         json.dumps(m.entries) if m.entries else "",
         {k: [a.annotation, list(a.refs), a.line] for k, a in m.type_aliases.items()},
@@ -781,7 +784,7 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
     if j.__class__ is not list or tuple(map(type, j)) not in _FACTS_SHAPES:
         raise _Mistyped("not the facts of a module")
     (path, module, is_package, imports, star_imports, targets, values, lines, conditionals, ops,
-     functions, classes, effect_calls, effect_conditionals, entries, type_aliases, dynamic_code, error, rows) = j
+     functions, classes, effect_calls, effect_conditionals, effect_guards, entries, type_aliases, dynamic_code, error, rows) = j
     shared = shared or SharedValues()
     # Every value that must be an int (indices, lines) and every list that must hold text, checked
     # together once the module is read: nothing decoded leaves here before.
@@ -790,9 +793,10 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
     table = _decode_exprs(rows, shared, ints)
     line = shared.line
     get = table.__getitem__
-    if len({len(targets), len(values), len(lines), len(conditionals), len(ops)}) > 1 or len(effect_calls) != len(effect_conditionals):
+    if (len({len(targets), len(values), len(lines), len(conditionals), len(ops)}) > 1
+            or len({len(effect_calls), len(effect_conditionals), len(effect_guards)}) > 1):
         raise ValueError("columns of different lengths")
-    _bools(conditionals), _bools(effect_conditionals), _error(error)  # targets and ops: interned by AssignFact, text only
+    _bools(conditionals), _bools(effect_conditionals), _bools(effect_guards), _error(error)  # targets and ops: interned by AssignFact, text only
     _records(functions, _FUNCTION_SHAPES), _records(classes, _CLASS_SHAPES), _records(dynamic_code, _DYNAMIC_SHAPES)
     for f in functions:
         params = f[3]
@@ -859,7 +863,7 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
             )
             for c in classes
         ],
-        effects=list(map(EffectFact, map(get, effect_calls), effect_conditionals)),
+        effects=list(map(EffectFact, map(get, effect_calls), effect_conditionals, effect_guards)),
         entries=json.loads(entries) if entries else [],
         type_aliases={k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in type_aliases.items()},
         dynamic_code=[(d[0], d[1], d[2]) for d in dynamic_code],

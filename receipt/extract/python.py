@@ -167,6 +167,9 @@ class _Scope:
     local_imports: dict[str, str] = field(default_factory=dict)
     params: set[str] = field(default_factory=set)
     conditional: bool = False
+    # In a block that may not run within its own function (or module): an `if`, a loop, a handler.
+    # A function body is conditional already, but a call directly in it runs whenever it does.
+    guarded: bool = False
     is_function: bool = False
     class_symbol: str | None = None
     # In a method, the name of its instance parameter and the class it belongs to: `self.x` is the
@@ -190,11 +193,11 @@ class _Scope:
     def conditioned(self) -> "_Scope":
         """This scope in a block that may not run. A function body is conditional already: its
         blocks resolve names exactly as it does, with the same memo, so they share its scope."""
-        return self if self.conditional else self.derive(conditional=True)
+        return self if self.guarded else self.derive(conditional=True, guarded=True)
 
 
 # _Scope fields whose change leaves every name resolving as before (except prefix, in a function).
-_SAME_RESOLUTION = frozenset({"conditional", "class_symbol", "prefix"})
+_SAME_RESOLUTION = frozenset({"conditional", "guarded", "class_symbol", "prefix"})
 
 
 class _Extractor:
@@ -659,7 +662,7 @@ class _Extractor:
             if type(value) is ast.Call:
                 call = self.call(value, scope, ev)
                 if not self._setattr(call, stmt, scope):
-                    self.facts.effects.append(EffectFact(call, scope.conditional))
+                    self.facts.effects.append(EffectFact(call, scope.conditional, scope.guarded))
             elif type(value) is ast.ListComp or type(value) is ast.SetComp:
                 self.comprehension(value, stmt, scope, ev)
             elif ev is not None:
@@ -768,7 +771,7 @@ class _Extractor:
                 self._scan(cond, scope, ev)
         self.assign(gen.target, iterable, stmt, scope, "in")
         certain = _runs(iterable) and not gen.ifs
-        self.facts.effects.append(EffectFact(call, scope.conditional or not certain))
+        self.facts.effects.append(EffectFact(call, scope.conditional or not certain, scope.guarded or not certain))
 
     def _setattr(self, call: Call, stmt: ast.stmt, scope: _Scope) -> bool:
         """`setattr(obj, "attr", v)` is `obj.attr = v`; with a computed name, any attribute (`obj.*`) may change."""
