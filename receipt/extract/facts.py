@@ -613,8 +613,9 @@ _BOOLS = frozenset({bool}).issuperset
 _FACTS_SHAPES = _shapes(
     str, str, bool, dict, list,  # path, module, is_package, imports, star imports
     list, list, list, list, list,  # assignments by column: target, value, line, conditional, op
-    list, list, list, list, list,  # functions, classes, effects' calls, conditions and guards
-    str, dict, list, (_NONE, dict), list,  # entries (JSON text), aliases, dynamic code, error, the expression table
+    list, list, list, list,  # functions, classes, effects' calls and conditions
+    str, dict, list, (_NONE, dict),  # entries (JSON text), aliases, dynamic code, error
+    list, list,  # effects' guards (added after the columns above, so their positions stay), the expression table
 )
 _FUNCTION_SHAPES = _shapes(str, str, int, list, _OSTR, _OSTR, list, list, list, list, bool, bool, _OSTR, list, _OSTR, list)
 _PARAM_SHAPES = _shapes(str, _OSTR, _OSTR, _OSTR, _OINT, bool, str, list)
@@ -768,11 +769,12 @@ def facts_to_json(m: ModuleFacts) -> list[Any]:
         [a.target for a in assigns], exs(a.value for a in assigns), [a.line for a in assigns],
         [a.conditional for a in assigns], [a.op for a in assigns],
         functions, classes,
-        exs(e.call for e in m.effects), [e.conditional for e in m.effects], [e.guarded for e in m.effects],
+        exs(e.call for e in m.effects), [e.conditional for e in m.effects],
         # descriptor entries (JSON read from a file) as JSON text: exactly what they hold, nan included
         json.dumps(m.entries) if m.entries else "",
         {k: [a.annotation, list(a.refs), a.line] for k, a in m.type_aliases.items()},
         [list(d) for d in m.dynamic_code], m.error,
+        [e.guarded for e in m.effects],
         enc.rows,  # last: written after everything above has been numbered
     ]
 
@@ -784,7 +786,7 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
     if j.__class__ is not list or tuple(map(type, j)) not in _FACTS_SHAPES:
         raise _Mistyped("not the facts of a module")
     (path, module, is_package, imports, star_imports, targets, values, lines, conditionals, ops,
-     functions, classes, effect_calls, effect_conditionals, effect_guards, entries, type_aliases, dynamic_code, error, rows) = j
+     functions, classes, effect_calls, effect_conditionals, entries, type_aliases, dynamic_code, error, effect_guards, rows) = j
     shared = shared or SharedValues()
     # Every value that must be an int (indices, lines) and every list that must hold text, checked
     # together once the module is read: nothing decoded leaves here before.
