@@ -127,6 +127,38 @@ def test_a_calls_spread_is_kept_through_the_cache_and_read_by_value() -> None:
     assert unread.star and len(unread.spread) == 1 and unread.kw("tools") is None
 
 
+def test_a_spread_dict_is_read_with_the_changes_made_through_every_name_of_it_before_the_copy() -> None:
+    """`CFG = BASE` names one dict: a change through either name is a change of what `**CFG`
+    passes; a change after a module-level `Agent(**CFG)` in that module is not (the keys were
+    copied); one the copy cannot be ordered against (another module, a function that may run
+    first) leaves the spread unread, and a dict changed through two names is not guessed."""
+    base = "BASE = {'tools': [a]}\nCFG = BASE\nCFG['model'] = 'm'\n"
+
+    def read(files: dict[str, str], module: str = "app") -> Call:
+        p = program(files)
+        call = next(v for a in reversed(p.modules[module].assigns) if isinstance(v := a.value, Call) and v.spread)
+        return p.spread_call(call)
+
+    through_base = read({"app.py": base + "BASE['tools'] = [a, refund]\nagent = Agent(**CFG)\n"})
+    assert [i.name for i in through_base.kw("tools").items] == ["app.a", "app.refund"]  # type: ignore[union-attr]
+    assert not read({"app.py": base + "BASE.update(tools=[a, refund])\nagent = Agent(**CFG)\n"}).kw("tools")
+    popped = read({"app.py": "BASE = dict(tools=[a])\nCFG = BASE\nCFG['model'] = 'm'\nBASE.pop('tools')\nagent = Agent(**CFG)\n"})
+    assert popped.star and popped.kw("tools") is None
+    after = read({"app.py": base + "agent = Agent(**CFG)\nBASE['tools'] = [a, refund]\n"})
+    assert [i.name for i in after.kw("tools").items] == ["app.a"] and not after.star  # type: ignore[union-attr]
+    nested = read({"app.py": "BASE = {'tools': [a]}\nCFG = {**BASE, 'model': 'm'}\nBASE['tools'] = [refund]\nagent = Agent(**CFG)\n"})
+    assert [i.name for i in nested.kw("tools").items] == ["app.a"]  # type: ignore[union-attr]
+    in_function = read({"app.py": "CFG = {'tools': [a]}\ndef make():\n    x = Agent(**CFG)\n    return x\nCFG['tools'] = [refund]\n"})
+    assert in_function.star and in_function.kw("tools") is None
+    elsewhere = read({"conf.py": "CFG = {'tools': [a]}\n", "other.py": "import conf\nconf.CFG['tools'] = [refund]\n",
+                      "app.py": "from conf import CFG\nagent = Agent(**CFG)\n"})
+    assert elsewhere.star and elsewhere.kw("tools") is None
+    at_import = read({"conf.py": "CFG = {'tools': [a]}\nCFG['tools'] = [refund]\n", "app.py": "from conf import CFG\nagent = Agent(**CFG)\n"})
+    assert [i.name for i in at_import.kw("tools").items] == ["conf.refund"]  # type: ignore[union-attr]
+    p = program({"app.py": base + "BASE['tools'] = [a, refund]\n"})
+    assert isinstance(p.evaluate(Ref("app.CFG")), Dynamic)
+
+
 def test_program_sees_through_typing_cast_everywhere() -> None:
     """`cast(T, value)` returns `value`: its value, items, rendering and what a name holding it holds are the value's."""
     p = program(

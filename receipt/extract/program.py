@@ -487,7 +487,7 @@ class Program:
                     return Dynamic(dynamic=f"{describe(expr)}, one of: {' | '.join(choices)}")
                 value = self.evaluate(d.value, _depth + 1)
                 if isinstance(value, dict):
-                    return self._mutated_dict(symbol, value, _depth)
+                    return self._mutated_dict(symbol, value, _depth, d.value)
                 return value
             member = self._enum_member(symbol)
             if member is not None:
@@ -615,15 +615,19 @@ class Program:
         helpers = sorted({h.body or h.name for c in fn.calls if (h := self.functions.get(self.origin(c.func) or "")) is not None and h is not fn})
         return f"def({params}) body {fn.body or '?'} calls [{', '.join(helpers)}] -> {returns}"
 
-    def _mutated_dict(self, symbol: str, value: dict[str, Any], depth: int) -> dict[str, Any] | Dynamic:
+    def _mutated_dict(self, symbol: str, value: dict[str, Any], depth: int, source: Expr) -> dict[str, Any] | Dynamic:
         """A dict with its later item assignments, deletions and `update(...)` calls applied (in any order:
         frameworks keep the object, so what counts is its content once the module has run). A
-        conditional change makes that key `dynamic`; a change we cannot read makes the whole dict so."""
+        conditional change makes that key `dynamic`; a change we cannot read makes the whole dict so.
+        `source` is the expression `symbol` is bound to: a dict reached through another name
+        (`CFG = BASE`) is one object changed through both, in an order not read here."""
         out = dict(value)
         changes: list[tuple[str, Expr, bool]] = [(a.op, a.value, a.conditional) for a in self.assigns.get(symbol, []) if a.op in ("[]=", "del", "?=")]
         for method, effect in self.effects_by_receiver.get(symbol, []):
-            if method in ("update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"):
+            if method in _DICT_CHANGES:
                 changes.append((method, effect.call, effect.conditional))
+        if changes and any(self._dict_changed(other) for other in self._alias_chain(source)[0]):
+            return Dynamic(dynamic=f"{short_name(symbol)} changed through {describe(source)}")
         for op, expr, conditional in changes:
             updates: Any
             if op in ("[]=", "del") and isinstance(expr, Map) and len(expr.items) == 1:
@@ -886,7 +890,7 @@ class Program:
         found: dict[str, Expr] = {}
         kept: list[Expr] = []
         for s in call.spread:
-            items = self._spread_items(s, 0)
+            items = self._spread_items(s, 0, call)
             if items is None:
                 kept.append(s)
             else:
@@ -898,17 +902,21 @@ class Program:
         star = bool(kept) or any(isinstance(a, Splat) for a in call.args)
         return replace(call, kwargs=kwargs, star=star, spread=tuple(kept))
 
-    def _spread_items(self, expr: Expr, depth: int) -> dict[str, Expr] | None:
-        """The keyword expressions a `**expr` passes, or None when they cannot be read."""
+    def _spread_items(self, expr: Expr, depth: int, site: Call | tuple[str, int, bool] | None) -> dict[str, Expr] | None:
+        """The keyword expressions a `**expr` passes, or None when they cannot be read.
+
+        `site` is where the keys are copied: the call, or (module, line, inside a function) of the
+        assignment building a `{**BASE, ...}` that nests this spread; None when not known."""
         if depth > _MAX_DEPTH:
             return None
-        symbol = self.canonical(expr.name) if isinstance(expr, Ref) else None
-        value = self.value_of(expr)
+        chain, value = self._alias_chain(expr)
         out: dict[str, Expr] = {}
         if isinstance(value, Map):
+            owner = self._defined_by(chain[-1]) if chain else None
+            inner_site = (owner[0], owner[1].line, owner[1].conditional) if owner is not None else None
             for k, v in value.items:
-                if isinstance(k, Const) and k.value is None:  # `{**BASE, ...}`
-                    inner = self._spread_items(v, depth + 1)
+                if isinstance(k, Const) and k.value is None:  # `{**BASE, ...}`: copied where the dict is built
+                    inner = self._spread_items(v, depth + 1, inner_site if chain else site)
                     if inner is None:
                         return None
                     out.update(inner)
@@ -918,32 +926,134 @@ class Program:
                     return None
         elif isinstance(value, Call) and self.origin(value.func) == "builtins.dict" and not value.args:
             for s in value.spread:
-                inner = self._spread_items(s, depth + 1)
+                inner = self._spread_items(s, depth + 1, site)  # a copy made when the dict is built
                 if inner is None:
                     return None
                 out.update(inner)
             out.update(value.kwargs)
         else:
             return None
-        if symbol is None:
+        if not chain:
             return out
-        # Later item assignments on the dict (frameworks read it once the module has run).
-        for a in self.assigns.get(symbol, []):
-            if a.op in ("[]=", "del") and isinstance(a.value, Map) and len(a.value.items) == 1:
-                key = self.evaluate(a.value.items[0][0])
-                if not isinstance(key, str):
-                    return None
-                if a.conditional:
-                    out[key] = Dyn(f"{short_name(symbol)}[{key!r}] changed under a condition", "spread")
-                elif a.op == "del":
-                    out.pop(key, None)
-                else:
-                    out[key] = a.value.items[0][1]
-            elif a.op not in ("=",) or a is not self.assigns[symbol][0]:
-                return None  # reassigned, or changed in a way not read here
-        if any(method in _DICT_CHANGES for method, _ in self.effects_by_receiver.get(symbol, [])):
+        return self._rebound_keys(chain, out, site)
+
+    def _dict_changed(self, symbol: str) -> bool:
+        return any(a.op in ("[]=", "del", "?=") for a in self.assigns.get(symbol, ())) or any(
+            method in _DICT_CHANGES for method, _ in self.effects_by_receiver.get(symbol, []))
+
+    def _alias_chain(self, expr: Expr) -> tuple[list[str], Expr | None]:
+        """The symbols `expr` reaches its value through (`CFG = BASE`: both name one dict object),
+        and that value, as `value_of` follows them."""
+        chain: list[str] = []
+        seen = 0
+        while seen < _MAX_DEPTH:
+            inner = self.uncast(expr)
+            if inner is not expr:
+                expr, seen = inner, seen + 1
+                continue
+            if not isinstance(expr, Ref):
+                break
+            symbol = self.canonical(expr.name)
+            d = self.lookup(symbol)
+            if not isinstance(d, AssignFact) or (d.conditional and self._assigned_more_than_once(d.target)):
+                value = self.value_of(expr)
+                if value is not expr:  # a class attribute (`C.CFG`): still a name the dict is changed through
+                    chain.append(symbol)
+                return chain, value
+            chain.append(d.target)
+            expr, seen = d.value, seen + 1
+        return chain, expr
+
+    def _defined_by(self, symbol: str) -> tuple[str, AssignFact] | None:
+        """(module, the assignment) binding `symbol` to its value."""
+        d = self.lookup(symbol)
+        split = self._module_for(symbol)
+        return (split[0], d) if isinstance(d, AssignFact) and split is not None else None
+
+    def _rebound_keys(self, chain: list[str], out: dict[str, Expr], site: Call | tuple[str, int, bool] | None) -> dict[str, Expr] | None:
+        """`out` (the keys the dict was built with) with the item assignments and deletions made on
+        the dict object, through any name of `chain`, before the keys are copied at `site`; None
+        when one cannot be read or ordered. A change in the module the name is defined in ran at
+        import (unconditional) or may run any time (conditional: that key is dynamic); one after a
+        module-level copy in the copying module no longer matters; any other is not ordered."""
+        changes: list[tuple[int, int, AssignFact]] = []
+        for symbol in chain:
+            binds = self.assigns.get(symbol, ())
+            for a in binds:
+                if a.op == "=" and a is binds[0]:
+                    continue
+                if a.op not in ("[]=", "del"):
+                    return None  # reassigned, or changed in a way not read here
+                changes.append((0, 0, a))
+            for method, effect in self.effects_by_receiver.get(symbol, []):
+                if method in _DICT_CHANGES:
+                    changes.append((1, 0, AssignFact(symbol, effect.call, effect.call.line, effect.conditional, method)))
+        if not changes:
+            return out
+        if isinstance(site, Call):
+            site = self.call_site(site)
+        if site is None:
             return None
+        module, line, in_function = site
+        home = self._module_owning
+        ordered: list[tuple[int, int, AssignFact]] = []
+        for kind, _, a in changes:
+            where = home(a)
+            if where == module:
+                if a.line > line:
+                    if not in_function:
+                        continue  # the keys were copied before this ran
+                    return None  # a function may run before or after it
+                ordered.append((1, a.line, a))
+            elif where is not None and (split := self._module_for(a.target)) is not None and where == split[0]:
+                ordered.append((0, a.line, a))  # its module ran when imported
+            else:
+                return None
+            if kind:  # update/pop/...: not read here
+                return None
+        for _, _, a in sorted(ordered, key=lambda t: (t[0], t[1])):
+            if not (isinstance(a.value, Map) and len(a.value.items) == 1):
+                return None
+            key = self.evaluate(a.value.items[0][0])
+            if not isinstance(key, str):
+                return None
+            if a.conditional:
+                out[key] = Dyn(f"{short_name(a.target)}[{key!r}] changed under a condition", "spread")
+            elif a.op == "del":
+                out.pop(key, None)
+            else:
+                out[key] = a.value.items[0][1]
         return out
+
+    def _module_owning(self, fact: AssignFact) -> str | None:
+        """The module whose facts hold this change (an item assignment, or a dict-changing call)."""
+        for name, m in self.modules.items():
+            if any(a is fact for a in m.assigns) or any(e.call is fact.value for e in m.effects):
+                return name
+        return None
+
+    def call_site(self, call: Call) -> tuple[str, int, bool] | None:
+        """(module, line, inside a function) of a call fact; None for a call not found as such."""
+        index = self.__dict__.get("_call_sites_")
+        if index is None:
+            index = {}
+            for name, m in self.modules.items():
+                in_functions = {c.line for f in m.functions for c in f.calls}
+                for f in m.functions:
+                    for c in f.calls:
+                        index.setdefault(id(c), (name, c.line, True))
+                for e in [*(a.value for a in m.assigns), *(e.call for e in m.effects)]:
+                    for c in calls_in(e):
+                        index.setdefault(id(c), (name, c.line, c.line in in_functions))
+            self.__dict__["_call_sites_"] = index
+        found = index.get(id(call))
+        if found is None:  # a copy (decoded again): the one call fact equal to it, if only one is
+            sites = {(name, call.line, call.line in {c.line for f in m.functions for c in f.calls})
+                     for name, m in self.modules.items()
+                     for e in [*(a.value for a in m.assigns), *(e.call for e in m.effects), *(c for f in m.functions for c in f.calls)]
+                     for c in calls_in(e) if c == call}
+            found = sites.pop() if len(sites) == 1 else None
+        return found
 
     # -- screened scans: what a dialect selects module by module, reused across programs -----------
 

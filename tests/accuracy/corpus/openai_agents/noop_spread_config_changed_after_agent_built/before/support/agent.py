@@ -1,0 +1,12 @@
+from agents import Agent
+
+from support.tools import lookup_order
+
+CONFIG = {
+    "name": "Support",
+    "instructions": "Answer questions about orders.",
+    "tools": [lookup_order],
+    "model": "gpt-4o",
+}
+
+support_agent = Agent(**CONFIG)
