@@ -155,6 +155,8 @@ def test_a_spread_dict_is_read_with_the_changes_made_through_every_name_of_it_be
     assert elsewhere.star and elsewhere.kw("tools") is None
     at_import = read({"conf.py": "CFG = {'tools': [a]}\nCFG['tools'] = [refund]\n", "app.py": "from conf import CFG\nagent = Agent(**CFG)\n"})
     assert [i.name for i in at_import.kw("tools").items] == ["conf.refund"]  # type: ignore[union-attr]
+    appended = read({"app.py": "CFG = {'tools': [a]}\nCFG['tools'].append(refund)\nagent = Agent(**CFG)\n"})
+    assert appended.star and appended.kw("tools") is None  # the list in the dict changed in place
     p = program({"app.py": base + "BASE['tools'] = [a, refund]\n"})
     assert isinstance(p.evaluate(Ref("app.CFG")), Dynamic)
 

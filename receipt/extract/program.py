@@ -153,6 +153,9 @@ class Program:
                 if isinstance(func, Ref) and "." in func.name:
                     receiver, method = func.name.rsplit(".", 1)
                     self.effects_by_receiver.setdefault(self.canonical(receiver), []).append((sys.intern(method), e))
+                elif func.__class__ is Dyn and func.why == "subscript" and (inside := _ITEM_CHANGED.match(func.src)):  # type: ignore[union-attr]
+                    # `CFG["tools"].append(refund)`: the dict holds a value changed in place, not read here.
+                    self.effects_by_receiver.setdefault(self.canonical(f"{m.module}.{inside.group(1)}"), []).append(("__item_changed__", e))
 
     def _own_projects_first(self, projects: dict[str, str], in_project: dict[tuple[str, str], str], packages: dict[str, str]) -> None:
         """Absolute imports of a name several projects of the tree define load the importing
@@ -1171,7 +1174,9 @@ class Program:
         return out
 
 
-_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"})
+_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "__item_changed__"})
+# A statement calling a method of an item of a name (`CFG["tools"].append(x)`): that name's value changes.
+_ITEM_CHANGED = re.compile(r"([A-Za-z_][\w.]*)\[[^\]]*\]\.(?:append|extend|insert|add|update|remove|discard|pop|clear|setdefault|__setitem__)$")
 
 # Pure, bounded string operations evaluated on statically known text (method name -> arity check
 # happens in Python itself: a call it rejects is not a known value).
