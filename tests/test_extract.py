@@ -144,6 +144,11 @@ def test_a_spread_dict_is_read_with_the_changes_made_through_every_name_of_it_be
     assert not read({"app.py": base + "BASE.update(tools=[a, refund])\nagent = Agent(**CFG)\n"}).kw("tools")
     popped = read({"app.py": "BASE = dict(tools=[a])\nCFG = BASE\nCFG['model'] = 'm'\nBASE.pop('tools')\nagent = Agent(**CFG)\n"})
     assert popped.star and popped.kw("tools") is None
+    through_alias = read({"app.py": base + "CFG['tools'] = [a, refund]\nagent = Agent(**BASE)\n"})
+    assert [i.name for i in through_alias.kw("tools").items] == ["app.a", "app.refund"]  # type: ignore[union-attr]
+    unordered = read({"conf.py": "BASE = {'tools': [a]}\n", "other.py": "from conf import BASE\nX = BASE\nX['tools'] = [refund]\n",
+                      "app.py": "from conf import BASE\nagent = Agent(**BASE)\n"})
+    assert unordered.star and unordered.kw("tools") is None
     after = read({"app.py": base + "agent = Agent(**CFG)\nBASE['tools'] = [a, refund]\n"})
     assert [i.name for i in after.kw("tools").items] == ["app.a"] and not after.star  # type: ignore[union-attr]
     nested = read({"app.py": "BASE = {'tools': [a]}\nCFG = {**BASE, 'model': 'm'}\nBASE['tools'] = [refund]\nagent = Agent(**CFG)\n"})

@@ -967,6 +967,25 @@ class Program:
             expr, seen = d.value, seen + 1
         return chain, expr
 
+    def _all_names(self, chain: list[str]) -> list[str]:
+        """`chain` with the names bound to the same object after it (`ALIAS = CFG`: a change through
+        ALIAS is a change of what `**CFG` passes)."""
+        index = self.__dict__.get("_aliases_")
+        if index is None:
+            index = {}
+            for target, binds in self.assigns.items():
+                first = binds[0]
+                if first.op == "=" and first.value.__class__ is Ref:
+                    index.setdefault(self.canonical(first.value.name), []).append(target)  # type: ignore[union-attr]
+            self.__dict__["_aliases_"] = index
+        out, todo = list(chain), list(chain)
+        while todo and len(out) < _MAX_DEPTH:
+            for alias in index.get(todo.pop(), ()):
+                if alias not in out:
+                    out.append(alias)
+                    todo.append(alias)
+        return out
+
     def _defined_by(self, symbol: str) -> tuple[str, AssignFact] | None:
         """(module, the assignment) binding `symbol` to its value."""
         d = self.lookup(symbol)
@@ -980,6 +999,8 @@ class Program:
         import (unconditional) or may run any time (conditional: that key is dynamic); one after a
         module-level copy in the copying module no longer matters; any other is not ordered."""
         changes: list[tuple[int, int, AssignFact]] = []
+        own = self._module_for(chain[-1])  # the module building the dict: it ran when first imported
+        chain = self._all_names(chain)
         for symbol in chain:
             binds = self.assigns.get(symbol, ())
             for a in binds:
@@ -1008,7 +1029,7 @@ class Program:
                         continue  # the keys were copied before this ran
                     return None  # a function may run before or after it
                 ordered.append((1, a.line, a))
-            elif where is not None and (split := self._module_for(a.target)) is not None and where == split[0]:
+            elif where is not None and own is not None and where == own[0]:
                 ordered.append((0, a.line, a))  # its module ran when imported
             else:
                 return None
