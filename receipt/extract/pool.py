@@ -6,19 +6,14 @@ listing's order. Decoding is what a warm run does with the same bytes, so the fa
 their digests are the ones one process makes: the receipt does not depend on how many workers ran
 or in which order they finished. Workers are forked (Linux), so they start in milliseconds with the
 parent's modules loaded; elsewhere, on one usable core, or for a few files, extraction stays in the
-parent. `RECEIPT_WORKERS=N` sets how many processes extract: the parent and N - 1 workers (1: the
-parent alone). While it waits for a worker, the parent extracts files itself (from the end of the
-list): those need no decoding. The parent is one of the processes, not a manager beside them:
-with two cores, one worker and the parent keep both busy; a second worker made three processes
-share two cores, and the parent decoded its entries on top (see worker_count).
+parent. `RECEIPT_WORKERS=N` sets the number of workers (1: none). While it waits for a worker, the
+parent extracts files itself (from the end of the list): those need no decoding.
 
-Writing entries to the cache directory (creating a file each) waits until extraction is over: each
-worker keeps its entries, compressed as the cache stores them (up to `_KEEP_BYTES`), and those the
-parent extracts itself are handed to a worker as they are made; when the last file is extracted each
-worker writes what it holds, while the parent goes on to link. The parent waits for those writes
-before the cache's bound is enforced (`FactsCache.settle`). Kept compressed (a fifth of the JSON),
-a worker holds little while the base and the head are linked side by side, when the machine holds
-the most.
+Writing entries to the cache directory (compressing, creating a file each) waits until extraction
+is over: each worker keeps its entries (up to `_KEEP_BYTES`), and those the parent extracts itself
+are handed to a worker as they are made; when the last file is extracted each worker writes what it
+holds, while the parent goes on to link (one core's work, so the other is free). The parent waits
+for those writes before the cache's bound is enforced (`FactsCache.settle`).
 
 Only data this run computed crosses between processes (JSON text and file names: no pickled
 objects from the analysed code), and a file a worker could not do (a missing object, a crash) is
@@ -29,14 +24,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import zlib
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from receipt.extract import extract_file
-from receipt.extract.cache import encode_entry, entry_file, store_entry, write_atomic
+from receipt.extract.cache import encode_entry, store_entry
 from receipt.extract.forked import wanted_processes
 
 # What a worker says of an entry it keeps to write later (see _write_kept): not written yet.
@@ -47,8 +41,8 @@ MIN_FILES = 64
 _CHUNK = 8  # files per task: fewer round trips, still an even share at the end
 _IN_FLIGHT = 4  # tasks submitted ahead per worker
 
-# Compressed bytes of entries a worker keeps to write once extraction is over; past this it writes
-# at once (the whole of a 5,000-file tree's entries is about 150 MB, 30 MB compressed).
+# Bytes of entries a worker keeps to write once extraction is over; past this it writes at once
+# (the whole of a 5,000-file tree's entries is about 150 MB).
 _KEEP_BYTES = 48_000_000
 _SETTLE_SECONDS = 120  # a worker waiting for the others to take their share of the writes
 
@@ -56,12 +50,11 @@ _worker: dict[str, object] = {}
 
 
 def worker_count(files: int) -> int:
-    """Workers for `files` files: 0 means extract in this process. The parent extracts too (see
-    extract_entries): one process of those wanted is the parent."""
+    """Workers for `files` files: 0 means extract in this process."""
     wanted = wanted_processes()
     if wanted < 2 or files < MIN_FILES:
         return 0
-    return max(1, min(wanted - 1, files // _CHUNK))
+    return min(wanted, files // _CHUNK)
 
 
 def _start(git_dir: str, cache_root: str | None, barrier: object) -> None:
@@ -79,20 +72,11 @@ def _store_later(blob: str, path: str, entry: bytes) -> str | None:
     root = _worker["root"]
     if root is None:
         return None
-    packed = zlib.compress(entry, 1)  # the file's bytes, as store_entry writes them
-    if _worker["kept_bytes"] + len(packed) > _KEEP_BYTES:  # type: ignore[operator]
+    if _worker["kept_bytes"] + len(entry) > _KEEP_BYTES:  # type: ignore[operator]
         return store_entry(root, blob, path, entry)  # type: ignore[arg-type]
-    _worker["kept"].append((blob, path, packed))  # type: ignore[attr-defined]
-    _worker["kept_bytes"] += len(packed)  # type: ignore[operator]
+    _worker["kept"].append((blob, path, entry))  # type: ignore[attr-defined]
+    _worker["kept_bytes"] += len(entry)  # type: ignore[operator]
     return KEPT
-
-
-def _store_packed(root: Path, blob: str, path: str, packed: bytes) -> str:
-    """`store_entry` for an entry kept compressed: the same file, the same answer."""
-    f = entry_file(root, blob, path)
-    if f.exists():  # another run wrote it meanwhile: compared (and refreshed) as store_entry does
-        return store_entry(root, blob, path, zlib.decompress(packed))
-    return "written" if write_atomic(f, packed) else ""
 
 
 def _write_kept() -> int:
@@ -102,8 +86,8 @@ def _write_kept() -> int:
     kept = _worker["kept"]
     written = 0
     try:
-        for blob, path, packed in kept:  # type: ignore[attr-defined]
-            written += _store_packed(root, blob, path, packed) == "written"  # type: ignore[arg-type]
+        for blob, path, entry in kept:  # type: ignore[attr-defined]
+            written += store_entry(root, blob, path, entry) == "written"  # type: ignore[arg-type]
     finally:
         kept.clear()  # type: ignore[attr-defined]
         _worker["barrier"].wait(_SETTLE_SECONDS)  # type: ignore[attr-defined]
