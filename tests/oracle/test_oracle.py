@@ -44,6 +44,10 @@ FRAMEWORKS = {
     "smolagents": ("smolagents", "smolagents"),
 }
 # Cases the real SDK cannot build in a sandbox, and why (their other checks still run in the corpus).
+# crewai.hooks' HookAborted and InterceptionPoint are in crewai 1.15, not in 1.6.1, which is what the
+# oracle venv resolves: every newer crewai needs openai<3 and openai-agents 0.24 needs openai>=3.
+_CREWAI_1_15_HOOKS = "imports crewai.hooks.HookAborted or InterceptionPoint, which crewai 1.15 has and 1.6.1 has not"
+
 UNBUILDABLE = {
     "langchain/hitl_policy_from_env": "reads a required environment variable at import",
     "langchain/agent_executor_refund_tool_added": "imports the legacy AgentExecutor from langchain_classic, which the"
@@ -63,6 +67,16 @@ UNBUILDABLE = {
     "crewai/approval_hook_registered_for_pre_tool_call": "imports crewai.hooks.InterceptionPoint, which crewai 1.15"
     " has and 1.6.1 has not; the oracle venv resolves crewai 1.6.1, since every newer crewai needs openai<3 and"
     " openai-agents 0.24 needs openai>=3",
+    "crewai/approval_gate_raises_hook_aborted_instead_of_permission_error": _CREWAI_1_15_HOOKS,
+    "crewai/approval_hook_catches_its_own_hook_aborted": _CREWAI_1_15_HOOKS,
+    "crewai/approval_hook_nested_function_returns_false": _CREWAI_1_15_HOOKS,
+    "crewai/approval_hook_registered_under_env_flag": _CREWAI_1_15_HOOKS,
+    "crewai/approval_hook_registration_moved_into_uncalled_function": _CREWAI_1_15_HOOKS,
+    "crewai/approval_hook_unregistered_after_registering": _CREWAI_1_15_HOOKS,
+    "crewai/approval_hooks_cleared": _CREWAI_1_15_HOOKS,
+    "crewai/noop_audit_hook_returns_a_payload": _CREWAI_1_15_HOOKS,
+    "crewai/noop_hook_agent_filter_names_role_through_constant": _CREWAI_1_15_HOOKS,
+    "crewai/refund_tool_given_to_agent_outside_hook_agent_filter": _CREWAI_1_15_HOOKS,
     "crewai/unsafe_code_execution": "code_execution_mode='safe' needs a running Docker daemon at construction",
     "google_adk/model_from_env_via_litellm": "LiteLlm needs google-adk[extensions] (litellm), not installed by the oracle extra",
     "smolagents/model_from_env": "reads a required environment variable at import",
