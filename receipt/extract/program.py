@@ -625,10 +625,7 @@ class Program:
         `source` is the expression `symbol` is bound to: a dict reached through another name
         (`CFG = BASE`) is one object changed through both, in an order not read here."""
         out = dict(value)
-        changes: list[tuple[str, Expr, bool]] = [(a.op, a.value, a.conditional) for a in self.assigns.get(symbol, []) if a.op in ("[]=", "del", "?=")]
-        for method, effect in self.effects_by_receiver.get(symbol, []):
-            if method in _DICT_CHANGES:
-                changes.append((method, effect.call, effect.conditional))
+        changes = self._dict_changes(symbol)
         if changes and any(self._dict_changed(other) for other in self._alias_chain(source)[0]):
             return Dynamic(dynamic=f"{short_name(symbol)} changed through {describe(source)}")
         for op, expr, conditional in changes:
@@ -940,9 +937,15 @@ class Program:
             return out
         return self._rebound_keys(chain, out, site)
 
+    def _dict_changes(self, symbol: str) -> list[tuple[str, Expr, bool]]:
+        """(how, the expression, conditional) of each change made to the dict `symbol` names after it
+        is bound: item assignments and deletions, and dict-changing calls on it."""
+        changes = [(a.op, a.value, a.conditional) for a in self.assigns.get(symbol, ()) if a.op in ("[]=", "del", "?=")]
+        changes += [(method, e.call, e.conditional) for method, e in self.effects_by_receiver.get(symbol, []) if method in _DICT_CHANGES]
+        return changes
+
     def _dict_changed(self, symbol: str) -> bool:
-        return any(a.op in ("[]=", "del", "?=") for a in self.assigns.get(symbol, ())) or any(
-            method in _DICT_CHANGES for method, _ in self.effects_by_receiver.get(symbol, []))
+        return bool(self._dict_changes(symbol))
 
     def _alias_chain(self, expr: Expr) -> tuple[list[str], Expr | None]:
         """The symbols `expr` reaches its value through (`CFG = BASE`: both name one dict object),
@@ -998,7 +1001,7 @@ class Program:
         when one cannot be read or ordered. A change in the module the name is defined in ran at
         import (unconditional) or may run any time (conditional: that key is dynamic); one after a
         module-level copy in the copying module no longer matters; any other is not ordered."""
-        changes: list[tuple[int, int, AssignFact]] = []
+        changes: list[tuple[bool, AssignFact]] = []  # (a dict-changing call, the change)
         own = self._module_for(chain[-1])  # the module building the dict: it ran when first imported
         chain = self._all_names(chain)
         for symbol in chain:
@@ -1008,10 +1011,10 @@ class Program:
                     continue
                 if a.op not in ("[]=", "del"):
                     return None  # reassigned, or changed in a way not read here
-                changes.append((0, 0, a))
+                changes.append((False, a))
             for method, effect in self.effects_by_receiver.get(symbol, []):
                 if method in _DICT_CHANGES:
-                    changes.append((1, 0, AssignFact(symbol, effect.call, effect.call.line, effect.conditional, method)))
+                    changes.append((True, AssignFact(symbol, effect.call, effect.call.line, effect.conditional, method)))
         if not changes:
             return out
         if isinstance(site, Call):
@@ -1021,7 +1024,7 @@ class Program:
         module, line, in_function = site
         home = self._module_owning
         ordered: list[tuple[int, int, AssignFact]] = []
-        for kind, _, a in changes:
+        for by_call, a in changes:
             where = home(a)
             if where == module:
                 if a.line > line:
@@ -1033,7 +1036,7 @@ class Program:
                 ordered.append((0, a.line, a))  # its module ran when imported
             else:
                 return None
-            if kind:  # update/pop/...: not read here
+            if by_call:  # update/pop/...: not read here
                 return None
         for _, _, a in sorted(ordered, key=lambda t: (t[0], t[1])):
             if not (isinstance(a.value, Map) and len(a.value.items) == 1):
