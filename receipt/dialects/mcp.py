@@ -198,6 +198,8 @@ class _Analyser:
         self.removed: list[tuple[str, str, str, bool]] = []  # (server, kind, name, conditional)
         self._factories: set[str] = set()  # functions whose returned server an assignment holds
         self._held_reported: set[str] = set()  # instance attributes reported by `held_servers`
+        self._site_paths: dict[int, str] = {}  # id(statement call site) -> its module's path
+        self._sites_reported: set[tuple[str, str, str, int, str]] = set()  # call sites `param_servers` reported
 
     # -- servers
 
@@ -282,9 +284,10 @@ class _Analyser:
                 symbol = self.p.canonical(owner)
             if symbol in self.a.servers:
                 return symbol
-            binds = [a for a in self.p.assigns.get(symbol, []) if a.op == "="]
-            if len(binds) == 1 and isinstance(binds[0].value, Call) and depth < _MAX_DEPTH:
-                return self.server_of(binds[0].value, depth + 1)  # `mcp = make_server()`
+            # `server = None` until it is built holds no server: the one other value is what it holds.
+            binds = [a for a in self.p.assigns.get(symbol, []) if a.op == "=" and not (isinstance(a.value, Const) and a.value.value is None)]
+            if len(binds) == 1 and isinstance(binds[0].value, (Call, Ref)) and depth < _MAX_DEPTH:
+                return self.server_of(binds[0].value, depth + 1)  # `mcp = make_server()`, `server = primary`
             return None
         if isinstance(expr, Call) and depth < _MAX_DEPTH:
             fn = self.p.functions.get(self.p.origin(expr.func) or "")
@@ -317,7 +320,7 @@ class _Analyser:
             return self.param_servers(params[0][0], params[0][1], path, line, 0, registers=registers)
         found: dict[str, bool] = {}
         for method, pname in params:
-            for s, c in self.param_servers(method, pname, path, line, 0, registers=False):
+            for s, c in self.param_servers(method, pname, path, line, 0, registers=registers, lone=False):
                 found[s] = found.get(s, True) and c
         symbol = self.p.canonical(expr.name)
         if registers and (opaque or not found) and symbol not in self._held_reported:
@@ -382,30 +385,77 @@ class _Analyser:
             symbol = symbol.rsplit(".<locals>.", 1)[0]
         return None
 
-    def param_servers(self, owner: str, pname: str, path: str, line: int, depth: int, *, registers: bool = True) -> list[tuple[str, bool]]:
-        """A registration function's parameter: the servers its call sites pass."""
+    def param_servers(self, owner: str, pname: str, path: str, line: int, depth: int, *, registers: bool = True,
+                      lone: bool = True) -> list[tuple[str, bool]]:
+        """A registration function's parameter: the servers its call sites pass. A call site passing
+        something that is not a known server (nor a parameter followed to its own call sites) is
+        reported where it is written, even when other call sites resolve: what is registered on the
+        server it passes is not in the surface, and must not vanish behind the sites that resolve."""
+        found, unresolved = self._param_sites(owner, pname, depth)
         fn = self._owner_with_param(owner, pname)
-        if fn is None or depth > _MAX_DEPTH:
-            return []
-        positional = [p.name for p in fn.params if p.kind in ("pos", "posonly")]
-        index = positional.index(pname) if pname in positional else 10_000
-        found: dict[str, bool] = {}
-        for call, cond, caller in self.call_sites().get(fn.symbol, []):
-            arg = call.arg(index, pname)
-            s = self.server_of(arg)
-            if s:
-                found[s] = found.get(s, True) and cond
-            elif caller and isinstance(arg, Dyn) and arg.why == "parameter" and "." not in arg.src:
-                for s, c in self.param_servers(caller, arg.src, path, line, depth + 1):
-                    found[s] = found.get(s, True) and c
-        if not found and depth == 0 and registers:
+        if fn is None or not registers:
+            return sorted(found.items())
+        flavor = self._param_flavor(fn, pname)
+        for callee, site_path, site, arg in unresolved:
+            key = (callee.symbol, pname, site_path, site.line, shape(arg))
+            if flavor is None or key in self._sites_reported:
+                continue
+            self._sites_reported.add(key)  # once per call site, not once per registration through the parameter
+            self.warn(flavor, site_path, site.line, f"{shape(site.func)}() passes {shape(arg) if arg is not None else 'an argument not statically known'} "
+                      f"as '{pname}', which is not a known MCP server: what {callee.name}() registers on it is not in the surface",
+                      site=("parameter call site", pname, shape(site.func), shape(arg)))
+        if not found and not unresolved and depth == 0 and lone and flavor:
             # Reported when the parameter is typed as a server, or (untyped) in a module that uses an MCP
             # framework: a registration on an object we cannot identify must not vanish silently.
-            param = next(p for p in fn.params if p.name == pname)
-            flavor = (_server_class(param.annotation_ref) or (None, False))[0] or self._module_flavor(fn.symbol)
-            if flavor:
-                self.warn(flavor, path, line, f"registration on parameter '{pname}' of {fn.name}(): no call site passes a known MCP server", site=("parameter registration", pname))
+            self.warn(flavor, path, line, f"registration on parameter '{pname}' of {fn.name}(): no call site passes a known MCP server", site=("parameter registration", pname))
         return sorted(found.items())
+
+    def _param_flavor(self, fn: FunctionFact, pname: str) -> str | None:
+        param = next(p for p in fn.params if p.name == pname)
+        return (_server_class(param.annotation_ref) or (None, False))[0] or self._module_flavor(fn.symbol)
+
+    def _param_sites(self, owner: str, pname: str, depth: int) -> tuple[dict[str, bool], list[tuple[FunctionFact, str, Call, Expr | None]]]:
+        """({server: conditional} the call sites of `owner`'s parameter `pname` pass, [(function,
+        path, call site, argument) for the sites passing something else]), followed through
+        parameters of the calling functions. A site passing None (or nothing, the default being
+        None) passes no server; one passing a loop variable passes each item of the loop."""
+        fn = self._owner_with_param(owner, pname)
+        found: dict[str, bool] = {}
+        unresolved: list[tuple[FunctionFact, str, Call, Expr | None]] = []
+        if fn is None or depth > _MAX_DEPTH:
+            return found, unresolved
+        positional = [p.name for p in fn.params if p.kind in ("pos", "posonly")]
+        index = positional.index(pname) if pname in positional else 10_000
+        param = next(p for p in fn.params if p.name == pname)
+        for call, cond, caller in self.call_sites().get(fn.symbol, []):
+            arg = call.arg(index, pname)
+            if arg is None:
+                if call.star:  # maybe in the *args / **kwargs
+                    unresolved.append((fn, self._site_path(call, caller), call, None))
+                    continue
+                arg = param.default_expr  # not passed: the default (None for most)
+            if arg is None or (isinstance(arg, Const) and arg.value is None):
+                continue
+            if isinstance(arg, Dyn) and arg.why == "parameter" and "." not in arg.src:
+                if caller:
+                    inner, more = self._param_sites(caller, arg.src, depth + 1)
+                    for s, c in inner.items():
+                        found[s] = found.get(s, True) and c
+                    unresolved.extend(more)
+                # Without a caller this is the statement's copy of a call also listed with its function.
+                continue
+            items = self.p.iterated(arg.name, call.line) if isinstance(arg, Ref) else None
+            for expr, item_cond in ([(i.expr, i.conditional) for i in items] if isinstance(items, list) else [(arg, False)]):
+                s = self.server_of(expr) if not isinstance(items, Dynamic) else None
+                if s:
+                    found[s] = found.get(s, True) and (cond or item_cond)
+                elif not (isinstance(expr, Const) and expr.value is None):
+                    unresolved.append((fn, self._site_path(call, caller), call, arg))
+                    break
+        return found, unresolved
+
+    def _site_path(self, call: Call, caller: str | None) -> str:
+        return self.p.path_of(caller) if caller else self._site_paths.get(id(call), "")
 
     def _module_flavor(self, symbol: str) -> str | None:
         """"fastmcp" / "mcp" when the module defining `symbol` imports that framework, else None."""
@@ -421,8 +471,9 @@ class _Analyser:
         """Callee symbol -> (call, conditional, calling function) for calls of repository functions."""
         if self._sites is None:
             self._sites = {}
-            for _m, (symbol, site, cond, caller) in self.p.scan("mcp.statement call sites", _statement_sites):
+            for m, (symbol, site, cond, caller) in self.p.scan("mcp.statement call sites", _statement_sites):
                 self._sites.setdefault(symbol, []).append((site, cond, caller))
+                self._site_paths[id(site)] = m.path
             for _m, (symbol, site, cond, caller) in self.p.scan("mcp.function call sites", _function_sites):
                 self._sites.setdefault(symbol, []).append((site, cond, caller))
         return self._sites
