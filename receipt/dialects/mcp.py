@@ -575,8 +575,9 @@ class _Analyser:
                 continue
             args: tuple[Expr, ...] = call.args if call else ()
             kwargs = dict(call.kwargs) if call else {}
-            # Through a registration function's parameter, the call site decides (the nesting does not).
-            conditional = cond if self._through_parameter(receiver) else cond or fn.conditional
+            # Through a registration function's parameter, the call site decides (the nesting does not),
+            # and whether the definition is under an `if`/loop/handler of the function holding it.
+            conditional = cond or fn.in_block if self._through_parameter(receiver) else cond or fn.conditional
             if call is not None and call.star:
                 self.warn(server.flavor, path, call.line or fn.line,
                           f"@{method}(...) on {fn.name}: arguments not statically known (*args/**kwargs); "
@@ -1217,10 +1218,10 @@ def _function_uses(p: Program, m: ModuleFacts) -> list[tuple[Call, str]]:
 
 def _statement_calls(m: ModuleFacts) -> Iterable[tuple[Call, bool, bool]]:
     """Calls in assignments and statement expressions, outermost first (so `mcp.tool()(fn)` is seen
-    whole), with (conditional, guarded); an assignment's guard is not recorded (read as unguarded)."""
+    whole), with (conditional, guarded)."""
     for a in m.assigns:
         if isinstance(a.value, Call):
-            yield a.value, a.conditional, False
+            yield a.value, a.conditional, a.guarded
     for e in m.effects:
         yield e.call, e.conditional, e.guarded
 

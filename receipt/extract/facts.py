@@ -316,6 +316,10 @@ class FunctionFact:
     # Raises inside a `try` body with handlers: (index in `raises`, the handlers' exception types,
     # a bare `except:` as builtins.BaseException). Whether the raise leaves the function depends on them.
     guarded: list[tuple[int, tuple[Expr, ...]]] = field(default_factory=list)
+    # Defined under an `if`/loop/handler of its own enclosing function (or module): `conditional` is
+    # always true inside a function, so only this tells `if flag: @mcp.tool() def f` in a
+    # registration function from an unconditional definition there.
+    in_block: bool = False
 
     def __post_init__(self) -> None:
         self.returns = _shared_or_none(self.returns)
@@ -375,6 +379,8 @@ class AssignFact:
     line: int
     conditional: bool = False
     op: str = "="  # "=" or "+="
+    # Under an `if`/loop/handler of its own function (or module), as `EffectFact.guarded`.
+    guarded: bool = False
 
     def __post_init__(self) -> None:
         self.target = _shared(self.target)
@@ -615,9 +621,10 @@ _FACTS_SHAPES = _shapes(
     list, list, list, list, list,  # assignments by column: target, value, line, conditional, op
     list, list, list, list,  # functions, classes, effects' calls and conditions
     str, dict, list, (_NONE, dict),  # entries (JSON text), aliases, dynamic code, error
-    list, list,  # effects' guards (added after the columns above, so their positions stay), the expression table
+    list, list,  # effects' guards (added after the columns above, so their positions stay), assignments' guards
+    list,  # the expression table
 )
-_FUNCTION_SHAPES = _shapes(str, str, int, list, _OSTR, _OSTR, list, list, list, list, bool, bool, _OSTR, list, _OSTR, list)
+_FUNCTION_SHAPES = _shapes(str, str, int, list, _OSTR, _OSTR, list, list, list, list, bool, bool, _OSTR, list, _OSTR, list, bool)
 _PARAM_SHAPES = _shapes(str, _OSTR, _OSTR, _OSTR, _OINT, bool, str, list)
 _CLASS_SHAPES = _shapes(str, str, int, list, list, dict, dict, list, _OSTR, bool, list, dict)
 _FIELD_SHAPES = _shapes(str, _OSTR, list, _OINT, list, list, int)
@@ -750,7 +757,7 @@ def facts_to_json(m: ModuleFacts) -> list[Any]:
             [[p.name, p.annotation, p.annotation_ref, p.default, ex(p.default_expr), p.required, p.kind, list(p.refs)] for p in f.params],
             f.returns, f.doc, exs(f.decorators), exs(f.calls), exs(f.raises), exs(f.returns_exprs),
             f.conditional, f.is_async, f.owner_class, [list(i) for i in f.indirect], f.body,
-            [[i, exs(types)] for i, types in f.guarded],
+            [[i, exs(types)] for i, types in f.guarded], f.in_block,
         ]
         for f in m.functions
     ]
@@ -774,7 +781,7 @@ def facts_to_json(m: ModuleFacts) -> list[Any]:
         json.dumps(m.entries) if m.entries else "",
         {k: [a.annotation, list(a.refs), a.line] for k, a in m.type_aliases.items()},
         [list(d) for d in m.dynamic_code], m.error,
-        [e.guarded for e in m.effects],
+        [e.guarded for e in m.effects], [a.guarded for a in assigns],
         enc.rows,  # last: written after everything above has been numbered
     ]
 
@@ -786,7 +793,7 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
     if j.__class__ is not list or tuple(map(type, j)) not in _FACTS_SHAPES:
         raise _Mistyped("not the facts of a module")
     (path, module, is_package, imports, star_imports, targets, values, lines, conditionals, ops,
-     functions, classes, effect_calls, effect_conditionals, entries, type_aliases, dynamic_code, error, effect_guards, rows) = j
+     functions, classes, effect_calls, effect_conditionals, entries, type_aliases, dynamic_code, error, effect_guards, guards, rows) = j
     shared = shared or SharedValues()
     # Every value that must be an int (indices, lines) and every list that must hold text, checked
     # together once the module is read: nothing decoded leaves here before.
@@ -795,10 +802,10 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
     table = _decode_exprs(rows, shared, ints)
     line = shared.line
     get = table.__getitem__
-    if (len({len(targets), len(values), len(lines), len(conditionals), len(ops)}) > 1
+    if (len({len(targets), len(values), len(lines), len(conditionals), len(ops), len(guards)}) > 1
             or len({len(effect_calls), len(effect_conditionals), len(effect_guards)}) > 1):
         raise ValueError("columns of different lengths")
-    _bools(conditionals), _bools(effect_conditionals), _bools(effect_guards), _error(error)  # targets and ops: interned by AssignFact, text only
+    _bools(conditionals), _bools(effect_conditionals), _bools(effect_guards), _bools(guards), _error(error)  # targets and ops: interned by AssignFact, text only
     _records(functions, _FUNCTION_SHAPES), _records(classes, _CLASS_SHAPES), _records(dynamic_code, _DYNAMIC_SHAPES)
     for f in functions:
         params = f[3]
@@ -843,14 +850,14 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
         is_package=is_package,
         imports={k: _shared(v) for k, v in imports.items()},  # origins recur across modules; text only
         star_imports=star_imports,
-        assigns=list(map(AssignFact, targets, map(get, values), map(line, lines), conditionals, ops)),
+        assigns=list(map(AssignFact, targets, map(get, values), map(line, lines), conditionals, ops, guards)),
         functions=[
             FunctionFact(
                 f[0], f[1], line(f[2]),
                 [ParamFact(_shared(p[0]), p[1], p[2], p[3], None if p[4] is None else get(p[4]), p[5], _shared(p[6]), tuple(p[7])) for p in f[3]],
                 f[4], f[5], list(map(get, f[6])), list(map(get, f[7])), list(map(get, f[8])), list(map(get, f[9])),
                 f[10], f[11], f[12], [(i[0], i[1]) for i in f[13]], f[14],
-                [(g[0], tuple(map(get, g[1]))) for g in f[15]],
+                [(g[0], tuple(map(get, g[1]))) for g in f[15]], f[16],
             )
             for f in functions
         ],

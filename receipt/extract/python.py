@@ -781,7 +781,7 @@ class _Extractor:
         attr = name.value if isinstance(name, Const) and isinstance(name.value, str) else "*"
         if attr == "*":
             value = Dyn(_src(stmt.value), "setattr")  # type: ignore[attr-defined]
-        self.facts.assigns.append(AssignFact(f"{obj.name}.{attr}", value, stmt.lineno, scope.conditional, "="))  # type: ignore[union-attr]
+        self.facts.assigns.append(AssignFact(f"{obj.name}.{attr}", value, stmt.lineno, scope.conditional, "=", scope.guarded))  # type: ignore[union-attr]
         return True
 
     def assign(self, target: ast.AST, value: Expr, stmt: ast.stmt, scope: _Scope, op: str) -> None:
@@ -789,7 +789,7 @@ class _Extractor:
         if t is ast.Name:
             ref = self._resolved(target.id, scope)  # type: ignore[attr-defined]
             if type(ref) is Ref:
-                self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op))
+                self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op, scope.guarded))
             return
         if t is ast.Subscript:
             # `ANN["readOnlyHint"] = False` / `del ANN["x"]`: recorded on ANN as a one-item mapping (op "[]=" /
@@ -799,7 +799,7 @@ class _Extractor:
                 key = self.expr(target.slice, scope)  # type: ignore[attr-defined]
                 if op not in ("=", "del"):  # `ANN["x"] += ...`
                     value = Dyn(_src(stmt), "augmented-assignment")
-                self.facts.assigns.append(AssignFact(base.name, Map(((key, value),)), stmt.lineno, scope.conditional, "del" if op == "del" else "[]="))
+                self.facts.assigns.append(AssignFact(base.name, Map(((key, value),)), stmt.lineno, scope.conditional, "del" if op == "del" else "[]=", scope.guarded))
             return
         if op == "in" and (t is ast.Tuple or t is ast.List):
             # `for name, cls in [("a", A), ...]`: each name takes its position in every item (op "in:<i>")
@@ -816,7 +816,7 @@ class _Extractor:
             return
         ref = self.expr(target, scope)
         if isinstance(ref, Ref):
-            self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op))
+            self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op, scope.guarded))
 
     def annotation(self, node: ast.expr | None, scope: _Scope) -> str | None:
         """The annotation's canonical text: same type, same text (see annotations.py)."""
@@ -938,6 +938,7 @@ class _Extractor:
             conditional=scope.conditional,
             is_async=type(node) is ast.AsyncFunctionDef,
             owner_class=scope.class_symbol,
+            in_block=scope.guarded,
         )
         self.facts.functions.append(fn)
         # One pass over the body: the facts of each statement (factories: what a function body
