@@ -162,8 +162,23 @@ def test_a_spread_dict_is_read_with_the_changes_made_through_every_name_of_it_be
     assert [i.name for i in at_import.kw("tools").items] == ["conf.refund"]  # type: ignore[union-attr]
     appended = read({"app.py": "CFG = {'tools': [a]}\nCFG['tools'].append(refund)\nagent = Agent(**CFG)\n"})
     assert appended.star and appended.kw("tools") is None  # the list in the dict changed in place
+    # evaluate: the object's content once the modules ran, changes through every name in the order they run
     p = program({"app.py": base + "BASE['tools'] = [a, refund]\n"})
-    assert isinstance(p.evaluate(Ref("app.CFG")), Dynamic)
+    both = p.evaluate(Ref("app.CFG"))
+    assert both["model"] == "m" and len(both["tools"]) == 2 and p.evaluate(Ref("app.BASE")) == both
+    later = program({"app.py": "BASE = {'ro': True}\ncfg = BASE\ncfg['ro'] = False\n"})
+    assert later.evaluate(Ref("app.BASE")) == {"ro": False}  # through a name bound after it
+    ordered = program({"app.py": "D = {'ro': True}\nH = {}\nH.update(D)\nH['ro'] = False\nX = {}\nX['ro'] = False\nX.update(D)\n"})
+    assert ordered.evaluate(Ref("app.H")) == {"ro": False} and ordered.evaluate(Ref("app.X")) == {"ro": True}
+    two = program({"conf.py": "BASE = {'ro': True}\n", "a.py": "from conf import BASE\nBASE['ro'] = False\n",
+                   "b.py": "from conf import BASE\nBASE['ro'] = True\n"})
+    assert isinstance(two.evaluate(Ref("conf.BASE")), Dynamic)  # which of a and b runs last is not known
+    helped = program({"app.py": "def allow(c):\n    c['ro'] = False\ndef setup(c):\n    allow(c)\nBASE = {'ro': True}\nsetup(BASE)\n"})
+    assert isinstance(helped.evaluate(Ref("app.BASE")), Dynamic)  # changed in place by a helper (through another)
+    read_only = program({"app.py": "def show(c):\n    print(c['ro'])\nBASE = {'ro': True}\nshow(BASE)\n"})
+    assert read_only.evaluate(Ref("app.BASE")) == {"ro": True}  # a helper that only reads it changes nothing
+    tried = program({"app.py": "BASE = {'ro': True}\ntry:\n    check()\n    BASE['ro'] = False\nexcept E:\n    pass\n"})
+    assert isinstance(tried.evaluate(Ref("app.BASE"))["ro"], Dynamic)  # may not run: check() may raise
 
 
 def test_program_sees_through_typing_cast_everywhere() -> None:

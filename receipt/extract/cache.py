@@ -36,7 +36,7 @@ from receipt.extract.facts import ModuleFacts, SharedValues, facts_from_json, fa
 
 # The exact interpreter: CPython 3.11.7 and 3.12.1 are different keys.
 INTERPRETER = f"{sys.implementation.name}-{platform.python_version()}"
-FORMAT = "facts-v9"  # layout of an entry; bump when it changes (v6: a flat table of expressions, see facts.py; v7: a call's `**x` kept; v8: a function's raises guarded by try handlers; v9: assignments' and definitions' guards)
+FORMAT = "facts-v10"  # layout of an entry; bump when it changes (v6: a flat table of expressions, see facts.py; v7: a call's `**x` kept; v8: a function's raises guarded by try handlers; v9: assignments' and definitions' guards; v10: parameters a function changes in place)
 DEFAULT_MAX_MB = 256
 
 

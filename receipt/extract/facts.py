@@ -320,6 +320,9 @@ class FunctionFact:
     # always true inside a function, so only this tells `if flag: @mcp.tool() def f` in a
     # registration function from an unconditional definition there.
     in_block: bool = False
+    # Parameters whose argument the body changes in place (`p["k"] = v`, `del p["k"]`, `p.update(...)`,
+    # `p["k"].append(x)`): a dict passed here is not its literal any more once the call ran.
+    mutates: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.returns = _shared_or_none(self.returns)
@@ -624,7 +627,7 @@ _FACTS_SHAPES = _shapes(
     list, list,  # effects' guards (added after the columns above, so their positions stay), assignments' guards
     list,  # the expression table
 )
-_FUNCTION_SHAPES = _shapes(str, str, int, list, _OSTR, _OSTR, list, list, list, list, bool, bool, _OSTR, list, _OSTR, list, bool)
+_FUNCTION_SHAPES = _shapes(str, str, int, list, _OSTR, _OSTR, list, list, list, list, bool, bool, _OSTR, list, _OSTR, list, bool, list)
 _PARAM_SHAPES = _shapes(str, _OSTR, _OSTR, _OSTR, _OINT, bool, str, list)
 _CLASS_SHAPES = _shapes(str, str, int, list, list, dict, dict, list, _OSTR, bool, list, dict)
 _FIELD_SHAPES = _shapes(str, _OSTR, list, _OINT, list, list, int)
@@ -757,7 +760,7 @@ def facts_to_json(m: ModuleFacts) -> list[Any]:
             [[p.name, p.annotation, p.annotation_ref, p.default, ex(p.default_expr), p.required, p.kind, list(p.refs)] for p in f.params],
             f.returns, f.doc, exs(f.decorators), exs(f.calls), exs(f.raises), exs(f.returns_exprs),
             f.conditional, f.is_async, f.owner_class, [list(i) for i in f.indirect], f.body,
-            [[i, exs(types)] for i, types in f.guarded], f.in_block,
+            [[i, exs(types)] for i, types in f.guarded], f.in_block, f.mutates,
         ]
         for f in m.functions
     ]
@@ -813,6 +816,7 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
         for g in _records(f[15], _GUARD_SHAPES):
             ints.append(g[0])
             ints += g[1]
+        texts += f[17]
         ints += f[6]
         ints += f[7]
         ints += f[8]
@@ -857,7 +861,7 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
                 [ParamFact(_shared(p[0]), p[1], p[2], p[3], None if p[4] is None else get(p[4]), p[5], _shared(p[6]), tuple(p[7])) for p in f[3]],
                 f[4], f[5], list(map(get, f[6])), list(map(get, f[7])), list(map(get, f[8])), list(map(get, f[9])),
                 f[10], f[11], f[12], [(i[0], i[1]) for i in f[13]], f[14],
-                [(g[0], tuple(map(get, g[1]))) for g in f[15]], f[16],
+                [(g[0], tuple(map(get, g[1]))) for g in f[15]], f[16], f[17],
             )
             for f in functions
         ],

@@ -156,6 +156,65 @@ class Program:
                 elif func.__class__ is Dyn and func.why == "subscript" and (inside := _ITEM_CHANGED.match(func.src)):  # type: ignore[union-attr]
                     # `CFG["tools"].append(refund)`: the dict holds a value changed in place, not read here.
                     self.effects_by_receiver.setdefault(self.canonical(f"{m.module}.{inside.group(1)}"), []).append(("__item_changed__", e))
+        self._index_passed()
+
+    def _index_passed(self) -> None:
+        """`allow_refunds(CONFIG)` where the repository function changes that parameter in place
+        (`FunctionFact.mutates`, and a function handing its parameter on to one that does): CONFIG
+        is changed by the call, indexed as a change of CONFIG ("__passed__", not read: what the
+        helper does to it is not followed). Calls made as statements or as an assigned value."""
+        changing: dict[str, set[str]] = {f.symbol: set(f.mutates) for f in self.functions.values() if f.mutates}
+        if not changing:
+            return
+        # Only calls spelling the last name of a changing function are looked at (a few of the program's).
+        leaves = {symbol.rpartition(".")[2] for symbol in changing}
+        for _ in range(_MAX_DEPTH):  # a function handing its own parameter to one that changes it changes it too
+            grew = []
+            for f in self.functions.values():
+                for call in f.calls:
+                    func = call.func
+                    if func.__class__ is not Ref or func.name.rpartition(".")[2] not in leaves:  # type: ignore[union-attr]
+                        continue
+                    own = {q.name for q in f.params}
+                    for arg in self._changed_arguments(call, changing):
+                        if arg.__class__ is Dyn and arg.why == "parameter" and arg.src in own and arg.src not in changing.get(f.symbol, ()):  # type: ignore[union-attr]
+                            changing.setdefault(f.symbol, set()).add(arg.src)  # type: ignore[union-attr]
+                            grew.append(f.symbol)
+            if not grew:
+                break
+            leaves.update(symbol.rpartition(".")[2] for symbol in grew)
+        for m in self.modules.values():
+            for e in m.effects:
+                self._index_passed_call(e.call.func, e, changing, leaves)
+            for a in m.assigns:
+                if a.value.__class__ is Call:
+                    self._index_passed_call(a.value.func, a, changing, leaves)  # type: ignore[union-attr]
+
+    def _index_passed_call(self, func: Expr, fact: EffectFact | AssignFact, changing: dict[str, set[str]], leaves: set[str]) -> None:
+        if func.__class__ is not Ref or func.name.rpartition(".")[2] not in leaves:  # type: ignore[union-attr]
+            return
+        e = fact if isinstance(fact, EffectFact) else EffectFact(fact.value, fact.conditional, fact.guarded)  # type: ignore[arg-type]
+        for arg in self._changed_arguments(e.call, changing):
+            if arg.__class__ is Ref:
+                self.effects_by_receiver.setdefault(self.canonical(arg.name), []).append(("__passed__", e))  # type: ignore[union-attr]
+
+    def _changed_arguments(self, call: Call, changing: dict[str, set[str]]) -> list[Expr]:
+        """The arguments of `call` bound to parameters its callee changes in place (see `_index_passed`)."""
+        symbol = self.canonical(call.func.name)  # type: ignore[union-attr]
+        names = changing.get(symbol)
+        fn = self.functions.get(symbol)
+        if not names or fn is None:
+            return []
+        positional = [q.name for q in fn.params if q.kind in ("pos", "posonly")]
+        if fn.owner_class and positional and positional[0] in ("self", "cls"):
+            positional = positional[1:]  # called on the instance or class: the first argument is the next one
+        out = []
+        for name in sorted(names):
+            index = positional.index(name) if name in positional else len(call.args)
+            arg = call.arg(index, name)
+            if arg is not None:
+                out.append(arg)
+        return out
 
     def _own_projects_first(self, projects: dict[str, str], in_project: dict[tuple[str, str], str], packages: dict[str, str]) -> None:
         """Absolute imports of a name several projects of the tree define load the importing
@@ -619,16 +678,32 @@ class Program:
         return f"def({params}) body {fn.body or '?'} calls [{', '.join(helpers)}] -> {returns}"
 
     def _mutated_dict(self, symbol: str, value: dict[str, Any], depth: int, source: Expr) -> dict[str, Any] | Dynamic:
-        """A dict with its later item assignments, deletions and `update(...)` calls applied (in any order:
-        frameworks keep the object, so what counts is its content once the module has run). A
-        conditional change makes that key `dynamic`; a change we cannot read makes the whole dict so.
-        `source` is the expression `symbol` is bound to: a dict reached through another name
-        (`CFG = BASE`) is one object changed through both, in an order not read here."""
+        """A dict with its later item assignments, deletions and `update(...)` calls applied, made
+        through any name of the one object (`CFG = BASE`, or `cfg = BASE` bound after it), in the
+        order they run: frameworks keep the object, so what counts is its content once the modules
+        have run. The module building the dict runs first (its changes by line), then one other
+        module may change it (by line); changes from two other modules are not ordered (dynamic).
+        A conditional change (under an `if`, in a function, in a `try` body) makes that key
+        `dynamic`; a change we cannot read (a helper changing it in place included) makes the whole
+        dict so. `source` is the expression `symbol` is bound to."""
         out = dict(value)
-        changes = self._dict_changes(symbol)
-        if changes and any(self._dict_changed(other) for other in self._alias_chain(source)[0]):
-            return Dynamic(dynamic=f"{short_name(symbol)} changed through {describe(source)}")
-        for op, expr, conditional in changes:
+        chain = self._alias_chain(source)[0]
+        names = self._all_names([*reversed(chain), symbol])
+        changes = [(name, c) for name in names for c in self._dict_changes(name)]
+        if not changes:
+            return out
+        # The modules holding the changes order them (a name imported elsewhere is changed there too).
+        own = self._module_for(chain[-1] if chain else symbol)
+        keyed = []
+        for name, (op, expr, conditional, line) in changes:
+            fact = AssignFact(name, expr, line, conditional, op) if op in _DICT_CHANGES else None
+            where = self._module_owning(fact) if fact is not None else self._module_owning_assign(name, expr)
+            keyed.append((where, line, (op, expr, conditional, line)))
+        others = {w for w, _, _ in keyed if own is None or w != own[0]}
+        if len(others) > 1:
+            return Dynamic(dynamic=f"{short_name(symbol)} changed in {len(others)} modules")
+        ordered = [c for w, _, c in sorted(keyed, key=lambda t: (own is None or t[0] != own[0], t[1]))]
+        for op, expr, conditional, _line in ordered:
             updates: Any
             if op in ("[]=", "del") and isinstance(expr, Map) and len(expr.items) == 1:
                 key = self.evaluate(expr.items[0][0], depth + 1)
@@ -937,15 +1012,13 @@ class Program:
             return out
         return self._rebound_keys(chain, out, site)
 
-    def _dict_changes(self, symbol: str) -> list[tuple[str, Expr, bool]]:
-        """(how, the expression, conditional) of each change made to the dict `symbol` names after it
-        is bound: item assignments and deletions, and dict-changing calls on it."""
-        changes = [(a.op, a.value, a.conditional) for a in self.assigns.get(symbol, ()) if a.op in ("[]=", "del", "?=")]
-        changes += [(method, e.call, e.conditional) for method, e in self.effects_by_receiver.get(symbol, []) if method in _DICT_CHANGES]
+    def _dict_changes(self, symbol: str) -> list[tuple[str, Expr, bool, int]]:
+        """(how, the expression, conditional, line) of each change made to the dict `symbol` names
+        after it is bound: item assignments and deletions, dict-changing calls on it, and calls of
+        helpers changing it in place ("__passed__")."""
+        changes = [(a.op, a.value, a.conditional, a.line) for a in self.assigns.get(symbol, ()) if a.op in ("[]=", "del", "?=")]
+        changes += [(method, e.call, e.conditional, e.call.line) for method, e in self.effects_by_receiver.get(symbol, []) if method in _DICT_CHANGES]
         return changes
-
-    def _dict_changed(self, symbol: str) -> bool:
-        return bool(self._dict_changes(symbol))
 
     def _alias_chain(self, expr: Expr) -> tuple[list[str], Expr | None]:
         """The symbols `expr` reaches its value through (`CFG = BASE`: both name one dict object),
@@ -1052,12 +1125,28 @@ class Program:
                 out[key] = a.value.items[0][1]
         return out
 
+    def _module_owning_assign(self, target: str, value: Expr) -> str | None:
+        """The module whose facts hold the assignment of `value` to `target`."""
+        for a in self.assigns.get(target, ()):
+            if a.value is value:
+                return self._module_owning(a)
+        return None
+
     def _module_owning(self, fact: AssignFact) -> str | None:
-        """The module whose facts hold this change (an item assignment, or a dict-changing call)."""
+        """The module whose facts hold this change (an item assignment, or a dict-changing call).
+        Memoised by the change's expression (its own object): a dict is evaluated many times."""
+        memo = self.__dict__.setdefault("_owning_", {})
+        key = id(fact.value)
+        if key in memo:
+            return memo[key]
+        found = None
         for name, m in self.modules.items():
             if any(a is fact for a in m.assigns) or any(e.call is fact.value for e in m.effects):
-                return name
-        return None
+                found = name
+                break
+        if found is not None:
+            memo[key] = found
+        return found
 
     def call_site(self, call: Call) -> tuple[str, int, bool] | None:
         """(module, line, inside a function) of a call fact; None for a call not found as such."""
@@ -1198,7 +1287,7 @@ class Program:
         return out
 
 
-_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "__item_changed__"})
+_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "__item_changed__", "__passed__"})
 # A statement calling a method of an item of a name (`CFG["tools"].append(x)`): that name's value changes.
 _ITEM_CHANGED = re.compile(r"([A-Za-z_][\w.]*)\[[^\]]*\]\.(?:append|extend|insert|add|update|remove|discard|pop|clear|setdefault|__setitem__)$")
 

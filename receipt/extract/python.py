@@ -170,6 +170,9 @@ class _Scope:
     # In a block that may not run within its own function (or module): an `if`, a loop, a handler.
     # A function body is conditional already, but a call directly in it runs whenever it does.
     guarded: bool = False
+    # In the body (or `else`) of a `try` with handlers: an earlier statement may raise and the handler
+    # carry on, so an item assignment here may not run (read as conditional, as under an `if`).
+    in_try: bool = False
     is_function: bool = False
     class_symbol: str | None = None
     # In a method, the name of its instance parameter and the class it belongs to: `self.x` is the
@@ -197,7 +200,10 @@ class _Scope:
 
 
 # _Scope fields whose change leaves every name resolving as before (except prefix, in a function).
-_SAME_RESOLUTION = frozenset({"conditional", "guarded", "class_symbol", "prefix"})
+# A call of a method changing a container, on a name or an item of it: `p.update`, `p["k"].append`.
+_PARAM_CHANGE = re.compile(r"([A-Za-z_]\w*)(?:\[[^\]]*\])*\.(?:update|setdefault|pop|popitem|clear|append|extend|insert|remove|add|discard|__setitem__|__delitem__)$")
+_LEADING_NAME = re.compile(r"[A-Za-z_]\w*")
+_SAME_RESOLUTION = frozenset({"conditional", "guarded", "in_try", "class_symbol", "prefix"})
 
 
 class _Extractor:
@@ -217,6 +223,8 @@ class _Extractor:
         self.in_fstring = 0  # inside an f-string, where Python < 3.12 misplaces nodes
         # A raise in a `try` body with handlers (id of its node) -> the handlers' types, innermost first.
         self.guarded: dict[int, list[Expr]] = {}
+        # Function scope prefix -> names it changes in place (`p["k"] = v`, `p.update(...)`, ...): see `_mutates`.
+        self.mutated: dict[str, set[str]] = {}
         self.top: _Scope | None = None  # the module's scope (see run)
         self.consts: dict[tuple[type, object], Const] = {}  # see _const
 
@@ -663,6 +671,8 @@ class _Extractor:
                 call = self.call(value, scope, ev)
                 if not self._setattr(call, stmt, scope):
                     self.facts.effects.append(EffectFact(call, scope.conditional, scope.guarded))
+                    if scope.is_function and type(call.func) is Dyn:
+                        self._mutates(call.func.src, scope)
             elif type(value) is ast.ListComp or type(value) is ast.SetComp:
                 self.comprehension(value, stmt, scope, ev)
             elif ev is not None:
@@ -738,13 +748,14 @@ class _Extractor:
         # Facts in the order body, else, finally, handlers; events in field order (body, handlers, ...).
         parts: list[list] | list[None] = [[], [], [], []] if ev is not None else [None, None, None, None]
         in_body, in_handlers, in_else, in_final = parts
-        self.body(stmt.body, scope, in_body)
+        tried = scope.derive(in_try=True) if stmt.handlers and not scope.in_try else scope
+        self.body(stmt.body, tried, in_body)
         if in_body and stmt.handlers:  # what may catch a raise of the body (a bare except: BaseException)
             types = [self.expr(h.type, scope) if h.type is not None else Ref("builtins.BaseException") for h in stmt.handlers]
             for kind, _, node in in_body:
                 if kind is _RAISE:
                     self.guarded.setdefault(id(node), []).extend(types)
-        self.body(stmt.orelse, scope, in_else)
+        self.body(stmt.orelse, tried, in_else)
         self.body(stmt.finalbody, scope, in_final)
         inner = scope.conditioned()
         for h in stmt.handlers:
@@ -773,6 +784,13 @@ class _Extractor:
         certain = _runs(iterable) and not gen.ifs
         self.facts.effects.append(EffectFact(call, scope.conditional or not certain, scope.guarded or not certain))
 
+    def _mutates(self, callee: str, scope: _Scope) -> None:
+        """A statement calling a dict-changing method of a parameter (`config.update(...)`,
+        `config["tools"].append(x)`): the function changes that argument in place."""
+        found = _PARAM_CHANGE.match(callee)
+        if found is not None and found.group(1) in scope.params:
+            self.mutated.setdefault(scope.prefix, set()).add(found.group(1))
+
     def _setattr(self, call: Call, stmt: ast.stmt, scope: _Scope) -> bool:
         """`setattr(obj, "attr", v)` is `obj.attr = v`; with a computed name, any attribute (`obj.*`) may change."""
         if call.func != _SETATTR or len(call.args) != 3 or call.star or type(call.args[0]) is not Ref:
@@ -799,7 +817,13 @@ class _Extractor:
                 key = self.expr(target.slice, scope)  # type: ignore[attr-defined]
                 if op not in ("=", "del"):  # `ANN["x"] += ...`
                     value = Dyn(_src(stmt), "augmented-assignment")
-                self.facts.assigns.append(AssignFact(base.name, Map(((key, value),)), stmt.lineno, scope.conditional, "del" if op == "del" else "[]=", scope.guarded))
+                self.facts.assigns.append(AssignFact(base.name, Map(((key, value),)), stmt.lineno, scope.conditional or scope.in_try,
+                                                     "del" if op == "del" else "[]=", scope.guarded or scope.in_try))
+            elif type(base) is Dyn and scope.is_function and op != "in":
+                # `config["tools"] = ...` / `config["a"]["b"] = ...` on a parameter: changes the caller's object
+                name = _LEADING_NAME.match(base.src)
+                if name is not None and name.group(0) in scope.params and base.src[name.end():name.end() + 1] in ("", "["):
+                    self.mutated.setdefault(scope.prefix, set()).add(name.group(0))
             return
         if op == "in" and (t is ast.Tuple or t is ast.List):
             # `for name, cls in [("a", A), ...]`: each name takes its position in every item (op "in:<i>")
@@ -969,6 +993,9 @@ class _Extractor:
                         fn.guarded.append((len(raises) - 1, tuple(handlers)))
         if returns:
             fn.body = self._body_digest(node)
+        changed = self.mutated.pop(inner.prefix, None)
+        if changed:
+            fn.mutates = sorted(changed & {p.name for p in params})
 
     def klass(self, node: ast.ClassDef, scope: _Scope) -> None:
         symbol = f"{scope.prefix}.{node.name}"
