@@ -70,6 +70,12 @@ KEEP_SCREENS = True
 # call-site selections are not empty and are computed again. A surface linked alone
 # (`build_surface`, `receipt surface`: the default branch's precompute) keeps them.
 RECORD_HEADS = False
+# Cold receipt: the extraction workers write the base's cache entries only once the base is linked
+# (FactsCache.hold_writes), not beside the two links (the base's here, the head's in a child), which
+# take both cores while the receipt waits for the base's. Off: measured only on a machine loaded by
+# other work (load 6-7), where wall time says nothing (benchmarks/README "Cold stages"); the
+# entries' writes are then started as soon as extraction ends, as before.
+HOLD_WRITES = False
 
 Progress = Callable[[str], None]
 
@@ -283,7 +289,7 @@ def _extract_in_workers(repo: GitRepo, files: list[SourceFile], cache: FactsCach
             return entry
 
         jobs = [(f.blob, f.path) for f in files]
-        made_all = extract_entries(repo.git_dir, jobs, cache.root, workers, local, cache.unsettled)
+        made_all = extract_entries(repo.git_dir, jobs, cache.root, workers, local, cache.unsettled, defer=cache.hold_writes)
         # Read to its end, never zipped with `files`: the pool hands its workers the cache writes
         # after the last entry, so a generator left at that point would drop them.
         for i, made in enumerate(made_all):
@@ -915,13 +921,19 @@ def build_receipt(
                     # What the child extracts first (the files only the head has), at the pace the base's were read.
                     share = len(head_files - base_files) / max(1, len(base_files))
                     aside.append((started, time.monotonic(), (time.monotonic() - began) * share))
+            if not aside:  # both revisions linked here, one after the other: a core is free for the writes
+                cache.flush()
 
         head_linked = None
+        # With HOLD_WRITES, the extraction workers write the base's entries once the base is linked.
+        cache.hold_writes = HOLD_WRITES and screens is None
         try:
             base_linked = _surface_of(
                 git_repo, base_rev, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"base: {m}"), listing=base_listing, fresh=fresh,
                 layout_files=base_layout, screens=screens, seen=seen, before_link=link_head_aside if screens is None else None,
             )
+            cache.hold_writes = False
+            cache.flush()
             if aside:  # the lines the head prints when linked here, while its child is waited for
                 progress(f"head: 0/{len(head_listing.files)} files")
                 progress("head: linking")
@@ -945,13 +957,13 @@ def build_receipt(
         seen.cancel()  # nothing left to do once closed
     del seen
     del screens
-    cache.evict()
     base_surface, head_surface = base_linked.surface, head_linked.surface
     base_surface.sha, head_surface.sha = base_sha, head_sha
     # A PATH may exist at one revision only (a folder the PR adds or deletes): its entries are the
     # additions or removals. Absent at both, it is a mistake.
     absent = sorted(set(base_listing.unmatched_paths) & set(head_listing.unmatched_paths))
     if paths and absent:
+        cache.evict()
         raise GitError(
             f"path not found at base {base_sha[:12]} or head {head_sha[:12]}: {', '.join(absent)}",
             hint="PATH limits the scan to files and folders that exist at either revision",
@@ -990,6 +1002,8 @@ def build_receipt(
     nothing_recognised = not head_surface.entries()
     if nothing_recognised:
         verdict.flags = sorted([*verdict.flags, "nothing-recognised"])
+    # Waited for last: the extraction workers' writes of cache entries went on while the change was read.
+    cache.evict()
     receipt = Receipt(
         tool=ToolInfo(version=__version__),
         base=RevInfo(rev=base_rev if not merge_base else f"merge-base({base}, {head})", sha=base_sha, surface_sha256=surface_sha256(base_surface, base_linked.encoded)),

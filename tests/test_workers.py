@@ -177,8 +177,10 @@ def test_a_worker_that_dies_leaves_its_files_to_the_parent_and_the_run_ends(git_
         real = pool.extract_file
         monkeypatch.setattr(pool, "extract_file", lambda path, data: os._exit(9) if os.getpid() != parent and path == victim else real(path, data))
     else:
-        real_store = pool.store_entry
+        # Entries kept to write later are written compressed (store_packed), others at once (store_entry).
+        real_store, real_packed = pool.store_entry, pool.store_packed
         monkeypatch.setattr(pool, "store_entry", lambda root, blob, path, entry: os._exit(9) if os.getpid() != parent and path == victim else real_store(root, blob, path, entry))
+        monkeypatch.setattr(pool, "store_packed", lambda root, blob, path, data: os._exit(9) if os.getpid() != parent and path == victim else real_packed(root, blob, path, data))
     assert changes(2, tmp_path / "two") == one
     monkeypatch.undo()
     monkeypatch.setenv("RECEIPT_TODAY", "2026-01-01")
@@ -323,3 +325,28 @@ def test_a_receipt_that_fails_leaves_no_child_behind(two_revisions: GitRepoBuild
         with pytest.raises(GitError):
             pipeline.build_receipt(two_revisions.path, "HEAD~1", "HEAD")
     assert _children() == before
+
+
+def test_writes_held_until_the_base_is_linked_leave_the_cache_one_process_leaves(git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With pipeline.HOLD_WRITES the workers write their entries only once the base is linked (the
+    head linked in a child meanwhile): the receipt, and every entry on disk when it is returned,
+    are those of one process."""
+    import zlib
+
+    from receipt import pipeline
+
+    git_repo.commit(_tree("always"))
+    git_repo.commit({"shop/settings.py": 'GATE = "never"\n', "shop/lib/m7.py": LIBRARY.format(n=70)})
+    monkeypatch.setenv("RECEIPT_TODAY", "2026-01-01")
+
+    def run(workers: int, hold: bool) -> tuple[list, dict]:  # type: ignore[type-arg]
+        monkeypatch.setattr(pipeline, "HOLD_WRITES", hold)
+        monkeypatch.setenv("RECEIPT_WORKERS", str(workers))
+        cache = tmp_path / f"cache-{workers}-{hold}"
+        monkeypatch.setenv("RECEIPT_CACHE_DIR", str(cache))
+        changes = [c.model_dump(mode="json") for c in pipeline.build_receipt(str(git_repo.path), "HEAD~1", "HEAD").changes]
+        return changes, {f.name: zlib.decompress(f.read_bytes()) for f in (cache / "facts").rglob("*.zjson")}
+
+    one = run(1, False)
+    assert any(c["id"] == "tool.approval_lowered" for c in one[0]) and len(one[1]) >= MIN_FILES + 16
+    assert run(2, True) == one

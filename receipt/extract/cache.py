@@ -115,7 +115,26 @@ def store_entry(root: Path, blob: str, path: str, entry: bytes) -> str:
     f = entry_file(root, blob, path)
     if _holds(f, entry):
         return "held"
-    return "written" if write_atomic(f, zlib.compress(entry, 1)) else ""
+    return "written" if write_atomic(f, pack(entry)) else ""
+
+
+def pack(entry: bytes) -> bytes:
+    """An encoded entry as its file holds it."""
+    return zlib.compress(entry, 1)
+
+
+def store_packed(root: Path, blob: str, path: str, packed: bytes) -> str:
+    """`store_entry` for an entry compressed already (`pack`): what a worker keeps to write later
+    is a fifth of the entry's size (see pool.py)."""
+    f = entry_file(root, blob, path)
+    try:
+        found = f.read_bytes()
+        if found == packed or zlib.decompress(found) == zlib.decompress(packed):
+            os.utime(f)
+            return "held"
+    except (OSError, zlib.error):
+        pass
+    return "written" if write_atomic(f, packed) else ""
 
 
 class FactsCache:
@@ -134,6 +153,9 @@ class FactsCache:
         # Entries worker processes are still writing (see pool.py): each function waits for its
         # share and returns how many files it created.
         self.unsettled: list[Callable[[], int]] = []
+        # True: a pool's workers write their entries only once `flush` (or `settle`) says so (a
+        # receipt holds them while both revisions are linked, see pipeline.build_receipt).
+        self.hold_writes = False
 
     def _encode(self, blob: str, path: str, facts: ModuleFacts) -> bytes:
         return encode_entry(blob, path, facts)
@@ -182,6 +204,16 @@ class FactsCache:
             stored = store_entry(self.root, blob, path, data)
         if stored == "written":
             self.written += 1
+
+    def flush(self) -> None:
+        """Let worker processes write the entries they hold (see pool.Writes), without waiting."""
+        for writes in self.unsettled:
+            start = getattr(writes, "start", None)
+            if start is not None:
+                try:
+                    start()
+                except Exception:  # noqa: BLE001 - a broken pool: settle says what was written
+                    pass
 
     def settle(self) -> None:
         """Wait until the entries worker processes are still writing are on disk."""

@@ -9,11 +9,13 @@ parent's modules loaded; elsewhere, on one usable core, or for a few files, extr
 parent. `RECEIPT_WORKERS=N` sets the number of workers (1: none). While it waits for a worker, the
 parent extracts files itself (from the end of the list): those need no decoding.
 
-Writing entries to the cache directory (compressing, creating a file each) waits until extraction
-is over: each worker keeps its entries (up to `_KEEP_BYTES`), and those the parent extracts itself
-are handed to a worker as they are made; when the last file is extracted each worker writes what it
-holds, while the parent goes on to link (one core's work, so the other is free). The parent waits
-for those writes before the cache's bound is enforced (`FactsCache.settle`).
+Writing entries to the cache directory (creating a file each) waits until extraction is over: each
+worker keeps its entries compressed as their files hold them (up to `_KEEP_BYTES`), and those the
+parent extracts itself are handed to a worker as they are made; each worker writes what it holds
+when told to (`Writes.start`): when the last file is extracted, or, with `defer`, when the caller
+says (a receipt starts them once the base is linked: while the base and the head are linked, one
+process each, the two cores are taken, and writes beside them slowed the link the receipt waits
+for). The parent waits for those writes before the cache's bound is enforced (`FactsCache.settle`).
 
 Only data this run computed crosses between processes (JSON text and file names: no pickled
 objects from the analysed code), and a file a worker could not do (a missing object, a crash) is
@@ -30,7 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from receipt.extract import extract_file
-from receipt.extract.cache import encode_entry, store_entry
+from receipt.extract.cache import encode_entry, pack, store_entry, store_packed
 from receipt.extract.forked import wanted_processes
 
 # What a worker says of an entry it keeps to write later (see _write_kept): not written yet.
@@ -41,9 +43,9 @@ MIN_FILES = 64
 _CHUNK = 8  # files per task: fewer round trips, still an even share at the end
 _IN_FLIGHT = 4  # tasks submitted ahead per worker
 
-# Bytes of entries a worker keeps to write once extraction is over; past this it writes at once
-# (the whole of a 5,000-file tree's entries is about 150 MB).
-_KEEP_BYTES = 48_000_000
+# Bytes of compressed entries a worker keeps to write once extraction is over; past this it writes
+# at once (the whole of a 5,000-file tree's entries is about 150 MB, 30 MB compressed).
+_KEEP_BYTES = 16_000_000
 _SETTLE_SECONDS = 120  # a worker waiting for the others to take their share of the writes
 
 _worker: dict[str, object] = {}
@@ -72,10 +74,11 @@ def _store_later(blob: str, path: str, entry: bytes) -> str | None:
     root = _worker["root"]
     if root is None:
         return None
-    if _worker["kept_bytes"] + len(entry) > _KEEP_BYTES:  # type: ignore[operator]
+    if _worker["kept_bytes"] > _KEEP_BYTES:  # type: ignore[operator]
         return store_entry(root, blob, path, entry)  # type: ignore[arg-type]
-    _worker["kept"].append((blob, path, entry))  # type: ignore[attr-defined]
-    _worker["kept_bytes"] += len(entry)  # type: ignore[operator]
+    packed = pack(entry)  # compressed now: a fifth of the memory kept, and less work left for later
+    _worker["kept"].append((blob, path, packed))  # type: ignore[attr-defined]
+    _worker["kept_bytes"] += len(packed)  # type: ignore[operator]
     return KEPT
 
 
@@ -86,8 +89,8 @@ def _write_kept() -> int:
     kept = _worker["kept"]
     written = 0
     try:
-        for blob, path, entry in kept:  # type: ignore[attr-defined]
-            written += store_entry(root, blob, path, entry) == "written"  # type: ignore[arg-type]
+        for blob, path, packed in kept:  # type: ignore[attr-defined]
+            written += store_packed(root, blob, path, packed) == "written"  # type: ignore[arg-type]
     finally:
         kept.clear()  # type: ignore[attr-defined]
         _worker["barrier"].wait(_SETTLE_SECONDS)  # type: ignore[attr-defined]
@@ -109,9 +112,40 @@ def _extract_chunk(jobs: Sequence[tuple[str, str]]) -> list[tuple[bytes, str | N
     return [_extract(job) for job in jobs]
 
 
+class Writes:
+    """The writes of the entries a pool's workers kept (see `_write_kept`): started once, by
+    `start` or by waiting for them (calling this object returns how many files they created)."""
+
+    def __init__(self, pool: ProcessPoolExecutor, workers: int, cache_root: Path | None, kept: list) -> None:
+        self.pool, self.workers, self.cache_root, self.kept = pool, workers, cache_root, kept
+        self.writes: list | None = None
+
+    def start(self) -> None:
+        """Every worker writes what it kept (one task each: see _write_kept), while the caller goes on."""
+        if self.writes is None:
+            self.writes = [self.pool.submit(_write_kept) for _ in range(self.workers)] if self.cache_root is not None else []
+            self.pool.shutdown(wait=False)  # the workers exit once their writes are done
+
+    def __call__(self) -> int:
+        written = 0
+        try:
+            self.start()
+        except Exception:  # noqa: BLE001 - a broken pool: its entries are not written, the cache only accelerates
+            self.writes = []
+        for future in [*self.kept, *(self.writes or [])]:
+            try:
+                done = future.result()
+                written += done if type(done) is int else done == "written"
+            except Exception:  # noqa: BLE001 - an entry not written: the cache only accelerates
+                pass
+        self.pool.shutdown(wait=True)  # its threads gone: the next pool forks a one-thread process
+        return written
+
+
 def extract_entries(
     git_dir: Path, jobs: Sequence[tuple[str, str]], cache_root: Path | None, workers: int,
     local: Callable[[int], bytes | None] | None = None, later: list[Callable[[], int]] | None = None,
+    defer: bool = False,
 ) -> Iterator[tuple[bytes, str | None] | None]:
     """For each (blob, path) of `jobs`, in order: (its encoded entry, what `store_entry` did with it
     in `cache_root`: KEPT when it is written later), or None when a worker could not do it.
@@ -123,9 +157,10 @@ def extract_entries(
     own). Facts made in the parent need no decoding, which is what the parent otherwise spends
     its time on while workers extract. An exception from `local` leaves that file to the caller.
 
-    The kept entries are written once the last file is extracted, while the caller goes on; a
-    function that waits for those writes and returns how many files they created is appended to
-    `later` (without `later`, they are waited for here)."""
+    The kept entries are written once the last file is extracted, while the caller goes on; the
+    `Writes` that waits for them and returns how many files they created is appended to `later`
+    (without `later`, they are waited for here). With `defer` (and `later`), the writes wait until
+    the caller starts them (`Writes.start`, `FactsCache.flush`) or waits for them."""
     context = multiprocessing.get_context("fork")
     # concurrent.futures, not multiprocessing.Pool: a worker that dies makes the result raise
     # (BrokenProcessPool) instead of waiting forever for its files.
@@ -161,32 +196,19 @@ def extract_entries(
                 pending.append(pool.submit(_extract_chunk, jobs[starts[front] : starts[front] + _CHUNK]))
                 front += 1
             yield from done
-        # Every worker writes what it kept (one task each: see _write_kept) while the parent goes on.
-        writes = [pool.submit(_write_kept) for _ in range(workers)] if cache_root is not None else []
-
-        def settle() -> int:
-            written = 0
-            for future in kept:
-                try:
-                    written += future.result() == "written"
-                except Exception:  # noqa: BLE001 - an entry not written: the cache only accelerates
-                    pass
-            for future in writes:
-                try:
-                    written += future.result()
-                except Exception:  # noqa: BLE001 - idem
-                    pass
-            pool.shutdown(wait=True)  # its threads gone: the next pool forks a one-thread process
-            return written
-
+        writes = Writes(pool, workers, cache_root, kept)
         if later is None:
-            settle()
+            writes()
         else:
-            later.append(settle)
+            if not defer:
+                writes.start()
+            later.append(writes)
         handed_over = True
         for _ in range(min(back * _CHUNK, len(jobs)), len(jobs)):  # what the parent did itself
             yield None
     finally:
-        # Handed over: the workers finish their writes and exit on their own (the interpreter waits
-        # for them at exit). Otherwise (an error, a caller that stopped early): stop them now.
-        pool.shutdown(wait=not handed_over, cancel_futures=not handed_over)
+        # Handed over: the workers finish their writes (once started, see Writes) and exit on their
+        # own (the interpreter waits for them at exit). Otherwise (an error, a caller that stopped
+        # early): stop them now.
+        if not handed_over:
+            pool.shutdown(wait=True, cancel_futures=True)
