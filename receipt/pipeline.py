@@ -25,7 +25,7 @@ from receipt.diff import config_change, diff_surfaces, extraction_error_changes,
 from receipt.errors import ConfigError, GitError
 from receipt.extract import READ_CEILING, extract_file, gc_paused, gc_quiet_run, too_large
 from receipt.extract.cache import FactsCache, SurfaceCache, decode_entry, default_cache_dir, encode_entry
-from receipt.extract.facts import ModuleFacts
+from receipt.extract.facts import CorruptEntry, ModuleFacts
 from receipt.extract.screens import ScreenMemo  # small; extract.program and screenstore are imported where a surface is linked
 from receipt.gitsource import GitRepo, SourceFile, TreeListing
 from receipt.identity import pair_with_doubts
@@ -76,6 +76,11 @@ RECORD_HEADS = False
 # other work (load 6-7), where wall time says nothing (benchmarks/README "Cold stages"); the
 # entries' writes are then started as soon as extraction ends, as before.
 HOLD_WRITES = False
+# Whether such a head (its base's screens kept) reads its facts from the cache lazily (extract/facts.py
+# `facts_from_json`): its dialects reuse most of the base's screens, so most modules are never
+# looked into, and a module's expressions are decoded only when something reads them. Measured
+# (2026-11-24, see benchmarks/README.md "incremental").
+LAZY_HEADS = True
 
 Progress = Callable[[str], None]
 
@@ -239,17 +244,18 @@ def _extracted(repo: GitRepo, f: SourceFile, cache: FactsCache, max_code_bytes: 
 
 def _facts_for(
     repo: GitRepo, listing: TreeListing, cache: FactsCache, progress: Progress, fresh: frozenset[tuple[str, str]] = frozenset(),
-    max_code_bytes: int | None = None,
+    max_code_bytes: int | None = None, *, lazy: bool = False,
 ) -> tuple[list[ModuleFacts], list[ExtractionIssue], list[ExtractionIssue]]:
     """Facts of every listed file. A `(blob, path)` in `fresh` (what differs between the two
-    revisions compared) is always extracted from its blob, never taken from the disk cache."""
+    revisions compared) is always extracted from its blob, never taken from the disk cache.
+    `lazy`: what the disk cache holds is read lazily (FactsCache.get)."""
     errors = [s for s in listing.skipped if s.kind == "error"]
     skipped = [s for s in listing.skipped if s.kind != "error"]
     total = len(listing.files)
     # A file over the size limit is never taken from the disk cache: its entry was computed without
     # the limit this run's (base) config sets, which must decide (`_extracted`: too large, or not).
     over = [max_code_bytes is not None and f.size > max_code_bytes for f in listing.files]
-    found = [None if big else cache.get(f.blob, f.path, disk=(f.blob, f.path) not in fresh) for f, big in zip(listing.files, over)]
+    found = [None if big else cache.get(f.blob, f.path, disk=(f.blob, f.path) not in fresh, lazy=lazy) for f, big in zip(listing.files, over)]
     missing = [f for f, got, big in zip(listing.files, found, over) if got is None and not big]
     # Imported here: a rerun served by the surface cache never extracts in workers (nor links).
     from receipt.extract.pool import worker_count
@@ -459,9 +465,36 @@ def _surface_of(
             if found is not None and _same_facts(repo, listing, cache, fresh, config.max_file_bytes, stored[1], seen):
                 found.kept = (bound, stored[1])
                 return found
-    facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes)
+    # A head whose base's screens are kept reads its facts lazily (see LAZY_HEADS).
+    lazy = LAZY_HEADS and KEEP_SCREENS and prior is not None and screens is None and not keep_screens and _kept_screens(cache, prior)
+    facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes, lazy=lazy)
     if before_link is not None:
         before_link()
+    try:
+        return _linked(repo, rev, sha, config, cache, progress, listing, fresh, layout_files, linked, bound, facts, errors, skipped, screens, keep_screens, prior)
+    except CorruptEntry:
+        if not lazy:
+            raise
+    # An entry read lazily turned out malformed when the link read it: every file is read again,
+    # eagerly (the malformed entry is then a miss, extracted from its blob and written again), and
+    # the surface linked again from scratch, as if no entry had been read lazily.
+    cache.forget_lazy()
+    facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes)
+    return _linked(repo, rev, sha, config, cache, progress, listing, fresh, layout_files, linked, bound, facts, errors, skipped, screens, keep_screens, prior)
+
+
+def _kept_screens(cache: FactsCache, prior: _Prior) -> bool:
+    from receipt.extract import screenstore
+
+    return screenstore.stored(cache.root, prior.bound)
+
+
+def _linked(
+    repo: GitRepo, rev: str, sha: str, config: Config, cache: FactsCache, progress: Progress, listing: TreeListing,
+    fresh: frozenset[tuple[str, str]], layout_files: LayoutFiles, linked: SurfaceCache, bound: dict[str, str], facts: list[ModuleFacts],
+    errors: list[ExtractionIssue], skipped: list[ExtractionIssue], screens: ScreenMemo | None, keep_screens: bool, prior: _Prior | None,
+) -> _Linked:
+    """The rest of `_surface_of` once every file's facts are known: linked, and stored."""
     progress("linking")
     layout = layout_of(repo, layout_files, listing)
     keep = KEEP_SCREENS and keep_screens and linked.root is not None and screens is None

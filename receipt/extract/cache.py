@@ -94,14 +94,17 @@ def encode_entry(blob: str, path: str, facts: ModuleFacts) -> bytes:
         return dumps({"bound": binding(blob, path), "facts": facts_to_json(facts)})
 
 
-def decode_entry(raw: bytes, blob: str, path: str, shared: SharedValues | None = None) -> ModuleFacts:
+def decode_entry(raw: bytes, blob: str, path: str, shared: SharedValues | None = None, lazy: bool = False) -> ModuleFacts:
     """The facts of an entry; ValueError when it is bound to anything but (blob, path) here.
-    `shared`: the run's leaf expressions (`FactsCache.shared`), reused instead of made again."""
+    `shared`: the run's leaf expressions (`FactsCache.shared`), reused instead of made again.
+    `lazy`: read lazily (facts.py `facts_from_json`): its expressions are decoded when first read
+    (a CorruptEntry if they turn out malformed then)."""
     with gc_paused():
         entry = loads(raw)
         if entry.get("bound") != binding(blob, path):
             raise ValueError("entry computed from something else")
-        facts = facts_from_json(entry["facts"], shared)  # values of another type than the extractor writes raise
+        # values of another type than the extractor writes raise
+        facts = facts_from_json(entry["facts"], shared, lazy, f"{path} (blob {blob})")
     if facts.path != path:
         raise ValueError("entry describes another path")
     if facts.entries.__class__ is not list or not all(e.__class__ is dict for e in facts.entries):
@@ -170,8 +173,10 @@ class FactsCache:
                 self._digests[(blob, path)] = known
         return known
 
-    def get(self, blob: str, path: str, *, disk: bool = True) -> ModuleFacts | None:
-        """Facts of (blob, path): from this run's memory, else (with `disk`) from the directory."""
+    def get(self, blob: str, path: str, *, disk: bool = True, lazy: bool = False) -> ModuleFacts | None:
+        """Facts of (blob, path): from this run's memory, else (with `disk`) from the directory.
+        `lazy`: an entry read from the directory is decoded lazily (`decode_entry`); the caller
+        catches the CorruptEntry that reading such facts may raise (pipeline `_surface_of`)."""
         memo = self._memory.get((blob, path))
         if memo is not None:
             self.hits += 1
@@ -181,7 +186,7 @@ class FactsCache:
         f = entry_file(self.root, blob, path)
         try:
             raw = zlib.decompress(f.read_bytes())
-            facts = decode_entry(raw, blob, path, self.shared)
+            facts = decode_entry(raw, blob, path, self.shared, lazy)
         except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: extract again
             self.misses += 1
             return None
@@ -214,6 +219,13 @@ class FactsCache:
                     start()
                 except Exception:  # noqa: BLE001 - a broken pool: settle says what was written
                     pass
+
+    def forget_lazy(self) -> None:
+        """Forget the facts read lazily: read again, eagerly, a malformed entry is a miss."""
+        for key, facts in list(self._memory.items()):
+            if facts.lazy():
+                del self._memory[key]
+                self._digests.pop(key, None)
 
     def settle(self) -> None:
         """Wait until the entries worker processes are still writing are on disk."""

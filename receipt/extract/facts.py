@@ -13,12 +13,13 @@ mappings, and `Dyn` for anything that cannot be known statically (kept with its 
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import math
 import sys
 from dataclasses import FrozenInstanceError, dataclass, field
-from typing import Any, Iterator, Union
+from typing import Any, Callable, Iterator, Union
 
 # Names and literals repeat across a program (every call of `acme.util.helper` spells it, every
 # parameter annotation is one of a few words): facts keep one string object for each, not one per
@@ -420,6 +421,11 @@ class ModuleFacts:
     type_aliases: dict[str, TypeAliasFact] = field(default_factory=dict)  # qualified symbol -> alias
     error: dict[str, Any] | None = None  # {"line": int|None, "reason": str, "message": str}
 
+    def lazy(self) -> bool:
+        """Whether a record of these facts is still a stand-in (read lazily, not read since: see
+        `facts_from_json`), whose reading may raise CorruptEntry."""
+        return any(r.__class__ in _LAZY for r in itertools.chain(self.functions, self.classes, self.assigns, self.effects))
+
 
 # --- JSON round trip for the cache ----------------------------------------------------------------
 #
@@ -664,19 +670,20 @@ def _error(e: Any) -> Any:
     return e
 
 
-def _decode_exprs(rows: list[Any], shared: SharedValues, ints: list[Any]) -> dict[int, Expr]:
+def _decode_exprs(rows: list[Any], shared: SharedValues, ints: list[Any], table: dict[int, Expr] | None = None, only: list[int] | None = None) -> dict[int, Expr]:
     """The table of a module's expressions by index, built in order, each row's types checked but
     its indices: those are added to `ints`, for the caller to check with the module's other indices
     in one step (a list's item types in C code cost about the same for 1 item as for 100). A dict,
     not a list: a list reads a negative index from its end, where a row may only refer to rows
-    before it."""
-    table: dict[int, Expr] = {}
+    before it. `only`: just these rows, ascending, into `table`, which holds every row they refer
+    to that is not among them (read lazily, see `_Pending`)."""
+    if table is None:
+        table = {}
     get = table.__getitem__
     strs, consts, fixed = shared.strs, shared.ints, shared.fixed
     keep_line = shared.lines.setdefault
     add = ints.append
-    n = 0
-    for row in rows:
+    for n, row in enumerate(rows) if only is None else zip(only, map(rows.__getitem__, only)):
         cls = row.__class__
         if cls is list:
             t = row[0]
@@ -744,8 +751,8 @@ def _decode_exprs(rows: list[Any], shared: SharedValues, ints: list[Any]) -> dic
         else:
             raise ValueError("not an expression row")
         table[n] = x
-        n += 1
     return table
+
 
 
 def facts_to_json(m: ModuleFacts) -> list[Any]:
@@ -789,22 +796,30 @@ def facts_to_json(m: ModuleFacts) -> list[Any]:
     ]
 
 
-def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleFacts:
+def facts_from_json(j: list[Any], shared: SharedValues | None = None, lazy: bool = False, where: str = "") -> ModuleFacts:
     """The facts `j` encodes; `shared`: leaf expressions already decoded in this run, to reuse.
     Raises (ValueError, IndexError, TypeError, ...) on anything that is not such an encoding, a
-    value of another type than facts_to_json writes included (see `_shapes`)."""
+    value of another type than facts_to_json writes included (see `_shapes`).
+
+    `lazy`: read lazily (see `CorruptEntry`). Everything but the expression table is checked here
+    as eagerly (every record's shape, every index and line an int, every index inside the table),
+    but the table is neither decoded nor checked, nor the records built: each function, class,
+    assignment and effect is a stand-in holding its name (what `Program` indexes by), read from
+    `j` (kept) when anything else of it is first read, and only the expressions that reads.
+    `where`: the entry, named in the `CorruptEntry` a malformed expression then raises."""
     if j.__class__ is not list or tuple(map(type, j)) not in _FACTS_SHAPES:
         raise _Mistyped("not the facts of a module")
     (path, module, is_package, imports, star_imports, targets, values, lines, conditionals, ops,
      functions, classes, effect_calls, effect_conditionals, entries, type_aliases, dynamic_code, error, effect_guards, guards, rows) = j
     shared = shared or SharedValues()
     # Every value that must be an int (indices, lines) and every list that must hold text, checked
-    # together once the module is read: nothing decoded leaves here before.
-    ints: list[Any] = [*values, *lines, *effect_calls]
+    # together once the module is read: nothing decoded leaves here before. Read lazily, the
+    # indices into the table are kept apart (`idx`), to be checked inside it now.
+    ints: list[Any] = [*lines]
+    idx: list[Any] = [] if lazy else ints
+    idx += values
+    idx += effect_calls
     texts: list[Any] = [*star_imports]
-    table = _decode_exprs(rows, shared, ints)
-    line = shared.line
-    get = table.__getitem__
     if (len({len(targets), len(values), len(lines), len(conditionals), len(ops), len(guards)}) > 1
             or len({len(effect_calls), len(effect_conditionals), len(effect_guards)}) > 1):
         raise ValueError("columns of different lengths")
@@ -814,69 +829,449 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None) -> ModuleF
         params = f[3]
         _records(params, _PARAM_SHAPES), _records(f[13], _INDIRECT_SHAPES)
         for g in _records(f[15], _GUARD_SHAPES):
-            ints.append(g[0])
-            ints += g[1]
+            ints.append(g[0])  # a place in the function's raises, not in the table
+            idx += g[1]
         texts += f[17]
-        ints += f[6]
-        ints += f[7]
-        ints += f[8]
-        ints += f[9]
+        idx += f[6]
+        idx += f[7]
+        idx += f[8]
+        idx += f[9]
         for p in params:
             if p[7]:
                 texts += p[7]
             if p[4] is not None:
-                ints.append(p[4])
+                idx.append(p[4])
     for c in classes:
         _records(c[10], _FIELD_SHAPES)
         if c[5].__class__ is not dict or c[6].__class__ is not dict or c[7].__class__ is not list or c[11].__class__ is not dict:
             raise _Mistyped("a class of another shape")
-        ints += c[3]
-        ints += c[4]
-        ints += c[5].values()
+        idx += c[3]
+        idx += c[4]
+        idx += c[5].values()
         ints += c[6].values()
-        ints += c[11].values()
+        idx += c[11].values()
         texts += c[7]
         for fl in c[10]:
             texts += fl[2]
             texts += fl[5]
-            ints += fl[4]
+            idx += fl[4]
             if fl[3] is not None:
-                ints.append(fl[3])
+                idx.append(fl[3])
     for a in type_aliases.values():
         if a.__class__ is not list or tuple(map(type, a)) != _ALIAS_SHAPE:
             raise _Mistyped("a type alias of another shape")
         texts += a[1]
+    if lazy:
+        if not _INTS(map(type, ints)) or not _INTS(map(type, idx)) or not _STRS(map(type, texts)):
+            raise _Mistyped("an index or line that is not an int, or a name that is not text")
+        if idx and (min(idx) < 0 or max(idx) >= len(rows)):
+            raise _Mistyped("an index out of the table")
+        return _lazy_facts(j, shared, where)
+    table = _decode_exprs(rows, shared, ints)
     if not _INTS(map(type, ints)) or not _STRS(map(type, texts)):
         raise _Mistyped("an index or line that is not an int, or a name that is not text")
+    parts = _Parts(table.__getitem__, shared.line, functions, classes, targets, values, lines, conditionals, ops, guards, effect_calls, effect_conditionals, effect_guards)
     return ModuleFacts(
         path=path,
         module=module,
         is_package=is_package,
         imports={k: _shared(v) for k, v in imports.items()},  # origins recur across modules; text only
         star_imports=star_imports,
-        assigns=list(map(AssignFact, targets, map(get, values), map(line, lines), conditionals, ops, guards)),
-        functions=[
-            FunctionFact(
-                f[0], f[1], line(f[2]),
-                [ParamFact(_shared(p[0]), p[1], p[2], p[3], None if p[4] is None else get(p[4]), p[5], _shared(p[6]), tuple(p[7])) for p in f[3]],
-                f[4], f[5], list(map(get, f[6])), list(map(get, f[7])), list(map(get, f[8])), list(map(get, f[9])),
-                f[10], f[11], f[12], [(i[0], i[1]) for i in f[13]], f[14],
-                [(g[0], tuple(map(get, g[1]))) for g in f[15]], f[16], f[17],
-            )
-            for f in functions
-        ],
-        classes=[
-            ClassFact(
-                c[0], c[1], line(c[2]), list(map(get, c[3])), list(map(get, c[4])),
-                {k: get(v) for k, v in c[5].items()}, c[6],
-                [_shared(m) for m in c[7]],  # the symbols of its FunctionFacts
-                c[8], c[9],
-                [FieldFact(_shared(f[0]), f[1], tuple(f[2]), None if f[3] is None else get(f[3]), tuple(map(get, f[4])), tuple(f[5]), f[6]) for f in c[10]],
-                {k: get(v) for k, v in c[11].items()},
-            )
-            for c in classes
-        ],
-        effects=list(map(EffectFact, map(get, effect_calls), effect_conditionals, effect_guards)),
+        assigns=list(map(AssignFact, targets, map(parts.get, values), map(parts.line, lines), conditionals, ops, guards)),
+        functions=list(map(parts.function, range(len(functions)))),
+        classes=list(map(parts.cls, range(len(classes)))),
+        effects=list(map(EffectFact, map(parts.get, effect_calls), effect_conditionals, effect_guards)),
+        entries=json.loads(entries) if entries else [],
+        type_aliases={k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in type_aliases.items()},
+        dynamic_code=[(d[0], d[1], d[2]) for d in dynamic_code],
+        error=error,
+    )
+
+
+class _Parts:
+    """A module's records as read (checked) and its expression table: each record built from them."""
+
+    __slots__ = ("get", "line", "functions", "classes", "targets", "values", "lines", "conditionals", "ops", "guards", "effect_calls", "effect_conditionals", "effect_guards")
+
+    def __init__(self, *parts: Any) -> None:
+        (self.get, self.line, self.functions, self.classes, self.targets, self.values, self.lines, self.conditionals, self.ops, self.guards,
+         self.effect_calls, self.effect_conditionals, self.effect_guards) = parts
+
+    def function(self, i: int) -> FunctionFact:
+        f, get = self.functions[i], self.get
+        return FunctionFact(
+            f[0], f[1], self.line(f[2]),
+            [ParamFact(_shared(p[0]), p[1], p[2], p[3], None if p[4] is None else get(p[4]), p[5], _shared(p[6]), tuple(p[7])) for p in f[3]],
+            f[4], f[5], list(map(get, f[6])), list(map(get, f[7])), list(map(get, f[8])), list(map(get, f[9])),
+            f[10], f[11], f[12], [(i[0], i[1]) for i in f[13]], f[14],
+            [(g[0], tuple(map(get, g[1]))) for g in f[15]], f[16], f[17],
+        )
+
+    def cls(self, i: int) -> ClassFact:
+        c, get = self.classes[i], self.get
+        return ClassFact(
+            c[0], c[1], self.line(c[2]), list(map(get, c[3])), list(map(get, c[4])),
+            {k: get(v) for k, v in c[5].items()}, c[6],
+            [_shared(m) for m in c[7]],  # the symbols of its FunctionFacts
+            c[8], c[9],
+            [FieldFact(_shared(f[0]), f[1], tuple(f[2]), None if f[3] is None else get(f[3]), tuple(map(get, f[4])), tuple(f[5]), f[6]) for f in c[10]],
+            {k: get(v) for k, v in c[11].items()},
+        )
+
+    def assign(self, i: int) -> AssignFact:
+        return AssignFact(self.targets[i], self.get(self.values[i]), self.line(self.lines[i]), self.conditionals[i], self.ops[i], self.guards[i])
+
+    def effect(self, i: int) -> EffectFact:
+        return EffectFact(self.get(self.effect_calls[i]), self.effect_conditionals[i], self.effect_guards[i])
+
+
+# --- lazy reading ------------------------------------------------------------------------------
+#
+# An incremental receipt's head reuses its base's screens (pipeline.KEEP_SCREENS): its dialects
+# never look into most modules, whose facts were nonetheless decoded whole (61% of such a receipt
+# at 1,500 files). Read lazily, a module's records are stand-ins: a subclass of the record's class,
+# of the same layout, with its name set (what `Program` indexes by) and every other field a
+# property. Reading one builds the record as an eager read does, from the entry's JSON (kept),
+# decoding only the expressions it holds (each row once per module, with the rows it refers to);
+# the stand-in then becomes an object of the record's class: the same object for whoever holds it,
+# no different afterwards. A function is read field by field (see `_function_stand_in`). What
+# `Program` reads of every module besides names (an assignment's alias, an effect's callee) is told
+# by the rows themselves when they are plain names, without decoding (`alias_of`,
+# `indexed_callee`). Equality makes both sides whole first (a stand-in equals the record it stands
+# for). Everything but the rows is checked when the entry is read; a malformed row raises
+# CorruptEntry when first read.
+
+
+class CorruptEntry(BaseException):
+    """A lazily read entry's expression table turned out malformed when first read (see
+    `facts_from_json`): what read it so far cannot be trusted, nor may anything catch this on the
+    way (`except Exception` does not), up to the run that read the entry lazily, which reads its
+    files again, eagerly (pipeline `_surface_of`): the entry is then a miss, extracted again."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(f"cache entry malformed: {where}")
+        self.where = where
+
+
+class _Pending:
+    """What the stand-ins of one lazily read module are made from: its entry's records and rows as
+    read (checked as `facts_from_json` says), and the expressions decoded so far, each row once,
+    only those read and the rows they refer to. Holds no stand-in (no reference cycle)."""
+
+    __slots__ = ("parts", "where", "shared", "_rows", "_table")
+
+    def __init__(self, j: list[Any], shared: SharedValues, where: str) -> None:
+        self.parts = _Parts(self.expr, shared.line, j[10], j[11], j[5], j[6], j[7], j[8], j[9], j[19], j[12], j[13], j[18])
+        self.shared, self.where = shared, where
+        self._rows: list[Any] = j[20]
+        self._table: dict[int, Expr] = {}
+
+    def expr(self, i: int) -> Expr:
+        """The expression of row `i` (an index checked when the entry was read: in the table)."""
+        found = self._table.get(i)
+        if found is not None:
+            return found
+        rows, table = self._rows, self._table
+        row = rows[i]
+        if row.__class__ is list and len(row) == 2 and row[0] == _REF and tuple(map(type, row)) == _REF_ROW:  # most reads: a name
+            found = table[i] = _NewRef(row[1])  # type: ignore[assignment]
+            return found  # type: ignore[return-value]
+        try:
+            # The rows `i` refers to, to any depth, not decoded yet: each only to rows before it
+            # (else the entry is malformed: no cycle can be followed).
+            todo, need = [i], {i}
+            while todo:
+                n = todo.pop()
+                for c in _children(rows[n]):
+                    if c.__class__ is not int or not 0 <= c < n:
+                        raise _Mistyped("a row referring to one not before it")
+                    if c not in need and c not in table:
+                        need.add(c)
+                        todo.append(c)
+            ints: list[Any] = []
+            _decode_exprs(rows, self.shared, ints, table, sorted(need))
+            if not _INTS(map(type, ints)):
+                raise _Mistyped("an index that is not an int")
+            return table[i]
+        except Exception as e:  # noqa: BLE001 - whatever it is, the entry is not what was written
+            for n in need:  # nothing half-checked stays
+                table.pop(n, None)
+            raise CorruptEntry(self.where) from e
+
+
+def _children(row: Any) -> list[Any]:
+    """The rows a row refers to (by the table's layout; its other values are checked when decoded)."""
+    if row.__class__ is not list:
+        return []
+    t = row[0]
+    if t.__class__ is not int:
+        raise _Mistyped("an expression tag that is not an int")
+    if t == _CALL:
+        return [row[1], *row[2], *row[3][1::2]]
+    if t == _SEQ or t == _MAP:
+        return row[1:]
+    if t == _DYS or t == _DYN:
+        return row[3:]
+    if t == _ATTR or t == _SPLAT:
+        return [row[1]]
+    if t == _CAT:
+        return [row[1], row[2]]
+    return []
+
+
+def _stand_in(cls: type, keep: tuple[str, ...], build: str, given: tuple[str, ...] | None = None) -> tuple[type, Callable[..., list[Any]]]:
+    """The stand-in class of record class `cls` and the function making them: the fields `keep`
+    are read as set when it is made, the others made on first read by `_Parts.<build>`. Until then,
+    the first two of those hold the module's `_Pending` and the record's place in its module.
+    `given`: the slots set when it is made (default: `keep`)."""
+    slots = cls.__slots__  # type: ignore[attr-defined]
+    members = [(name, cls.__dict__[name]) for name in slots]
+    lazy = [name for name in slots if name not in keep]
+    held, at = cls.__dict__[lazy[0]], cls.__dict__[lazy[1]]
+
+    def whole(self: Any) -> None:
+        if self.__class__ is cls:
+            return
+        try:
+            real = getattr(held.__get__(self).parts, build)(at.__get__(self))
+        except CorruptEntry:
+            raise
+        except Exception as e:  # noqa: BLE001 - a record the checked values cannot build
+            raise CorruptEntry(held.__get__(self).where) from e
+        self.__class__ = cls
+        for _name, member in members:
+            member.__set__(self, member.__get__(real))
+
+    def field_of(name: str) -> property:
+        member = cls.__dict__[name]
+
+        def read(self: Any) -> Any:
+            whole(self)
+            return member.__get__(self)
+
+        return property(read)
+
+    return _lazy_class(cls, {name: field_of(name) for name in lazy}, whole, held, at, given if given is not None else keep)
+
+
+def _lazy_class(cls: type, fields: dict[str, property], whole: Callable[[Any], None], held: Any, at: Any, given: tuple[str, ...]) -> tuple[type, Callable[..., list[Any]]]:
+    """A stand-in class of `cls` reading `fields` through these properties, and its maker."""
+
+    def __eq__(self: Any, other: object) -> bool:
+        whole(self)
+        if isinstance(other, cls) and other.__class__ is not cls:
+            other._whole()  # type: ignore[attr-defined]
+        return self == other
+
+    body: dict[str, Any] = dict(fields)
+    body.update(__slots__=(), __eq__=__eq__, __hash__=None, _whole=whole, __module__=cls.__module__, __qualname__=f"{cls.__qualname__}.Lazy")
+    klass = type(f"Lazy{cls.__name__}", (cls,), body)
+    kept = [cls.__dict__[name].__set__ for name in given]
+    put_held, put_at = held.__set__, at.__set__
+
+    def make(pending: _Pending, n: int, *values: list[Any]) -> list[Any]:
+        """Stand-ins for the `n` records of one module, given each kept field's values: C code makes
+        them and sets their slots, one pass per slot (a Python call per record was most of the time
+        a lazy read took, 170,000 records at 1,500 files)."""
+        made = list(map(object.__new__, itertools.repeat(klass, n)))
+        _drain(map(put_held, made, itertools.repeat(pending)))
+        _drain(map(put_at, made, itertools.count()))
+        for put, got in zip(kept, values):
+            _drain(map(put, made, got))
+        return made
+
+    return klass, make
+
+
+_drain = collections.deque(maxlen=0).extend  # runs an iterator to its end, keeping nothing
+
+
+class _Opened:
+    """A lazily read function's state once one of its fields is read, until all are: its
+    `_Pending`, its place in its module, the fields read, and the values of those whose slots hold
+    this state until then (`name`, `line`, `guarded`)."""
+
+    __slots__ = ("pending", "at", "done", "held")
+
+    def __init__(self, pending: _Pending, at: int) -> None:
+        self.pending, self.at, self.done, self.held = pending, at, set(), {}
+
+
+# How each field of a function is read from its record `f` (see facts_to_json), as `_Parts.function`
+# (FunctionFact and its __post_init__) makes it: keep both in step.
+_FUNCTION_FIELDS: dict[str, Callable[[_Parts, list[Any]], Any]] = {
+    "name": lambda parts, f: _shared(f[1]),
+    "line": lambda parts, f: parts.line(f[2]),
+    "params": lambda parts, f: [ParamFact(_shared(p[0]), p[1], p[2], p[3], None if p[4] is None else parts.get(p[4]), p[5], _shared(p[6]), tuple(p[7])) for p in f[3]],
+    "returns": lambda parts, f: _shared_or_none(f[4]),
+    "doc": lambda parts, f: f[5],
+    "decorators": lambda parts, f: list(map(parts.get, f[6])),
+    "calls": lambda parts, f: list(map(parts.get, f[7])),
+    "raises": lambda parts, f: list(map(parts.get, f[8])),
+    "returns_exprs": lambda parts, f: list(map(parts.get, f[9])),
+    "conditional": lambda parts, f: f[10],
+    "is_async": lambda parts, f: f[11],
+    "owner_class": lambda parts, f: _shared_or_none(f[12]),
+    "indirect": lambda parts, f: [(i[0], i[1]) for i in f[13]],
+    "body": lambda parts, f: f[14],
+    "guarded": lambda parts, f: [(g[0], tuple(map(parts.get, g[1]))) for g in f[15]],
+    "in_block": lambda parts, f: f[16],
+    "mutates": lambda parts, f: f[17],
+}
+_HELD = ("name", "line", "guarded")  # the slots a lazily read function's state is kept in
+
+
+def _function_stand_in() -> tuple[type, Callable[..., list[Any]]]:
+    """A function read lazily is read field by field: a dialect's screen reads one or two fields of
+    every function (`returns_exprs`, `decorators`), whose expressions are a few percent of the
+    module's (its `calls` are most of them). Until its first read, its `name` slot holds the
+    module's `_Pending` and its `line` slot its place; from then on, its `guarded` slot an
+    `_Opened`; once every field is read, it becomes a FunctionFact."""
+    cls = FunctionFact
+    lazy = [name for name in cls.__slots__ if name != "symbol"]  # type: ignore[attr-defined]
+    assert set(lazy) == set(_FUNCTION_FIELDS)
+    members = {name: cls.__dict__[name] for name in cls.__slots__}  # type: ignore[attr-defined]
+    state, held, at = members["guarded"], members["name"], members["line"]
+
+    def read_field(self: Any, name: str) -> Any:
+        st = state.__get__(self)
+        if st is None:  # not read before
+            st = _Opened(held.__get__(self), at.__get__(self))
+            state.__set__(self, st)
+        if name in st.done:
+            return st.held[name] if name in _HELD else members[name].__get__(self)
+        try:
+            parts = st.pending.parts
+            value = _FUNCTION_FIELDS[name](parts, parts.functions[st.at])
+        except CorruptEntry:
+            raise
+        except Exception as e:  # noqa: BLE001 - a record the checked values cannot build
+            raise CorruptEntry(st.pending.where) from e
+        st.done.add(name)
+        if name in _HELD:
+            st.held[name] = value
+        else:
+            members[name].__set__(self, value)
+        if len(st.done) == len(lazy):  # every field read: a FunctionFact from now on
+            self.__class__ = cls
+            for n in _HELD:
+                members[n].__set__(self, st.held[n])
+        return value
+
+    def field_of(name: str) -> property:
+        return property(lambda self: read_field(self, name))
+
+    def whole(self: Any) -> None:
+        for name in lazy:
+            if self.__class__ is cls:
+                return
+            read_field(self, name)
+
+    return _lazy_class(cls, {name: field_of(name) for name in lazy}, whole, held, at, ("symbol", "guarded"))
+
+
+_LazyFunction, _lazy_functions = _function_stand_in()
+_LazyClass, _lazy_classes = _stand_in(ClassFact, ("symbol",), "cls")
+_LazyAssign, _lazy_assigns = _stand_in(AssignFact, ("target",), "assign")
+_LazyEffect, _lazy_effects = _stand_in(EffectFact, (), "effect", ("guarded",))
+_LAZY = frozenset({_LazyFunction, _LazyClass, _LazyAssign, _LazyEffect})
+# Where a stand-in assignment or effect keeps its `_Pending` and its place (see `_stand_in`).
+_ASSIGN_HELD, _ASSIGN_AT = AssignFact.__dict__["value"], AssignFact.__dict__["line"]
+_EFFECT_HELD, _EFFECT_AT = EffectFact.__dict__["call"], EffectFact.__dict__["conditional"]
+_EFFECT_PEEKED = EffectFact.__dict__["guarded"]  # its callee as the rows tell it, once peeked (see `indexed_callee`)
+_UNKNOWN = object()  # a peek that could not tell: the record is read
+_NEITHER = object()  # an effect's callee that is neither a name nor a subscript
+
+
+def indexed_callee(effect: EffectFact) -> Expr | None:
+    """What `Program` indexes an effect by: its callee (`effect.call.func`) when that is a name
+    (`Ref`) or a subscript (`Dyn`), else None; without reading a lazily read effect whose callee
+    the entry's rows told when it was read."""
+    if effect.__class__ is _LazyEffect:
+        found = _EFFECT_PEEKED.__get__(effect)  # both programs of a receipt index it
+        if found is None:  # not peeked yet
+            pending: _Pending = _EFFECT_HELD.__get__(effect)
+            found = _peeked_callee(pending._rows, pending.parts.effect_calls[_EFFECT_AT.__get__(effect)])
+            _EFFECT_PEEKED.__set__(effect, found)
+        if found is _NEITHER:
+            return None
+        if found is not _UNKNOWN:
+            return found
+    func = effect.call.func
+    return func if func.__class__ is Ref or func.__class__ is Dyn else None
+
+
+def alias_of(a: AssignFact) -> str | None:
+    """The name `a` binds its target to when it is `target = name`, else None; without reading a
+    lazily read assignment (the entry's rows told when it was read)."""
+    if a.__class__ is _LazyAssign:
+        pending: _Pending = _ASSIGN_HELD.__get__(a)
+        i = _ASSIGN_AT.__get__(a)
+        parts = pending.parts
+        if parts.ops[i] != "=":
+            return None
+        found = _alias_peeked(_peeked(pending._rows, parts.values[i]))
+        if found is not _UNKNOWN:
+            return found
+    return a.value.name if a.op == "=" and a.value.__class__ is Ref else None  # type: ignore[union-attr]
+
+
+_REF_ROW = (int, str)
+
+
+def _peeked(rows: list[Any], i: Any) -> Any:
+    """What row `i` is, as far as the entry's rows tell without decoding: `Ref(name)` for a plain
+    name, `_NEITHER` for an expression that is neither a name nor `Dyn`, `_UNKNOWN` when they do
+    not tell (a `Dyn`, or a malformed row: read whole, it raises). Nothing else of the entry is
+    trusted here; a row read here is what decoding it gives."""
+    row = rows[i]
+    if row.__class__ is not list:
+        return _NEITHER if row is None or row.__class__ in (str, int, float, bool) else _UNKNOWN
+    if len(row) == 2 and tuple(map(type, row)) == _REF_ROW and row[0] == _REF:
+        return _NewRef(row[1])
+    t = row[0] if row else None
+    if t.__class__ is int and t in _NOT_NAMES:
+        return _NEITHER
+    return _UNKNOWN
+
+
+_NOT_NAMES = frozenset({_CALL, _SEQ, _MAP, _ATTR, _SPLAT, _CAT, _FLOAT})
+
+
+def _alias_peeked(found: Any) -> Any:
+    return found.name if found.__class__ is Ref else None if found is _NEITHER else _UNKNOWN
+
+
+def _peeked_callee(rows: list[Any], i: Any) -> Any:
+    """The callee of row `i`, when it is a call, as `_peeked` tells it."""
+    row = rows[i]
+    if row.__class__ is not list or len(row) != 6 or row[0].__class__ is not int or row[0] != _CALL:
+        return _UNKNOWN
+    f = row[1]
+    if f.__class__ is not int or not 0 <= f < i:
+        return _UNKNOWN
+    return _peeked(rows, f)
+
+
+_NONES = itertools.repeat(None)  # a slot's value for every stand-in (`make` reads as many as it makes)
+
+
+def _lazy_facts(j: list[Any], shared: SharedValues, where: str) -> ModuleFacts:
+    (path, module, is_package, imports, star_imports, targets, values, _lines, _conditionals, ops,
+     functions, classes, effect_calls, _effect_conditionals, entries, type_aliases, dynamic_code, error, _effect_guards, _guards, rows) = j
+    if not _STRS(map(type, targets)) or not _STRS(map(type, ops)):
+        raise _Mistyped("an assignment target or operator that is not text")
+    pending = _Pending(j, shared, where)
+    return ModuleFacts(
+        path=path,
+        module=module,
+        is_package=is_package,
+        imports={k: _shared(v) for k, v in imports.items()},
+        star_imports=star_imports,
+        assigns=_lazy_assigns(pending, len(targets), list(map(_shared, targets))),
+        functions=_lazy_functions(pending, len(functions), [_shared(f[0]) for f in functions], _NONES),
+        classes=_lazy_classes(pending, len(classes), [_shared(c[0]) for c in classes]),
+        effects=_lazy_effects(pending, len(effect_calls), _NONES),
         entries=json.loads(entries) if entries else [],
         type_aliases={k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in type_aliases.items()},
         dynamic_code=[(d[0], d[1], d[2]) for d in dynamic_code],

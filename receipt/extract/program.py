@@ -32,6 +32,8 @@ from receipt.extract.facts import (
     Ref,
     Seq,
     Splat,
+    alias_of,
+    indexed_callee,
     nodes_in,
     walk,
 )
@@ -149,7 +151,7 @@ class Program:
         self._calls: list[tuple[ModuleFacts, bool, list[Call]]] | None = None
         for m in self.modules.values():
             for e in m.effects:
-                func = e.call.func
+                func = indexed_callee(e)  # not `e.call.func`: a lazily read effect stays unread (facts.py)
                 if isinstance(func, Ref) and "." in func.name:
                     receiver, method = func.name.rsplit(".", 1)
                     self.effects_by_receiver.setdefault(self.canonical(receiver), []).append((sys.intern(method), e))
@@ -416,9 +418,7 @@ class Program:
 
     def _alias_of(self, symbol: str) -> str | None:
         assigns = self.assigns.get(symbol, [])
-        if len(assigns) == 1 and assigns[0].op == "=" and isinstance(assigns[0].value, Ref):
-            return assigns[0].value.name
-        return None
+        return alias_of(assigns[0]) if len(assigns) == 1 else None  # a lazily read assignment stays unread (facts.py)
 
     def _defined(self, symbol: str) -> bool:
         return symbol in self.functions or symbol in self.classes or symbol in self.assigns

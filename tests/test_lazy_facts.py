@@ -1,0 +1,197 @@
+"""Facts read lazily (extract/facts.py `facts_from_json(lazy=True)`, what an incremental receipt's
+head does, pipeline.LAZY_HEADS): the same facts as an eager read once read, nothing of a record
+decoded before something reads it, and a malformed entry still a miss: at once when its records
+are malformed, when first read when an expression is (the run reads its files again, eagerly).
+Real extraction, real cache files, real git repositories."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from pathlib import Path
+
+import pytest
+
+from receipt import pipeline
+from receipt.extract import extract_file
+from receipt.extract.cache import FactsCache, dumps, entry_file, loads
+from receipt.extract.facts import (
+    AssignFact,
+    CorruptEntry,
+    EffectFact,
+    FunctionFact,
+    alias_of,
+    facts_from_json,
+    facts_to_json,
+    indexed_callee,
+)
+from receipt.gitsource import GitRepo
+from receipt.pipeline import build_receipt, build_surface
+from tests.helpers import GitRepoBuilder
+from tests.test_screens import FILLER, SERVER, SERVER_HOOKS, TOOLS
+
+SOURCE = '''
+from agents import Agent, function_tool
+import tools as t
+
+BASE = t.DEFAULT
+ALIAS = BASE
+registry = []
+CFG = {"tools": []}
+
+
+@function_tool(needs_approval=True)
+def refund(order_id: str, amount: float = 0.0) -> str:
+    """Refund an order."""
+    if amount > 10:
+        raise ValueError(order_id)
+    return helper(order_id, scale=2)
+
+
+class Ledger(t.Base, metaclass=t.Meta):
+    rate: float = 1.5
+
+    def total(self) -> float:
+        return self.rate * 2
+
+
+registry.append(refund)
+CFG["tools"].append(refund)
+t.server.add_tool(refund)
+agent = Agent(name="support", tools=[refund, *registry], model="gpt-4o")
+'''
+
+
+def _json(src: str = SOURCE) -> list:  # type: ignore[type-arg]
+    return json.loads(json.dumps(facts_to_json(extract_file("app/main.py", src.encode()))))
+
+
+def test_lazy_facts_read_back_as_the_eager_ones_and_decode_nothing_before_a_read() -> None:
+    eager = facts_from_json(_json())
+    lazy = facts_from_json(_json(), lazy=True, where="app/main.py")
+    records = [*lazy.functions, *lazy.classes, *lazy.assigns, *lazy.effects]
+    assert records and all(r.__class__ not in (FunctionFact, AssignFact, EffectFact) for r in records)
+    assert lazy.lazy()
+    # What Program reads of every module (names, aliases, effects' callees): no record is read for it.
+    assert [f.symbol for f in lazy.functions] == [f.symbol for f in eager.functions]
+    assert [a.target for a in lazy.assigns] == [a.target for a in eager.assigns]
+    assert [alias_of(a) for a in lazy.assigns] == [alias_of(a) for a in eager.assigns]
+    assert "app.main.BASE" in [alias_of(a) for a in lazy.assigns]  # ALIAS = BASE
+    assert [indexed_callee(e) for e in lazy.effects] == [indexed_callee(e) for e in eager.effects]
+    assert [indexed_callee(e) for e in lazy.effects].count(None) == 0  # names and a subscript
+    # Only the effect whose callee is not a plain name (`CFG["tools"].append`) was read for it.
+    read = [r for r in records if r.__class__ in (FunctionFact, AssignFact, EffectFact)]
+    assert len(read) == 1 and read[0].call.func.why == "subscript"  # type: ignore[union-attr]
+    # One field of a function: the function is still a stand-in, and equal to the eager one.
+    [fn] = [f for f in lazy.functions if f.name == "refund"]
+    assert [type(r).__name__ for r in fn.returns_exprs] == ["Call"]
+    assert type(fn) is not FunctionFact
+    assert lazy == eager  # reads every record: each becomes the very class an eager read makes
+    assert not lazy.lazy()
+    assert {type(r) for r in [*lazy.functions, *lazy.assigns, *lazy.effects]} == {FunctionFact, AssignFact, EffectFact}
+    assert repr(lazy) == repr(eager)
+
+
+def _calls_spoilt(j: list) -> list:  # type: ignore[type-arg]
+    """Every call's line as text: a malformed expression, the records around it as written."""
+    for row in j[-1]:
+        if isinstance(row, list) and row[0] == 0:
+            row[4] = str(row[4])
+    return j
+
+
+def test_a_malformed_expression_read_lazily_raises_when_read_and_a_malformed_record_at_once() -> None:
+    with pytest.raises(ValueError):
+        facts_from_json(_calls_spoilt(_json()))  # read eagerly: a miss
+    lazy = facts_from_json(_calls_spoilt(_json()), lazy=True, where="app/main.py (blob b1)")
+    [fn] = [f for f in lazy.functions if f.name == "refund"]
+    assert fn.name == "refund" and fn.params[0].name == "order_id"  # what holds no call reads
+    with pytest.raises(CorruptEntry, match="app/main.py"):
+        fn.returns_exprs  # noqa: B018 - `helper(order_id, scale=2)`
+    with pytest.raises(CorruptEntry):
+        fn.returns_exprs  # noqa: B018 - again: nothing half-read was kept
+    with pytest.raises(CorruptEntry):
+        [e.call for e in lazy.effects]
+    assert not issubclass(CorruptEntry, Exception)  # no `except Exception` on the way swallows it
+    out_of_table = _json()
+    out_of_table[6][0] = len(out_of_table[-1])  # an assignment's value outside the table
+    with pytest.raises(ValueError):
+        facts_from_json(out_of_table, lazy=True)
+    mistyped = _json()
+    mistyped[10][0][2] = "20"  # a function's line as text
+    with pytest.raises(ValueError):
+        facts_from_json(mistyped, lazy=True)
+
+
+def _incremental(git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    base = git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": SERVER_HOOKS, "ops/tools.py": TOOLS, **FILLER})
+    head = git_repo.commit({"ops/util0.py": "def helper0(x):\n    return x - 1\n"})
+    monkeypatch.setenv("RECEIPT_CACHE_DIR", str(tmp_path / "cache"))
+    build_surface(GitRepo(git_repo.path), base)  # the base's surface and screens, precomputed
+    return base, head
+
+
+def _receipt(path: Path, base: str, head: str) -> str:
+    r = build_receipt(path, base, head)
+    return json.dumps(r.model_dump(mode="json"), sort_keys=True)
+
+
+def test_an_incremental_receipt_read_lazily_is_the_eager_one(git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    base, head = _incremental(git_repo, tmp_path, monkeypatch)
+    seen: list[bool] = []
+    facts_for = pipeline._facts_for
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(kwargs.get("lazy", False))
+        return facts_for(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "_facts_for", spy)
+    stored = sorted((tmp_path / "cache").rglob("*.zjson"))
+    saved = {f: f.read_bytes() for f in stored}
+    lazy = _receipt(git_repo.path, base, head)
+    assert seen == [True]
+    for f in (tmp_path / "cache").rglob("*.zjson"):  # the run as from the same cache, eagerly
+        if f not in saved:
+            f.unlink()
+    for f, data in saved.items():
+        f.write_bytes(data)
+    monkeypatch.setattr(pipeline, "LAZY_HEADS", False)
+    assert _receipt(git_repo.path, base, head) == lazy
+    assert seen == [True, False]
+    assert '"wipe"' in lazy and '"purge"' in lazy
+
+
+def test_a_malformed_entry_found_when_read_lazily_is_a_miss_and_the_receipt_the_clean_ones(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base, head = _incremental(git_repo, tmp_path, monkeypatch)
+    stored = sorted((tmp_path / "cache").rglob("*.zjson"))
+    saved = {f: f.read_bytes() for f in stored}
+    clean = _receipt(git_repo.path, base, head)
+    for f in (tmp_path / "cache").rglob("*.zjson"):
+        if f not in saved:
+            f.unlink()
+    for f, data in saved.items():
+        f.write_bytes(data)
+    # ops/tools.py is the same at both revisions: its entry is read from the cache, lazily; its
+    # registrations are read by the head's dialects (their screens selected something).
+    tools_blob = GitRepo(git_repo.path).list_files(head).files
+    [tools] = [f for f in tools_blob if f.path == "ops/tools.py"]
+    entry = entry_file(tmp_path / "cache", tools.blob, tools.path)
+    data = loads(zlib.decompress(entry.read_bytes()))
+    _calls_spoilt(data["facts"])
+    entry.write_bytes(zlib.compress(dumps(data)))
+    with pytest.raises(ValueError):
+        facts_from_json(loads(zlib.decompress(entry.read_bytes()))["facts"])  # malformed indeed
+    forgotten: list[int] = []
+    forget = FactsCache.forget_lazy
+
+    def spy(self: FactsCache) -> None:
+        forgotten.append(1)
+        forget(self)
+
+    monkeypatch.setattr(FactsCache, "forget_lazy", spy)
+    assert _receipt(git_repo.path, base, head) == clean
+    assert forgotten == [1]  # found when read, not when the entry was read: read again, eagerly
+    # extracted again from its blob and written back: the entry reads as facts again
+    assert facts_from_json(loads(zlib.decompress(entry.read_bytes()))["facts"]).path == "ops/tools.py"
