@@ -9,6 +9,9 @@ them must be identical. Each (version, seed) is one child process that computes 
 turn with one cache directory, as successive CI runs would (cold first, warm later, incremental
 in between), and then all of them again (identical reruns). With `--cold`, every receipt is computed
 with no cache directory, as a first CI run would (extraction of both whole trees each time), once.
+With `--precompute`, each receipt's base surface is computed first (`build_surface`, which keeps its
+screens), so that the receipt is the incremental one a push to the default branch prepares (its
+head reads the cache lazily, pipeline.LAZY_HEADS).
 Speed work must not change a byte.
 
 `--old`/`--new` are git revisions of this project, exported with `git archive` to a temporary
@@ -32,13 +35,17 @@ from _common import PROJECT, git
 from generate_repo import Params, ensure_repo
 
 CHILD = r"""
-import hashlib, json, sys
+import hashlib, json, os, sys
 repo, pairs = sys.argv[1], json.loads(sys.argv[2])
-from receipt.pipeline import build_receipt
+from receipt.gitsource import GitRepo
+from receipt.pipeline import build_receipt, build_surface
 from receipt.render import render_json, render_markdown
 out = {}
 for attempt in sys.argv[3].split(","):
     for base, head in pairs:
+        if os.environ.get("COMPARE_PRECOMPUTE"):  # the base's surface (and its screens) first, as a push computes it
+            with GitRepo(repo) as g:
+                build_surface(g, base)
         r = build_receipt(repo, base, head)
         text = render_markdown(r) + "\0" + render_json(r)
         out[f"{attempt} {base}..{head}"] = hashlib.sha256(text.encode()).hexdigest()
@@ -53,8 +60,10 @@ def export(rev: str, into: Path) -> Path:
     return into
 
 
-def receipts(tree: Path, repo: Path, pairs: list[tuple[str, str]], seed: str, cache: Path | None) -> dict[str, str]:
+def receipts(tree: Path, repo: Path, pairs: list[tuple[str, str]], seed: str, cache: Path | None, precompute: bool = False) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": seed, "RECEIPT_CACHE_DIR": str(cache) if cache else "off", "RECEIPT_TODAY": "2026-01-01"}
+    if precompute:
+        env["COMPARE_PRECOMPUTE"] = "1"
     env.pop("GITHUB_ACTIONS", None)
     attempts = "first" if cache is None else "first,again"
     proc = subprocess.run([sys.executable, "-c", CHILD, str(repo), json.dumps(pairs), attempts], cwd=tree, env=env, capture_output=True, text=True)
@@ -72,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-commits", type=int, default=60, help="newest N first-parent commits (default 60)")
     ap.add_argument("--seeds", default="0,4242", help="PYTHONHASHSEED values (default 0,4242)")
     ap.add_argument("--cold", action="store_true", help="every receipt without a cache directory (cold), computed once")
+    ap.add_argument("--precompute", action="store_true", help="each receipt's base surface computed first (`receipt surface`, with its kept screens): incremental receipts as after a push to the default branch")
     args = ap.parse_args(argv)
 
     old_rev = args.old or git(PROJECT, "merge-base", "HEAD", "main")
@@ -89,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
                 key = f"{label}, PYTHONHASHSEED={seed}"
                 print(f"  {key}: {len(pairs)} receipts x {1 if args.cold else 2} ...", file=sys.stderr, flush=True)
                 cache = None if args.cold else tmpdir / hashlib.sha256(key.encode()).hexdigest()[:8]
-                results[key] = receipts(tree, repo, pairs, seed, cache)
+                results[key] = receipts(tree, repo, pairs, seed, cache, args.precompute)
     reference_key = next(iter(results))
     reference = results[reference_key]
     bad = 0
