@@ -21,9 +21,12 @@ from receipt.extract.facts import (
     EffectFact,
     FunctionFact,
     alias_of,
+    assigned_call_name,
+    calls_named,
     facts_from_json,
     facts_to_json,
     indexed_callee,
+    mutates_of,
 )
 from receipt.gitsource import GitRepo
 from receipt.pipeline import build_receipt, build_surface
@@ -55,6 +58,11 @@ class Ledger(t.Base, metaclass=t.Meta):
         return self.rate * 2
 
 
+def configure(cfg):
+    cfg.update(strict=True)
+    return helper(cfg)
+
+
 registry.append(refund)
 CFG["tools"].append(refund)
 t.server.add_tool(refund)
@@ -79,9 +87,15 @@ def test_lazy_facts_read_back_as_the_eager_ones_and_decode_nothing_before_a_read
     assert "app.main.BASE" in [alias_of(a) for a in lazy.assigns]  # ALIAS = BASE
     assert [indexed_callee(e) for e in lazy.effects] == [indexed_callee(e) for e in eager.effects]
     assert [indexed_callee(e) for e in lazy.effects].count(None) == 0  # names and a subscript
-    # Only the effect whose callee is not a plain name (`CFG["tools"].append`) was read for it.
+    assert [assigned_call_name(a) for a in lazy.assigns] == [assigned_call_name(a) for a in eager.assigns]
+    assert "agents.Agent" in [getattr(assigned_call_name(a), "name", None) for a in lazy.assigns]
+    assert [mutates_of(f) for f in lazy.functions] == [mutates_of(f) for f in eager.functions] == [[], [], ["cfg"]]
+    assert [calls_named(f, {"helper", "update"}) for f in lazy.functions] == [calls_named(f, {"helper", "update"}) for f in eager.functions]
+    assert [len(calls_named(f, {"helper", "update"})) for f in lazy.functions] == [1, 0, 1]
+    # Only the effects whose callee is neither a plain name nor a call (`CFG["tools"].append`,
+    # `cfg.update`: a Dyn) were read for it.
     read = [r for r in records if r.__class__ in (FunctionFact, AssignFact, EffectFact)]
-    assert len(read) == 1 and read[0].call.func.why == "subscript"  # type: ignore[union-attr]
+    assert sorted(r.call.func.why for r in read) == ["parameter", "subscript"]  # type: ignore[union-attr]
     # One field of a function: the function is still a stand-in, and equal to the eager one.
     [fn] = [f for f in lazy.functions if f.name == "refund"]
     assert [type(r).__name__ for r in fn.returns_exprs] == ["Call"]

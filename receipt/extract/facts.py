@@ -1216,6 +1216,64 @@ def alias_of(a: AssignFact) -> str | None:
     return a.value.name if a.op == "=" and a.value.__class__ is Ref else None  # type: ignore[union-attr]
 
 
+def mutates_of(f: FunctionFact) -> list[str]:
+    """`f.mutates`, without reading a lazily read function (its record says it, checked when read)."""
+    place = _unread(f, "mutates")
+    return f.mutates if place is None else place[0].parts.functions[place[1]][17]
+
+
+def calls_named(f: FunctionFact, leaves: set[str] | frozenset[str]) -> list[Call]:
+    """The calls of `f` (in order) whose callee is a name (`Ref`) ending with one of `leaves`;
+    of a lazily read function, only those are decoded (its calls are most of a module's expressions)."""
+    place = _unread(f, "calls")
+    if place is None:
+        return [c for c in f.calls if c.func.__class__ is Ref and c.func.name.rpartition(".")[2] in leaves]  # type: ignore[union-attr]
+    pending, at = place
+    rows, out = pending._rows, []
+    for i in pending.parts.functions[at][7]:
+        func = _peeked_callee(rows, i)
+        if func is _NEITHER:
+            continue
+        if func is _UNKNOWN:  # read it
+            call = pending.expr(i)
+            func = call.func  # type: ignore[union-attr]
+            if func.__class__ is not Ref or func.name.rpartition(".")[2] not in leaves:  # type: ignore[union-attr]
+                continue
+            out.append(call)
+        elif func.name.rpartition(".")[2] in leaves:
+            out.append(pending.expr(i))
+    return out  # type: ignore[return-value]
+
+
+def assigned_call_name(a: AssignFact) -> Ref | None:
+    """The callee of the value `a` assigns when that is a call of a name (`x = make(...)`), else
+    None; without reading a lazily read assignment whose value the rows tell."""
+    if a.__class__ is _LazyAssign:
+        pending: _Pending = _ASSIGN_HELD.__get__(a)
+        i = pending.parts.values[_ASSIGN_AT.__get__(a)]
+        row = pending._rows[i]
+        is_call = row.__class__ is list and row and row[0].__class__ is int and row[0] == _CALL
+        if not is_call and (row.__class__ is not list or (row and row[0].__class__ is int and row[0] in _NOT_NAMES | {_REF, _DYN, _DYS})):
+            return None  # a constant or another kind of expression: not a call
+        found = _peeked_callee(pending._rows, i) if is_call else _UNKNOWN
+        if found is _NEITHER:
+            return None
+        if found is not _UNKNOWN:
+            return found
+    value = a.value
+    return value.func if value.__class__ is Call and value.func.__class__ is Ref else None  # type: ignore[union-attr, return-value]
+
+
+def _unread(f: FunctionFact, name: str) -> tuple[_Pending, int] | None:
+    """(its `_Pending`, its place) when `f` is a lazily read function whose field `name` is not read."""
+    if f.__class__ is not _LazyFunction:
+        return None
+    st = FunctionFact.__dict__["guarded"].__get__(f)
+    if st is None:
+        return FunctionFact.__dict__["name"].__get__(f), FunctionFact.__dict__["line"].__get__(f)
+    return None if name in st.done else (st.pending, st.at)
+
+
 _REF_ROW = (int, str)
 
 

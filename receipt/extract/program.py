@@ -33,7 +33,10 @@ from receipt.extract.facts import (
     Seq,
     Splat,
     alias_of,
+    assigned_call_name,
+    calls_named,
     indexed_callee,
+    mutates_of,
     nodes_in,
     walk,
 )
@@ -165,7 +168,8 @@ class Program:
         (`FunctionFact.mutates`, and a function handing its parameter on to one that does): CONFIG
         is changed by the call, indexed as a change of CONFIG ("__passed__", not read: what the
         helper does to it is not followed). Calls made as statements or as an assigned value."""
-        changing: dict[str, set[str]] = {f.symbol: set(f.mutates) for f in self.functions.values() if f.mutates}
+        # Read through the accessors of facts.py: a lazily read module stays unread (most are).
+        changing: dict[str, set[str]] = {f.symbol: set(found) for f in self.functions.values() if (found := mutates_of(f))}
         if not changing:
             return
         # Only calls spelling the last name of a changing function are looked at (a few of the program's).
@@ -173,10 +177,7 @@ class Program:
         for _ in range(_MAX_DEPTH):  # a function handing its own parameter to one that changes it changes it too
             grew = []
             for f in self.functions.values():
-                for call in f.calls:
-                    func = call.func
-                    if func.__class__ is not Ref or func.name.rpartition(".")[2] not in leaves:  # type: ignore[union-attr]
-                        continue
+                for call in calls_named(f, leaves):
                     own = {q.name for q in f.params}
                     for arg in self._changed_arguments(call, changing):
                         if arg.__class__ is Dyn and arg.why == "parameter" and arg.src in own and arg.src not in changing.get(f.symbol, ()):  # type: ignore[union-attr]
@@ -187,12 +188,13 @@ class Program:
             leaves.update(symbol.rpartition(".")[2] for symbol in grew)
         for m in self.modules.values():
             for e in m.effects:
-                self._index_passed_call(e.call.func, e, changing, leaves)
+                self._index_passed_call(indexed_callee(e), e, changing, leaves)
             for a in m.assigns:
-                if a.value.__class__ is Call:
-                    self._index_passed_call(a.value.func, a, changing, leaves)  # type: ignore[union-attr]
+                func = assigned_call_name(a)
+                if func is not None:
+                    self._index_passed_call(func, a, changing, leaves)
 
-    def _index_passed_call(self, func: Expr, fact: EffectFact | AssignFact, changing: dict[str, set[str]], leaves: set[str]) -> None:
+    def _index_passed_call(self, func: Expr | None, fact: EffectFact | AssignFact, changing: dict[str, set[str]], leaves: set[str]) -> None:
         if func.__class__ is not Ref or func.name.rpartition(".")[2] not in leaves:  # type: ignore[union-attr]
             return
         e = fact if isinstance(fact, EffectFact) else EffectFact(fact.value, fact.conditional, fact.guarded)  # type: ignore[arg-type]
