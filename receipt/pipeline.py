@@ -76,7 +76,7 @@ RECORD_HEADS = False
 # other work (load 6-7), where wall time says nothing (benchmarks/README "Cold stages"); the
 # entries' writes are then started as soon as extraction ends, as before.
 HOLD_WRITES = False
-# Whether such a head (its base's screens kept) reads its facts from the cache lazily (extract/facts.py
+# Whether the head of a receipt whose base's screens are kept reads its facts from the cache lazily (extract/facts.py
 # `facts_from_json`): its dialects reuse most of the base's screens, so most modules are never
 # looked into, and a module's expressions are decoded only when something reads them. Measured
 # (2026-11-24, see benchmarks/README.md "incremental").
