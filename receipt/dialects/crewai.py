@@ -41,7 +41,9 @@ Recognised (by import origin, aliases and re-export paths included):
   makes it `dynamic`. A hook counts where CrewAI really registers it: a registration in a function
   nothing calls registers nothing; under a condition (or in a function only other functions call)
   it makes the approval `dynamic`; a `(self, context)` method outside a `@CrewBase` class is never
-  registered; any unregister/clear of the hooks API in the repository makes it `dynamic`. A return
+  registered. An unregister of the hooks API in the repository makes the hook it names `dynamic`
+  (every hook when the one it names is not statically known); a clear makes every hook `dynamic`,
+  unless it names another interception point than PRE_TOOL_CALL. A return
   or raise of a def in the hook's body is merged into the hook's by the facts (dynamic then), and
   a HookAborted raised in a `try` whose own except may catch it is `dynamic` (a re-raise is not seen).
 - Roots: public module-level agents, agents of module-level crews, agents returned by public
@@ -84,9 +86,14 @@ _HOOKS = ("crewai.hooks",)
 
 
 _OBSERVES, _MAY_BLOCK, _BLOCKS = 0, 1, 2  # what a before-tool-call hook can do to the call
-# What removes a before-tool-call hook (crewai.hooks, hooks/tool_hooks.py, hooks/dispatch.py).
-_REMOVERS = ("unregister_before_tool_call_hook", "clear_before_tool_call_hooks", "clear_all_tool_call_hooks",
-             "clear_all_global_hooks", "unregister", "clear", "clear_all")
+# What removes a before-tool-call hook (crewai.hooks, hooks/tool_hooks.py, hooks/dispatch.py; crewai.hooks
+# re-exports dispatch's unregister/clear/clear_all as unregister_hook/clear_hooks/clear_all_hooks), by
+# what it removes: the hook it is given (and the point it names, when it takes one), every hook at the
+# point it names, or every before-tool-call hook.
+_REMOVES_HOOK = {"unregister_before_tool_call_hook": None, "unregister": 0, "unregister_hook": 0}  # -> index of the point
+_REMOVES_AT_POINT = ("clear", "clear_hooks")
+_REMOVES_ALL = ("clear_before_tool_call_hooks", "clear_all_tool_call_hooks", "clear_all_global_hooks", "clear_all", "clear_all_hooks")
+_REMOVERS = (*_REMOVES_HOOK, *_REMOVES_AT_POINT, *_REMOVES_ALL)
 _HOOK_DEPTH = 4  # repository helpers a hook calls, followed this deep
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_\-]*)}")  # crewai.utilities.string_utils._VARIABLE_PATTERN
 
@@ -140,6 +147,7 @@ class _Gate(NamedTuple):
     agents: Any  # roles it is limited to (list, tuple or str); None: every agent; Dynamic: not known
     verdict: int
     why: str
+    hook: str | None = None  # the repository function registered (what an unregister names); None: not known
 
 
 class _Crew:
@@ -391,7 +399,7 @@ class _Crew:
                 verdict, why = _MAY_BLOCK, f"interception point {point.dynamic} not statically known"
             if isinstance(names, Dynamic):
                 verdict, why, names = _MAY_BLOCK, f"tool filter {names.dynamic} not statically known", None
-            gates.append(_Gate(names, agents, verdict, why))
+            gates.append(_Gate(names, agents, verdict, why, hook.symbol if isinstance(hook, FunctionFact) else self.hook_symbol(hook)))
 
         for fn in p.iter_functions():
             for dec in fn.decorators:
@@ -433,11 +441,13 @@ class _Crew:
                 for c in fn.calls:
                     if (target := p.origin(c.func)) in registering:
                         called.setdefault(target, []).append(False)
-        removed: list[str] = []
+        removed: list[tuple[str | None, str]] = []  # (the hook removed, None: any; where)
         for c, path, when, caller in sites:
             origin = p.origin(c.func)
             if from_package(origin, _HOOKS, *_REMOVERS):
-                removed.append(f"{leaf(origin or '')} at {path}:{c.line}")
+                removal = self.removal(c, leaf(origin or ""))
+                if removal is not False:
+                    removed.append((removal, f"{leaf(origin or '')} at {path}:{c.line}"))
                 continue
             if caller is not None:
                 # Registered when the function runs: never, if nothing of the repository calls it;
@@ -463,9 +473,12 @@ class _Crew:
                     gate(c.args[0], self.hook_filter(None, inner), self.pre_tool_call(inner.arg(0, "point")), self.agent_filter(None, inner), when)
         if removed:
             # A hook unregistered or cleared somewhere: whether it is still there when a tool is
-            # called depends on what ran before.
-            why = "hooks are removed at run time (" + ", ".join(sorted(set(removed))) + ")"
-            gates = [g._replace(verdict=_MAY_BLOCK, why=why) for g in gates]
+            # called depends on what ran before. An unregister naming another hook removes not this one.
+            def removing(g: _Gate) -> list[str]:
+                return sorted({where for hook, where in removed if hook is None or g.hook is None or hook == g.hook})
+
+            gates = [g._replace(verdict=_MAY_BLOCK, why="hooks are removed at run time (" + ", ".join(r) + ")") if (r := removing(g)) else g
+                     for g in gates]
         if not gates:
             return
         # A hook limited to some agents gates a tool only when the calling agent's role is among
@@ -557,6 +570,30 @@ class _Crew:
         if isinstance(got, str):
             return got == "pre_tool_call"
         return Dynamic(dynamic=describe(expr))
+
+    def hook_symbol(self, hook: Expr | None) -> str | None:
+        """The repository function a hook expression denotes (registered, or named by an unregister)."""
+        if hook is None:
+            return None
+        value = self.program.value_of(hook)
+        if isinstance(value, Ref):
+            symbol = self.program.canonical(value.name)
+            if symbol in self.program.functions:
+                return symbol
+        return None
+
+    def removal(self, call: Call, name: str) -> str | None | bool:
+        """What a remover call takes away from the before-tool-call hooks: one hook (its function's
+        symbol), any (None: all of them, or one not statically known), or nothing (False: a point
+        other than PRE_TOOL_CALL)."""
+        if name in _REMOVES_ALL:
+            return None
+        point_at = 0 if name in _REMOVES_AT_POINT else _REMOVES_HOOK[name]
+        if point_at is not None and self.pre_tool_call(call.arg(point_at, "point")) is False:
+            return False  # `clear_hooks(InterceptionPoint.POST_TOOL_CALL)`: another point's hooks
+        if name in _REMOVES_AT_POINT:
+            return None
+        return self.hook_symbol(call.arg(1 if point_at is not None else 0, "hook"))
 
     def hook_verdict(self, hook: Expr) -> tuple[int, str]:
         """A hook given as an expression: a repository function, a lambda, else not known."""

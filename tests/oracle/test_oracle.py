@@ -77,6 +77,8 @@ UNBUILDABLE = {
     "crewai/noop_audit_hook_returns_a_payload": _CREWAI_1_15_HOOKS,
     "crewai/noop_hook_agent_filter_names_role_through_constant": _CREWAI_1_15_HOOKS,
     "crewai/refund_tool_given_to_agent_outside_hook_agent_filter": _CREWAI_1_15_HOOKS,
+    "crewai/approval_hook_removed_through_unregister_hook": _CREWAI_1_15_HOOKS,
+    "crewai/noop_other_hook_unregistered_beside_approval_hook": _CREWAI_1_15_HOOKS,
     "crewai/unsafe_code_execution": "code_execution_mode='safe' needs a running Docker daemon at construction",
     "google_adk/model_from_env_via_litellm": "LiteLlm needs google-adk[extensions] (litellm), not installed by the oracle extra",
     "smolagents/model_from_env": "reads a required environment variable at import",
