@@ -13,9 +13,10 @@ Writing entries to the cache directory (creating a file each) waits until extrac
 worker keeps its entries compressed as their files hold them (up to `_KEEP_BYTES`), and those the
 parent extracts itself are handed to a worker as they are made; each worker writes what it holds
 when told to (`Writes.start`): when the last file is extracted, or, with `defer`, when the caller
-says (a receipt starts them once the base is linked: while the base and the head are linked, one
-process each, the two cores are taken, and writes beside them slowed the link the receipt waits
-for). The parent waits for those writes before the cache's bound is enforced (`FactsCache.settle`).
+says (pipeline.HOLD_WRITES, off until measured on an idle machine: a receipt would start them once
+the base is linked, so that the base's link and the head's, one process each, have the two cores to
+themselves). The parent waits for those writes before the cache's bound is enforced
+(`FactsCache.settle`).
 
 Only data this run computed crosses between processes (JSON text and file names: no pickled
 objects from the analysed code), and a file a worker could not do (a missing object, a crash) is
