@@ -287,13 +287,20 @@ def origin_matches(origin: str | None, *candidates: str) -> bool:
     """
     if not origin:
         return False
-    for c in candidates:
-        if origin == c:
-            return True
-        pkg = c.partition(".")[0]
-        if origin.startswith(pkg + ".") and _qualified_tail(origin) == _qualified_tail(c):
-            return True
-    return False
+    key = (origin, candidates)
+    found = _MATCHES.get(key)
+    if found is None:
+        if len(_MATCHES) >= _MATCHES_MAX:  # a long-lived process (a server, the test suite) stays bounded
+            _MATCHES.clear()
+        found = _MATCHES[key] = any(origin == c or (origin.startswith(c.partition(".")[0] + ".") and _qualified_tail(origin) == _qualified_tail(c))
+                                    for c in candidates)
+    return found
+
+
+# origin_matches is a pure function of its strings, asked the same question for every call of a
+# program by several screens: memoised (a program has tens of thousands of distinct origins).
+_MATCHES: dict[tuple[str, tuple[str, ...]], bool] = {}
+_MATCHES_MAX = 200_000
 
 
 # -- screened scans (see `Program.scan`): a dialect's whole-program loop limited to what a pure test
@@ -309,6 +316,13 @@ def screened_functions(p: Program, site: str, keep: Callable[[Program, FunctionF
 def screened_assigns(p: Program, site: str, keep: Callable[[Program, AssignFact], bool]) -> Iterator[AssignFact]:
     """`p.iter_assigns()`, only those `keep` selects, in the same order."""
     return (a for _m, a in p.scan(site, lambda p, m: [a for a in m.assigns if keep(p, a)]))
+
+
+def screened_assigned_calls(p: Program, site: str, keep: Callable[[Program, AssignFact], bool]) -> Iterator[AssignFact]:
+    """`screened_assigns` for a `keep` that selects only `=` assignments of a call (`x = Agent(...)`):
+    the same items, read from the program's one list of those per module (`Program.assigned_calls`)
+    instead of every assignment once per screen."""
+    return (a for _m, a in p.scan(site, lambda p, m: [a for a in p.assigned_calls(m) if keep(p, a)]))
 
 
 def screened_classes(p: Program, site: str, keep: Callable[[Program, ClassFact], bool]) -> Iterator[ClassFact]:

@@ -75,7 +75,7 @@ from receipt.dialects.base import (
     shape,
     leaf,
     origin_matches,
-    screened_assigns,
+    screened_assigned_calls,
     screened_classes,
     screened_effects,
     screened_functions,
@@ -321,7 +321,7 @@ class _Extractor:
         return self.add(tid, entry, {tid}, fn, conditional)
 
     def assigned_tools(self) -> None:
-        for a in screened_assigns(self.p, "langchain.assigned tools", _assigned_tool):
+        for a in screened_assigned_calls(self.p, "langchain.assigned tools", _assigned_tool):
             if a.op == "=" and isinstance(a.value, Call):
                 self.tool_call(a.value, a.target, self.p.path_of(a.target), a.conditional)
 
@@ -447,11 +447,11 @@ class _Extractor:
 
     def find_agents(self) -> None:
         self.find_graphs()
-        for a in screened_assigns(self.p, "langchain.agents", _assigned_agent):
+        for a in screened_assigned_calls(self.p, "langchain.agents", _assigned_agent):
             react = self.kind_of(a.value) if a.op == "=" else None
             if react is not None:
                 self.add_agent(a.target, self.unwrap(a.value), react, a.conditional, a.target.rsplit(".", 1)[-1], self.p.path_of(a.target))  # type: ignore[arg-type]
-        for a in screened_assigns(self.p, "langchain.wrapped", _wrapped_name):  # `served = agent.with_config(...)`: the same agent
+        for a in screened_assigned_calls(self.p, "langchain.wrapped", _wrapped_name):  # `served = agent.with_config(...)`: the same agent
             inner = self.unwrap(a.value) if a.op == "=" and isinstance(a.value, Call) else None
             if isinstance(inner, Ref) and inner is not a.value:
                 target = self.agents.get(self.p.canonical(inner.name))
@@ -476,7 +476,7 @@ class _Extractor:
         node that is an agent or another compiled graph as that agent. `compile(interrupt_before=
         ["tools"])` gates the tools as for the prebuilt agents."""
         p = self.p
-        builders = {a.target for a in screened_assigns(p, "langchain.graph builders", _graph_builder)}
+        builders = {a.target for a in screened_assigned_calls(p, "langchain.graph builders", _graph_builder)}
         if not builders:
             return
         tools: dict[str, list[Item]] = {b: [] for b in builders}
@@ -510,7 +510,7 @@ class _Extractor:
                 return expr, p.canonical(receiver.name)
             return None
 
-        for a in screened_assigns(p, "langchain.compiled", lambda _p, a: a.op == "=" and _compiles(a.value)):
+        for a in screened_assigned_calls(p, "langchain.compiled", lambda _p, a: a.op == "=" and _compiles(a.value)):
             found = compiled(self.unwrap(a.value)) if a.op == "=" else None
             if found is not None:
                 self.add_agent(a.target, found[0], True, a.conditional, a.target.rsplit(".", 1)[-1], p.path_of(a.target), graph=True)
@@ -1112,12 +1112,13 @@ def _wrapped_name(_p: Program, a: AssignFact) -> bool:
 def _returns_agent_or_name(p: Program, fn: FunctionFact) -> bool:
     """A return of an agent built in place, or of a name bound to one (an agent or a compiled graph)."""
     for r in fn.returns_exprs:
-        if _agent_kind(p, r) is not None:
-            return True
-        inner = _Extractor.unwrap(r)
-        if isinstance(inner, Ref):
-            symbol = p.canonical(inner.name)
-            if symbol.endswith(".<return>") or any(a.op == "=" and (_agent_kind(p, a.value) is not None or _compiles(a.value)) for a in p.assigns.get(symbol, ())):
+        if r.__class__ is Call:  # (neither test below can hold of anything else, nor unwrap change it)
+            if _agent_kind(p, r) is not None:
+                return True
+            r = _Extractor.unwrap(r)
+        if r.__class__ is Ref:
+            symbol = p.canonical(r.name)  # type: ignore[union-attr]
+            if symbol.endswith(".<return>") or any(_agent_kind(p, a.value) is not None or _compiles(a.value) for a in p.assigned_calls_to(symbol)):
                 return True
     return False
 

@@ -93,7 +93,9 @@ _REGISTER = frozenset({"tool", "prompt", "add_tool", "add_prompt", "mount", "imp
 # Servers whose components come from elsewhere at run time (a remote server, an OpenAPI spec).
 _GENERATED = frozenset({"as_proxy", "from_openapi", "from_fastapi", "create_proxy"})
 _MAX_DEPTH = 8
+_REGISTER_OR_SERVE = _REGISTER | _SERVE
 _REGISTER_METHODS = frozenset({"tool", "add_tool", "prompt", "add_prompt"})
+_REGISTER_ENDINGS = ("tool", "prompt")  # what each of them ends with (a test that builds no string)
 # Private component managers of FastMCP servers; registering through them is registering on the server.
 _MANAGERS = frozenset({"_tool_manager", "_prompt_manager"})
 
@@ -1012,23 +1014,6 @@ class _Analyser:
 # --- helpers (pure) -------------------------------------------------------------------------------
 
 
-def _may_use_server(call: Call) -> bool:
-    """Cheap test (no name resolution) for a call `unfollowed_use` can say something about: a callee
-    name with a name or call as first of two or more arguments (`getattr(mcp, name)`), or an
-    argument spelled like a registration method (`setup(mcp.tool)`). Programs hold hundreds of
-    thousands of calls; few pass."""
-    args = call.args
-    if len(args) >= 2 and call.func.__class__ is Ref and args[0].__class__ in (Ref, Call):
-        return True
-    for value in args:
-        if value.__class__ is Ref and value.name.rpartition(".")[2] in _REGISTER_METHODS:  # type: ignore[union-attr]
-            return True
-    for _, value in call.kwargs:
-        if value.__class__ is Ref and value.name.rpartition(".")[2] in _REGISTER_METHODS:  # type: ignore[union-attr]
-            return True
-    return False
-
-
 # --- screens: what each scan of the analyser looks at in one module (`Program.scan`). Pure functions
 # of the module and of what they ask the program; what they skip, the analyser would skip too.
 
@@ -1131,9 +1116,7 @@ def _server_assigns(p: Program, m: ModuleFacts) -> list[AssignFact]:
     """Assignments `find_servers` reads: a server built (`FastMCP(...)`, a generated one) or a call of a
     repository function returning exactly one server construction (a factory, which it notes)."""
     out = []
-    for a in m.assigns:
-        if a.op != "=" or not isinstance(a.value, Call):
-            continue
+    for a in p.assigned_calls(m):
         origin = p.origin(a.value.func) or ""
         if (origin.startswith("fastmcp.") and leaf(origin) in _GENERATED) or _server_kind(p, a.value) is not None:
             out.append(a)
@@ -1167,7 +1150,16 @@ def _registration_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, bool, bo
     """(call seen through, conditional, guarded, function whose parameter is the receiver) for the
     statement calls `_Analyser.call` reads: registration and serving methods."""
     out = []
+    other: dict[str, bool] = {}  # callee name -> seen through, a name whose method is none of these
     for call, cond, guarded in _statement_calls(m):
+        if call.func.__class__ is Ref:  # most calls (a module calls the same names over and over)
+            name = call.func.name  # type: ignore[union-attr]
+            skip = other.get(name)
+            if skip is None:
+                seen = p.see_through(call.func, 1)  # as resolve_call sees it, without building the resolved call
+                skip = other[name] = seen.__class__ is Ref and seen.name.rpartition(".")[2] not in _REGISTER_OR_SERVE  # type: ignore[union-attr]
+            if skip:
+                continue
         call = p.resolve_call(call)
         func = call.func
         inner = func if isinstance(func, Call) else None
@@ -1189,16 +1181,20 @@ _ATTRIBUTE_BUILTINS = frozenset({"builtins.getattr", "builtins.setattr", "builti
 
 
 def _uses_server(p: Program, call: Call) -> bool:
-    """`_may_use_server`, narrowed by what the callee is: `unfollowed_use` says something only of
-    a getattr/setattr/delattr call or of a call passing a registration method, so a call that is
-    neither is not selected (most calls with two arguments: a selection that stays empty is what a
-    kept screen can reuse, see screenstore.py)."""
-    if not _may_use_server(call):
-        return False
-    for value in (*call.args, *(v for _, v in call.kwargs)):
-        if value.__class__ is Ref and value.name.rpartition(".")[2] in _REGISTER_METHODS:  # type: ignore[union-attr]
+    """A call `unfollowed_use` says something about: one passing an argument spelled like a
+    registration method (`setup(mcp.tool)`), or a getattr/setattr/delattr call with a name or call
+    as first of two or more arguments (`getattr(mcp, name)`). Programs hold hundreds of thousands
+    of calls and few pass, so the name is resolved last, only for a callee with such arguments
+    (a selection that stays empty is what a kept screen can reuse, see screenstore.py)."""
+    args = call.args
+    for value in args:
+        if value.__class__ is Ref and value.name.endswith(_REGISTER_ENDINGS) and value.name.rpartition(".")[2] in _REGISTER_METHODS:  # type: ignore[union-attr]
             return True
-    return call.func.__class__ is Ref and p.canonical(call.func.name) in _ATTRIBUTE_BUILTINS  # type: ignore[union-attr]
+    for _, value in call.kwargs:
+        if value.__class__ is Ref and value.name.endswith(_REGISTER_ENDINGS) and value.name.rpartition(".")[2] in _REGISTER_METHODS:  # type: ignore[union-attr]
+            return True
+    return (len(args) >= 2 and call.func.__class__ is Ref and args[0].__class__ in (Ref, Call)
+            and p.canonical(call.func.name) in _ATTRIBUTE_BUILTINS)  # type: ignore[union-attr]
 
 
 def _statement_uses(p: Program, m: ModuleFacts) -> list[Call]:

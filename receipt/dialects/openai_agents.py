@@ -61,7 +61,7 @@ from receipt.dialects.base import (
     name_expression,
     shape,
     origin_matches,
-    screened_assigns,
+    screened_assigned_calls,
     screened_functions,
     signature_of,
     split_method,
@@ -269,7 +269,7 @@ class _Extractor:
     # -- agents: discovery ----------------------------------------------------------------------
 
     def discover_agents(self) -> None:
-        for a in screened_assigns(self.p, "openai-agents.agents", _assigned_agent):
+        for a in screened_assigned_calls(self.p, "openai-agents.agents", _assigned_agent):
             if a.op != "=" or not isinstance(a.value, Call):
                 continue
             if self._is_agent_ctor(a.value):
@@ -285,7 +285,7 @@ class _Extractor:
     def _factory_results(self) -> None:
         """`x = make_agent()`: `x` denotes the agent the factory returns, and `x.handoffs.append(...)`
         after the call changes that agent's lists."""
-        for a in screened_assigns(self.p, "openai-agents.factory calls", _calls_a_function):
+        for a in screened_assigned_calls(self.p, "openai-agents.factory calls", _calls_a_function):
             if a.op != "=" or not isinstance(a.value, Call) or a.target in self.specs:
                 continue
             fn = self.p.functions.get(self._origin(a.value.func) or "")
@@ -435,7 +435,7 @@ class _Extractor:
                 if self._is_function_tool(func) and not isinstance(func, Call):
                     self._function_tool(fn, call, {fn.symbol}, self.p.path_of(fn.symbol), fn.line, fn.conditional)
                     break
-        for a in screened_assigns(self.p, "openai-agents.assigned tools", _assigned_tool):
+        for a in screened_assigned_calls(self.p, "openai-agents.assigned tools", _assigned_tool):
             if a.op == "=" and isinstance(a.value, Call) and a.target not in self.tools:
                 self._tool_from_call(a.value, a.target, self.p.path_of(a.target), a.line, a.conditional)
 

@@ -52,7 +52,7 @@ from receipt.dialects.base import (
     shape,
     leaf,
     origin_matches,
-    screened_assigns,
+    screened_assigned_calls,
     screened_functions,
     signature_of,
     split_method,
@@ -177,7 +177,7 @@ class _Extractor:
         return _is_call_of(self.p, expr, names)
 
     def find_objects(self) -> None:
-        for a in screened_assigns(self.p, "pydantic-ai.objects", _assigned_object):
+        for a in screened_assigned_calls(self.p, "pydantic-ai.objects", _assigned_object):
             if a.op != "=":
                 continue
             if self.is_call_of(a.value, _AGENT):
@@ -514,7 +514,7 @@ def _returns_agent_name(p: Program, fn: FunctionFact) -> bool:
     for r in fn.returns_exprs:
         if isinstance(r, Ref):
             symbol = p.canonical(r.name)
-            if symbol.endswith(".<return>") or any(a.op == "=" and _is_call_of(p, a.value, _AGENT) for a in p.assigns.get(symbol, ())):
+            if symbol.endswith(".<return>") or any(_is_call_of(p, a.value, _AGENT) for a in p.assigned_calls_to(symbol)):
                 return True
     return False
 

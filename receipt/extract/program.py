@@ -46,6 +46,7 @@ from receipt.models import Dynamic
 
 Definition = Union[FunctionFact, ClassFact, AssignFact]
 _MAX_DEPTH = 24
+_NONE: list = []  # an empty selection, shared (never mutated: its readers only iterate it)
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})  # `cast(T, value)` returns `value`
 
 
@@ -1228,6 +1229,41 @@ class Program:
             self._reads = None
         return items, reads
 
+    # -- per-module selections shared by screens: pure functions of one module's facts (no name read,
+    # so nothing to record), computed once per program instead of once per screen that needs them.
+
+    def assigned_calls(self, m: ModuleFacts) -> list[AssignFact]:
+        """The `=` assignments of `m` whose value is a call, in facts order: what a screen looking for
+        a constructor or factory call (`x = Agent(...)`, `mcp = FastMCP(...)`) reads; about a tenth of
+        a module's assignments (most are function locals holding no call)."""
+        return self._selected("assigned calls", m, lambda m: [a for a in m.assigns if a.op == "=" and a.value.__class__ is Call])
+
+    def assigned_calls_to(self, symbol: str) -> list[AssignFact]:
+        """`[a for a in self.assigns.get(symbol, ()) if a.op == "=" and a.value is a Call]`: what a
+        screen asks of a returned name (`return agent` where `agent = Agent(...)`). Most names a
+        function returns are locals bound to anything but a call, so the answer comes from one index
+        of the program's assigned calls, by symbol; while a screen records its reads (`scan`), from
+        `assigns` itself, so that the read is recorded."""
+        if self._reads is not None:
+            return [a for a in self.assigns.get(symbol, ()) if a.op == "=" and a.value.__class__ is Call]
+        index = self.__dict__.get("_assigned_calls_to_")
+        if index is None:
+            index = {}
+            for m in self.modules.values():
+                for a in self.assigned_calls(m):
+                    index.setdefault(a.target, []).append(a)
+            self.__dict__["_assigned_calls_to_"] = index
+        return index.get(symbol, _NONE)
+
+    def _selected(self, kind: str, m: ModuleFacts, select: Callable[[ModuleFacts], list[Any]]) -> list[Any]:
+        memo = self.__dict__.get("_selected_")
+        if memo is None:
+            memo = self.__dict__["_selected_"] = {}
+        found = memo.get((kind, m.module))
+        if found is None or found[0] is not m:
+            found = memo[(kind, m.module)] = (m, select(m))
+        return found[1]
+
     # -- iteration helpers for dialects -------------------------------------------------------------
 
     def iter_functions(self) -> Iterable[FunctionFact]:
@@ -1373,7 +1409,50 @@ def attribute(obj: Expr, name: str) -> Expr:
 
 def calls_in(expr: Expr) -> list[Call]:
     """Every call inside `expr`, in `walk` order (parents first, source order)."""
-    return nodes_in(expr, (Call,))  # type: ignore[return-value]
+    if expr.__class__ in _LEAVES:  # most assigned values and arguments: nothing inside
+        return []
+    out: list[Call] = []
+    _calls(expr, out)
+    return out
+
+
+# Expressions `walk` does not descend into (a `Dyn`'s f-string parts are not walked either).
+_LEAVES = frozenset({Const, Ref, Dyn})
+
+
+def _calls(expr: Expr, out: list[Call]) -> None:
+    # `nodes_in(expr, (Call,))` without a call per leaf (names and constants are most nodes, and
+    # screens flatten every statement of a program); keep in step with `walk`.
+    cls = expr.__class__
+    if cls is Call:
+        out.append(expr)  # type: ignore[arg-type]
+        if expr.func.__class__ not in _LEAVES:  # type: ignore[union-attr]
+            _calls(expr.func, out)  # type: ignore[union-attr]
+        for a in expr.args:  # type: ignore[union-attr]
+            if a.__class__ not in _LEAVES:
+                _calls(a, out)
+        for _, v in expr.kwargs:  # type: ignore[union-attr]
+            if v.__class__ not in _LEAVES:
+                _calls(v, out)
+        for v in expr.spread:  # type: ignore[union-attr]
+            if v.__class__ not in _LEAVES:
+                _calls(v, out)
+    elif cls is Seq:
+        for a in expr.items:  # type: ignore[union-attr]
+            if a.__class__ not in _LEAVES:
+                _calls(a, out)
+    elif cls is Map:
+        for k, v in expr.items:  # type: ignore[union-attr]
+            if k.__class__ not in _LEAVES:
+                _calls(k, out)
+            if v.__class__ not in _LEAVES:
+                _calls(v, out)
+    elif cls is Splat or cls is Attr:
+        if expr.value.__class__ not in _LEAVES:  # type: ignore[union-attr]
+            _calls(expr.value, out)  # type: ignore[union-attr]
+    elif cls is Concat:
+        _calls(expr.left, out)  # type: ignore[union-attr]
+        _calls(expr.right, out)  # type: ignore[union-attr]
 
 
 def _mentions_parameter(expr: Expr) -> bool:
