@@ -259,12 +259,16 @@ class Program:
 
     def _module_for(self, dotted: str) -> tuple[str, str] | None:
         """Split `a.b.c.d` into (known module, rest) by the longest known module prefix."""
-        parts = dotted.split(".")
-        for i in range(len(parts), 0, -1):
-            prefix = ".".join(parts[:i])
-            mod = prefix if prefix in self.modules else (self._by_import.get(prefix) or self._suffix.get(prefix))
+        # The prefixes as slices, longest first (a name is resolved once per program, but a
+        # program has tens of thousands: no list of parts joined again for each prefix).
+        modules, by_import, suffix = self.modules, self._by_import, self._suffix
+        end = len(dotted)
+        while end >= 0:
+            prefix = dotted[:end]
+            mod = prefix if prefix in modules else (by_import.get(prefix) or suffix.get(prefix))
             if mod:
-                return mod, ".".join(parts[i:])
+                return mod, dotted[end + 1:]
+            end = dotted.rfind(".", 0, end)
         return None
 
     def home_of(self, symbol: str) -> str:
