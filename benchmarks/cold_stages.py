@@ -37,7 +37,7 @@ from bench_trace_diff import FLOOR, SIZES
 from generate_repo import ensure_repo
 
 STAGES = r"""
-import os, resource, sys, tempfile, time
+import json, os, resource, sys, tempfile, time
 repo, base, head = sys.argv[1:4]
 os.environ["RECEIPT_CACHE_DIR"] = tempfile.mkdtemp(prefix="receipt-cold-stages-")
 t0, c0 = time.perf_counter(), time.process_time()
@@ -79,13 +79,68 @@ def aside(work):
     return real_aside(timed)
 
 forked.aside = aside
+
+# The linking of each revision by part, CPU seconds of the process doing it (the parent, or the
+# child linking the head aside: inherited through the fork, reported in its file).
+from receipt import link as link_module, pipeline
+from receipt.dialects import registry
+from receipt.extract import program as program_module
+
+linking = {}  # revision -> {part: CPU s}
+current = [None]
+
+def timer(owner, attr, label):
+    original = getattr(owner, attr)
+    def timed(*args, **kwargs):
+        c = time.process_time()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            part = linking.setdefault(current[0], {})
+            part[label(args, kwargs)] = part.get(label(args, kwargs), 0.0) + time.process_time() - c
+    setattr(owner, attr, timed)
+
+def surface(*args, **kwargs):
+    current[0] = kwargs.get("rev")
+    return surface_from_facts(*args, **kwargs)
+
+surface_from_facts = pipeline.surface_from_facts
+timer(program_module.Program, "__init__", lambda a, k: "Program")
+for d in registry.dialects():
+    timer(d, "extract", lambda a, k, name=d.NAME: name)
+timer(link_module, "link", lambda a, k: "link")
+pipeline.surface_from_facts = surface
+timer(pipeline, "surface_from_facts", lambda a, k: "surface_from_facts (all)")
+
+def link_lines(who, parts):
+    for rev, part in parts.items():
+        dialects = sorted(((v, k) for k, v in part.items() if k not in ("Program", "link", "surface_from_facts (all)")), reverse=True)
+        print(f"linking {rev[:12]} ({who}): {part.get('surface_from_facts (all)', 0):.2f} s CPU = Program {part.get('Program', 0):.2f} + "
+              f"dialects {sum(v for v, _ in dialects):.2f} ({', '.join(f'{k} {v:.2f}' for v, k in dialects if v >= 0.005)}) + link {part.get('link', 0):.2f}")
+
+real_work = aside
+def aside(work):
+    def reported():
+        linking.clear()  # what the parent had measured before the fork is the parent's to print
+        try:
+            return work()
+        finally:
+            with open(os.path.join(report, f"link-{os.getpid()}"), "w") as f:
+                f.write(json.dumps(linking))
+    return real_work(reported)
+
+forked.aside = aside
 build_receipt(repo, base, head, progress=progress)
 stamp("receipt built")
 for wall, cpu, msg in marks:
     print(f"{wall:8.2f} s wall {cpu:7.2f} s CPU   {msg}")
 for name in sorted(os.listdir(report)):
+    if name.startswith("link-"):
+        link_lines(f"child {name[5:]}", {k: v for k, v in json.load(open(os.path.join(report, name))).items() if k != str(None)})
+        continue
     cpu, rss = open(os.path.join(report, name)).read().split()
     print(f"aside child {name}: {float(cpu):.2f} s CPU of its work, peak RSS {int(rss) / 1024:.0f} MB")
+link_lines("parent", {k: v for k, v in linking.items() if k is not None})
 me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(f"parent CPU {me.ru_utime + me.ru_stime:.2f} s, children CPU {kids.ru_utime + kids.ru_stime:.2f} s "
       f"(workers, git, children aside); peak RSS parent {me.ru_maxrss / 1024:.0f} MB, largest child {kids.ru_maxrss / 1024:.0f} MB")
