@@ -308,9 +308,14 @@ _MATCHES_MAX = 200_000
 # own state; the site names the loop uniquely, so that a memo can reuse its per-module results.
 
 
-def screened_functions(p: Program, site: str, keep: Callable[[Program, FunctionFact], bool]) -> Iterator[FunctionFact]:
-    """`p.iter_functions()`, only those `keep` selects, in the same order."""
-    return (fn for _m, fn in p.scan(site, lambda p, m: [fn for fn in m.functions if keep(p, fn)]))
+def screened_functions(p: Program, site: str, keep: Callable[[Program, FunctionFact], bool], calling: frozenset[str] | None = None) -> Iterator[FunctionFact]:
+    """`p.iter_functions()`, only those `keep` selects, in the same order. `calling`: for a `keep`
+    that selects only a function with a decorator whose origin matches (`origin_matches`) a name
+    under these top-level packages (`tops`): modules with no such decorator are passed over
+    (`Program.calls_into`)."""
+    if calling is None:
+        return (fn for _m, fn in p.scan(site, lambda p, m: [fn for fn in m.functions if keep(p, fn)]))
+    return (fn for _m, fn in p.scan(site, lambda p, m: [fn for fn in m.functions if keep(p, fn)] if p.calls_into(m, calling) else _NOTHING))
 
 
 def screened_assigns(p: Program, site: str, keep: Callable[[Program, AssignFact], bool]) -> Iterator[AssignFact]:
@@ -318,11 +323,25 @@ def screened_assigns(p: Program, site: str, keep: Callable[[Program, AssignFact]
     return (a for _m, a in p.scan(site, lambda p, m: [a for a in m.assigns if keep(p, a)]))
 
 
-def screened_assigned_calls(p: Program, site: str, keep: Callable[[Program, AssignFact], bool]) -> Iterator[AssignFact]:
+def screened_assigned_calls(p: Program, site: str, keep: Callable[[Program, AssignFact], bool], calling: frozenset[str] | None = None) -> Iterator[AssignFact]:
     """`screened_assigns` for a `keep` that selects only `=` assignments of a call (`x = Agent(...)`):
     the same items, read from the program's one list of those per module (`Program.assigned_calls`)
-    instead of every assignment once per screen."""
-    return (a for _m, a in p.scan(site, lambda p, m: [a for a in p.assigned_calls(m) if keep(p, a)]))
+    instead of every assignment once per screen. `calling`: for a `keep` that selects only a call
+    whose callee (or a callee down its chain, `Agent(...).with_config(...)`) has an origin matching
+    (`origin_matches`) a name under these top-level packages (`tops`): modules that call nothing
+    under them are passed over (`Program.calls_into`)."""
+    if calling is None:
+        return (a for _m, a in p.scan(site, lambda p, m: [a for a in p.assigned_calls(m) if keep(p, a)]))
+    return (a for _m, a in p.scan(site, lambda p, m: [a for a in p.assigned_calls(m) if keep(p, a)] if p.calls_into(m, calling) else _NOTHING))
+
+
+def tops(*names: Iterable[str]) -> frozenset[str]:
+    """The top-level packages of these dotted names: what `origin_matches` against any of them
+    requires an origin to start with (`x` of `x.y.z`; an origin equal to a name, or under its package)."""
+    return frozenset(n.partition(".")[0] for group in names for n in group)
+
+
+_NOTHING: list = []  # a module a screen passes over selects nothing (shared, never mutated)
 
 
 def screened_classes(p: Program, site: str, keep: Callable[[Program, ClassFact], bool]) -> Iterator[ClassFact]:

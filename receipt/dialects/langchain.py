@@ -79,6 +79,7 @@ from receipt.dialects.base import (
     screened_classes,
     screened_effects,
     screened_functions,
+    tops,
     signature_of,
     split_method,
     stricter,
@@ -271,7 +272,7 @@ class _Extractor:
     # -- tool declarations ----------------------------------------------------------------------
 
     def decorated_tools(self) -> None:
-        for fn in screened_functions(self.p, "langchain.decorated tools", _decorated_tool):
+        for fn in screened_functions(self.p, "langchain.decorated tools", _decorated_tool, _TOOL_DECORATOR_TOPS):
             for dec in fn.decorators:
                 func, call = decorator_call(dec)
                 if not origin_matches(self.p.origin(func), *_TOOL_DECORATOR):
@@ -321,7 +322,7 @@ class _Extractor:
         return self.add(tid, entry, {tid}, fn, conditional)
 
     def assigned_tools(self) -> None:
-        for a in screened_assigned_calls(self.p, "langchain.assigned tools", _assigned_tool):
+        for a in screened_assigned_calls(self.p, "langchain.assigned tools", _assigned_tool, _ASSIGNED_TOOL_TOPS):
             if a.op == "=" and isinstance(a.value, Call):
                 self.tool_call(a.value, a.target, self.p.path_of(a.target), a.conditional)
 
@@ -447,7 +448,7 @@ class _Extractor:
 
     def find_agents(self) -> None:
         self.find_graphs()
-        for a in screened_assigned_calls(self.p, "langchain.agents", _assigned_agent):
+        for a in screened_assigned_calls(self.p, "langchain.agents", _assigned_agent, _AGENT_TOPS):
             react = self.kind_of(a.value) if a.op == "=" else None
             if react is not None:
                 self.add_agent(a.target, self.unwrap(a.value), react, a.conditional, a.target.rsplit(".", 1)[-1], self.p.path_of(a.target))  # type: ignore[arg-type]
@@ -476,7 +477,7 @@ class _Extractor:
         node that is an agent or another compiled graph as that agent. `compile(interrupt_before=
         ["tools"])` gates the tools as for the prebuilt agents."""
         p = self.p
-        builders = {a.target for a in screened_assigned_calls(p, "langchain.graph builders", _graph_builder)}
+        builders = {a.target for a in screened_assigned_calls(p, "langchain.graph builders", _graph_builder, tops(_STATE_GRAPH))}
         if not builders:
             return
         tools: dict[str, list[Item]] = {b: [] for b in builders}
@@ -1067,6 +1068,12 @@ class _Extractor:
 
 # -- screens (see `base.screened_functions`): pure tests of one item, each a necessary condition of
 # what the loop using it goes on to read.
+
+
+# What each screen's origins must start with (see `base.tops`): modules calling nothing there are passed over.
+_TOOL_DECORATOR_TOPS = tops(_TOOL_DECORATOR)
+_ASSIGNED_TOOL_TOPS = tops(_TOOL_DECORATOR, _FROM_FUNCTION, _SIMPLE_TOOL)
+_AGENT_TOPS = tops(_CREATE_AGENT, _REACT_AGENT, _AGENT_EXECUTOR)
 
 
 def _decorated_tool(p: Program, fn: FunctionFact) -> bool:

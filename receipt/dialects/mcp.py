@@ -1160,6 +1160,8 @@ def _registration_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, bool, bo
                 skip = other[name] = seen.__class__ is Ref and seen.name.rpartition(".")[2] not in _REGISTER_OR_SERVE  # type: ignore[union-attr]
             if skip:
                 continue
+        elif call.func.__class__ is Attr and call.func.attr not in _REGISTER_OR_SERVE:  # type: ignore[union-attr]
+            continue  # (resolve_call leaves an attribute callee as it is)
         call = p.resolve_call(call)
         func = call.func
         inner = func if isinstance(func, Call) else None

@@ -63,6 +63,7 @@ from receipt.dialects.base import (
     origin_matches,
     screened_assigned_calls,
     screened_functions,
+    tops,
     signature_of,
     split_method,
     trust_from,
@@ -429,7 +430,7 @@ class _Extractor:
     # -- tools ------------------------------------------------------------------------------------
 
     def discover_tools(self) -> None:
-        for fn in screened_functions(self.p, "openai-agents.decorated tools", _decorated_tool):
+        for fn in screened_functions(self.p, "openai-agents.decorated tools", _decorated_tool, tops(_FUNCTION_TOOL_ALIASES, (_FUNCTION_TOOL,))):
             for dec in fn.decorators:
                 func, call = decorator_call(dec)
                 if self._is_function_tool(func) and not isinstance(func, Call):

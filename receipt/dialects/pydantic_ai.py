@@ -54,6 +54,7 @@ from receipt.dialects.base import (
     origin_matches,
     screened_assigned_calls,
     screened_functions,
+    tops,
     signature_of,
     split_method,
     stricter,
@@ -177,7 +178,7 @@ class _Extractor:
         return _is_call_of(self.p, expr, names)
 
     def find_objects(self) -> None:
-        for a in screened_assigned_calls(self.p, "pydantic-ai.objects", _assigned_object):
+        for a in screened_assigned_calls(self.p, "pydantic-ai.objects", _assigned_object, tops(_AGENT, _FUNCTION_TOOLSET, _TOOL)):
             if a.op != "=":
                 continue
             if self.is_call_of(a.value, _AGENT):

@@ -1259,7 +1259,34 @@ class Program:
             self.__dict__["_assigned_calls_to_"] = index
         return index.get(symbol, _NONE)
 
-    def _selected(self, kind: str, m: ModuleFacts, select: Callable[[ModuleFacts], list[Any]]) -> list[Any]:
+    def calls_into(self, m: ModuleFacts, tops: frozenset[str]) -> bool:
+        """False when no callee written in `m`'s assigned calls (`assigned_calls`) or decorators
+        denotes anything under the top-level packages `tops` (`origin`, first dotted part): a
+        screen that selects only such a call or decorator whose origin one of `tops`' names
+        matches (`base.origin_matches`, true only of an origin under its candidate's package) has
+        nothing to select in `m`. The origin of a callee chain (`a.b(...).c`) is that of the name it
+        starts from, so each module's names are resolved once for every screen and dialect. True
+        while a screen records its reads: its result is then decided by what it reads itself."""
+        if self._reads is not None:
+            return True
+        return not tops.isdisjoint(self._selected("callee tops", m, self._callee_tops))
+
+    def _callee_tops(self, m: ModuleFacts) -> frozenset[str]:
+        names = set()
+        for expr in [*(a.value for a in self.assigned_calls(m)), *(d for f in m.functions for d in f.decorators)]:
+            while True:  # down the callee chain to the name it starts from: what `origin` resolves
+                cls = expr.__class__
+                if cls is Call:
+                    expr = expr.func  # type: ignore[union-attr]
+                elif cls is Attr:
+                    expr = expr.value  # type: ignore[union-attr]
+                else:
+                    if cls is Ref:
+                        names.add(expr.name)  # type: ignore[union-attr]
+                    break
+        return frozenset(self.canonical(name).partition(".")[0] for name in names)
+
+    def _selected(self, kind: str, m: ModuleFacts, select: Callable[[ModuleFacts], Any]) -> Any:
         memo = self.__dict__.get("_selected_")
         if memo is None:
             memo = self.__dict__["_selected_"] = {}
