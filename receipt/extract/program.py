@@ -1243,21 +1243,11 @@ class Program:
         return self._selected("assigned calls", m, lambda m: [a for a in m.assigns if a.op == "=" and a.value.__class__ is Call])
 
     def assigned_calls_to(self, symbol: str) -> list[AssignFact]:
-        """`[a for a in self.assigns.get(symbol, ()) if a.op == "=" and a.value is a Call]`: what a
-        screen asks of a returned name (`return agent` where `agent = Agent(...)`). Most names a
-        function returns are locals bound to anything but a call, so the answer comes from one index
-        of the program's assigned calls, by symbol; while a screen records its reads (`scan`), from
-        `assigns` itself, so that the read is recorded."""
-        if self._reads is not None:
-            return [a for a in self.assigns.get(symbol, ()) if a.op == "=" and a.value.__class__ is Call]
-        index = self.__dict__.get("_assigned_calls_to_")
-        if index is None:
-            index = {}
-            for m in self.modules.values():
-                for a in self.assigned_calls(m):
-                    index.setdefault(a.target, []).append(a)
-            self.__dict__["_assigned_calls_to_"] = index
-        return index.get(symbol, _NONE)
+        """The `=` assignments of a call to `symbol`: what a screen asks of a returned name (`return
+        agent` where `agent = Agent(...)`). Most names a function returns are locals bound to
+        anything but a call (a dict, a constant): those are passed over by class, before any
+        screen's test of a call."""
+        return [a for a in self.assigns.get(symbol, _NONE) if a.op == "=" and a.value.__class__ is Call]
 
     def calls_into(self, m: ModuleFacts, tops: frozenset[str]) -> bool:
         """False when no callee written in `m`'s assigned calls (`assigned_calls`) or decorators
