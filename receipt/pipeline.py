@@ -76,11 +76,17 @@ RECORD_HEADS = False
 # other work (load 6-7), where wall time says nothing (benchmarks/README "Cold stages"); the
 # entries' writes are then started as soon as extraction ends, as before.
 HOLD_WRITES = False
-# Whether the head of a receipt whose base's screens are kept reads its facts from the cache lazily (extract/facts.py
-# `facts_from_json`): its dialects reuse most of the base's screens, so most modules are never
-# looked into, and a module's expressions are decoded only when something reads them. Measured
-# (2026-11-24, see benchmarks/README.md "incremental").
-LAZY_HEADS = True
+# Whether the head of a receipt whose base's screens are kept reads its facts from the cache lazily
+# (extract/facts.py `facts_from_json(lazy=True)`): a module's expressions decoded only when something
+# reads them. Off: measured 2026-11-24 (CPU, build_receipt as trace-diff runs it, medians of 3, load
+# 7-9, the same machine minutes apart; receipts byte-identical on and off), on -> off:
+# - 1,500-file synthetic repo, HEAD~1..HEAD: 1.51 vs 1.71 s (the head's facts 0.65 vs 1.08 s; its
+#   dialects read one field of most functions, `returns_exprs`, a few percent of the expressions);
+# - awslabs/mcp 67a86c331~1..67a86c331: 2.31 vs 1.81 s, past the 2 s budget: most of its modules'
+#   screens select something, so most records are read anyway, one by one (and Program's
+#   `_index_passed` peeks every call of every function), dearer than decoding them at once.
+# What would decide per run (which modules a head will read) is not known before it reads them.
+LAZY_HEADS = False
 
 Progress = Callable[[str], None]
 

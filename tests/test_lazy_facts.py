@@ -1,5 +1,5 @@
 """Facts read lazily (extract/facts.py `facts_from_json(lazy=True)`, what an incremental receipt's
-head does, pipeline.LAZY_HEADS): the same facts as an eager read once read, nothing of a record
+head does with pipeline.LAZY_HEADS, off by default): the same facts as an eager read once read, nothing of a record
 decoded before something reads it, and a malformed entry still a miss: at once when its records
 are malformed, when first read when an expression is (the run reads its files again, eagerly).
 Real extraction, real cache files, real git repositories."""
@@ -141,6 +141,7 @@ def _incremental(git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.M
     base = git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": SERVER_HOOKS, "ops/tools.py": TOOLS, **FILLER})
     head = git_repo.commit({"ops/util0.py": "def helper0(x):\n    return x - 1\n"})
     monkeypatch.setenv("RECEIPT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(pipeline, "LAZY_HEADS", True)  # off by default (see pipeline)
     build_surface(GitRepo(git_repo.path), base)  # the base's surface and screens, precomputed
     return base, head
 

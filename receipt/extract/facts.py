@@ -958,13 +958,16 @@ class _Pending:
     read (checked as `facts_from_json` says), and the expressions decoded so far, each row once,
     only those read and the rows they refer to. Holds no stand-in (no reference cycle)."""
 
-    __slots__ = ("parts", "where", "shared", "_rows", "_table")
+    __slots__ = ("parts", "where", "shared", "_rows", "_table", "_reads", "complete", "peeks")
 
     def __init__(self, j: list[Any], shared: SharedValues, where: str) -> None:
         self.parts = _Parts(self.expr, shared.line, j[10], j[11], j[5], j[6], j[7], j[8], j[9], j[19], j[12], j[13], j[18])
         self.shared, self.where = shared, where
         self._rows: list[Any] = j[20]
         self._table: dict[int, Expr] = {}
+        self._reads = 0
+        self.complete = False  # every row decoded (see `expr`)
+        self.peeks: dict[Any, Any] = {}  # what the accessors below found, for the next program of the run
 
     def expr(self, i: int) -> Expr:
         """The expression of row `i` (an index checked when the entry was read: in the table)."""
@@ -976,6 +979,20 @@ class _Pending:
         if row.__class__ is list and len(row) == 2 and row[0] == _REF and tuple(map(type, row)) == _REF_ROW:  # most reads: a name
             found = table[i] = _NewRef(row[1])  # type: ignore[assignment]
             return found  # type: ignore[return-value]
+        self._reads += 1
+        if self._reads > _BULK:  # a module read much: the rest of its table at once, as an eager read does
+            need = [n for n in range(len(rows)) if n not in table]
+            try:
+                ints: list[Any] = []
+                _decode_exprs(rows, self.shared, ints, table, need)  # a row refers only to rows before it (`get` raises)
+                if not _INTS(map(type, ints)):
+                    raise _Mistyped("an index that is not an int")
+            except Exception as e:  # noqa: BLE001 - whatever it is, the entry is not what was written
+                for n in need:
+                    table.pop(n, None)
+                raise CorruptEntry(self.where) from e
+            self.complete = True
+            return table[i]
         try:
             # The rows `i` refers to, to any depth, not decoded yet: each only to rows before it
             # (else the entry is malformed: no cycle can be followed).
@@ -997,6 +1014,12 @@ class _Pending:
             for n in need:  # nothing half-checked stays
                 table.pop(n, None)
             raise CorruptEntry(self.where) from e
+
+
+# Past this many expressions read one by one (names aside) in a module, the rest of its table is
+# decoded at once: a module most of whose definitions a head's dialects read (awslabs/mcp: most
+# modules' screens select something and are computed again) costs then what an eager read costs.
+_BULK = 16
 
 
 def _children(row: Any) -> list[Any]:
@@ -1229,20 +1252,20 @@ def calls_named(f: FunctionFact, leaves: set[str] | frozenset[str]) -> list[Call
     if place is None:
         return [c for c in f.calls if c.func.__class__ is Ref and c.func.name.rpartition(".")[2] in leaves]  # type: ignore[union-attr]
     pending, at = place
-    rows, out = pending._rows, []
-    for i in pending.parts.functions[at][7]:
-        func = _peeked_callee(rows, i)
-        if func is _NEITHER:
-            continue
-        if func is _UNKNOWN:  # read it
-            call = pending.expr(i)
-            func = call.func  # type: ignore[union-attr]
-            if func.__class__ is not Ref or func.name.rpartition(".")[2] not in leaves:  # type: ignore[union-attr]
+    named = pending.peeks.get(("calls", at))
+    if named is None:  # (row, last name of its callee) of each call whose callee is a name, once
+        named = pending.peeks[("calls", at)] = []
+        rows = pending._rows
+        for i in pending.parts.functions[at][7]:
+            func = _peeked_callee(rows, i)
+            if func is _NEITHER:
                 continue
-            out.append(call)
-        elif func.name.rpartition(".")[2] in leaves:
-            out.append(pending.expr(i))
-    return out  # type: ignore[return-value]
+            if func is _UNKNOWN:  # read it
+                func = pending.expr(i).func  # type: ignore[union-attr]
+                if func.__class__ is not Ref:
+                    continue
+            named.append((i, func.name.rpartition(".")[2]))  # type: ignore[union-attr]
+    return [pending.expr(i) for i, leaf in named if leaf in leaves]  # type: ignore[misc]
 
 
 def assigned_call_name(a: AssignFact) -> Ref | None:
@@ -1250,18 +1273,25 @@ def assigned_call_name(a: AssignFact) -> Ref | None:
     None; without reading a lazily read assignment whose value the rows tell."""
     if a.__class__ is _LazyAssign:
         pending: _Pending = _ASSIGN_HELD.__get__(a)
-        i = pending.parts.values[_ASSIGN_AT.__get__(a)]
-        row = pending._rows[i]
-        is_call = row.__class__ is list and row and row[0].__class__ is int and row[0] == _CALL
-        if not is_call and (row.__class__ is not list or (row and row[0].__class__ is int and row[0] in _NOT_NAMES | {_REF, _DYN, _DYS})):
-            return None  # a constant or another kind of expression: not a call
-        found = _peeked_callee(pending._rows, i) if is_call else _UNKNOWN
-        if found is _NEITHER:
-            return None
+        at = _ASSIGN_AT.__get__(a)
+        found = pending.peeks.get(("assigned", at), _UNKNOWN)
+        if found is _UNKNOWN:
+            found = pending.peeks[("assigned", at)] = _assigned_peek(pending, at)
         if found is not _UNKNOWN:
             return found
     value = a.value
     return value.func if value.__class__ is Call and value.func.__class__ is Ref else None  # type: ignore[union-attr, return-value]
+
+
+def _assigned_peek(pending: _Pending, at: int) -> Any:
+    """`assigned_call_name` of assignment `at` as the rows tell it: `_UNKNOWN` when they do not."""
+    i = pending.parts.values[at]
+    row = pending._rows[i]
+    is_call = row.__class__ is list and row and row[0].__class__ is int and row[0] == _CALL
+    if not is_call and (row.__class__ is not list or (row and row[0].__class__ is int and row[0] in _NOT_CALLS)):
+        return None  # a constant or another kind of expression: not a call
+    found = _peeked_callee(pending._rows, i) if is_call else _UNKNOWN
+    return None if found is _NEITHER else found
 
 
 def _unread(f: FunctionFact, name: str) -> tuple[_Pending, int] | None:
@@ -1294,6 +1324,7 @@ def _peeked(rows: list[Any], i: Any) -> Any:
 
 
 _NOT_NAMES = frozenset({_CALL, _SEQ, _MAP, _ATTR, _SPLAT, _CAT, _FLOAT})
+_NOT_CALLS = _NOT_NAMES - {_CALL} | {_REF, _DYN, _DYS}
 
 
 def _alias_peeked(found: Any) -> Any:
