@@ -244,8 +244,11 @@ class _Crew:
             self.kit.warn(site.path, call.line, f"agent {fallback}: {', '.join('**' + describe(s) for s in call.spread)} passed to Agent(...) cannot be resolved statically; its tools and settings there are not analysed", ("agent kwargs",))
         config = call.kw("config")
         texts: dict[str, Any] = {}
+        defaults = self.class_defaults(p.origin(call.func))
         for key in ("role", "goal", "backstory"):
             expr = call.kw(key)
+            if expr is None and config is None:
+                expr = defaults.get(key)  # `class Researcher(Agent): role: str = "Researcher"` (a field's default)
             if expr is not None:
                 texts[key] = p.text(expr)
             elif config is not None:
@@ -285,6 +288,24 @@ class _Crew:
         for item in self.kit.items(call.kw("tools"), site, "tools"):
             cand.reach.extend(self.tool_item(item.expr, item.conditional, site))
         return identity
+
+    def class_defaults(self, origin: str | None) -> dict[str, Expr]:
+        """Class attributes of a repository subclass of Agent and of its repository bases (the
+        nearest first, as Python looks them up): the defaults of the fields its constructor call
+        leaves out. Empty for CrewAI's own Agent."""
+        p = self.program
+        out: dict[str, Expr] = {}
+        todo, seen = [origin or ""], set()
+        while todo and len(seen) < 16:
+            symbol = todo.pop(0)
+            cls = p.classes.get(symbol)
+            if cls is None or symbol in seen:
+                continue
+            seen.add(symbol)
+            for key, value in cls.attrs.items():
+                out.setdefault(key, value)
+            todo.extend(b for b in (p.origin(x) for x in cls.bases) if b)
+        return out
 
     def agent_item(self, expr: Expr, conditional: bool, owner: Site, fn: FunctionFact | None = None) -> list[str]:
         method = self_method(self.program, fn, expr)
