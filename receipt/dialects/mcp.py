@@ -399,6 +399,7 @@ class _Analyser:
             return sorted(found.items())
         flavor = self._param_flavor(fn, pname)
         for callee, site_path, site, arg in unresolved:
+            site_path = site_path or path  # a site not found in a module's statements: noted with the registration
             key = (callee.symbol, pname, site_path, site.line, shape(arg))
             if flavor is None or key in self._sites_reported:
                 continue
