@@ -955,19 +955,33 @@ class CorruptEntry(BaseException):
 
 class _Pending:
     """What the stand-ins of one lazily read module are made from: its entry's records and rows as
-    read (checked as `facts_from_json` says), and the expressions decoded so far, each row once,
-    only those read and the rows they refer to. Holds no stand-in (no reference cycle)."""
+    read (checked as `facts_from_json` says), and its expressions (`_Table`). Holds no stand-in,
+    and nothing it holds refers back to it: no reference cycle. (Its records' reader once held
+    its own bound method: every lazily read module was a cycle, freed only by the collector, which
+    then traversed the JSON of every one of them at the end of the run, 0.26-0.34 s at 1,500 files.)"""
 
-    __slots__ = ("parts", "where", "shared", "_rows", "_table", "_reads", "complete", "peeks")
+    __slots__ = ("parts", "where", "shared", "_rows", "expr", "peeks")
 
     def __init__(self, j: list[Any], shared: SharedValues, where: str) -> None:
+        self.expr = _Table(j[20], shared, where).expr
         self.parts = _Parts(self.expr, shared.line, j[10], j[11], j[5], j[6], j[7], j[8], j[9], j[19], j[12], j[13], j[18])
         self.shared, self.where = shared, where
         self._rows: list[Any] = j[20]
+        self.peeks: dict[Any, Any] = {}  # what the accessors below found, for the next program of the run
+
+
+class _Table:
+    """The expressions of one lazily read module: decoded so far, each row once, only those read
+    and the rows they refer to."""
+
+    __slots__ = ("where", "shared", "_rows", "_table", "_reads", "complete")
+
+    def __init__(self, rows: list[Any], shared: SharedValues, where: str) -> None:
+        self.shared, self.where = shared, where
+        self._rows = rows
         self._table: dict[int, Expr] = {}
         self._reads = 0
         self.complete = False  # every row decoded (see `expr`)
-        self.peeks: dict[Any, Any] = {}  # what the accessors below found, for the next program of the run
 
     def expr(self, i: int) -> Expr:
         """The expression of row `i` (an index checked when the entry was read: in the table)."""
