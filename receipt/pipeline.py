@@ -16,7 +16,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from receipt import __version__
 from receipt.canonical import canonical_json, sha256_hex
@@ -76,17 +76,17 @@ RECORD_HEADS = False
 # other work (load 6-7), where wall time says nothing (benchmarks/README "Cold stages"); the
 # entries' writes are then started as soon as extraction ends, as before.
 HOLD_WRITES = False
-# Whether the head of a receipt whose base's screens are kept reads its facts from the cache lazily
-# (extract/facts.py `facts_from_json(lazy=True)`): a module's expressions decoded only when something
-# reads them. Off: measured 2026-11-24 (CPU, build_receipt as trace-diff runs it, medians of 3, load
-# 7-9, the same machine minutes apart; receipts byte-identical on and off), on -> off:
-# - 1,500-file synthetic repo, HEAD~1..HEAD: 1.51 vs 1.71 s (the head's facts 0.65 vs 1.08 s; its
-#   dialects read one field of most functions, `returns_exprs`, a few percent of the expressions);
-# - awslabs/mcp 67a86c331~1..67a86c331: 2.31 vs 1.81 s, past the 2 s budget: most of its modules'
-#   screens select something, so most records are read anyway, one by one (and Program's
-#   `_index_passed` peeks every call of every function), dearer than decoding them at once.
-# What would decide per run (which modules a head will read) is not known before it reads them.
-LAZY_HEADS = False
+# Whether the head of a receipt whose base's screens are kept reads some of its facts from the cache
+# lazily (extract/facts.py `facts_from_json(lazy=True)`): a module's expressions decoded only when
+# something reads them. Only the modules the kept screens say the head hardly reads (`_lazy_paths`:
+# every base screen selected nothing there, bar `screens.LIGHT_SITES`); the others are decoded at
+# once. Lazy for every module was measured (2026-11-24, CPU, build_receipt as trace-diff runs it):
+# 10-15% faster at 1,500 synthetic files but 28% slower on awslabs/mcp, where most modules' screens
+# select something and read most records one by one, dearer than decoding them at once. Chosen per
+# module (and with the reference cycle of each lazily read module gone, ca55622), measured
+# 14:05 UTC, medians of 3, alternated, same receipts: 1,500 files 1.46-1.48 s (eager 1.66-1.75),
+# awslabs/mcp 67a86c331~1..67a86c331 1.63-1.74 s (eager 1.69-1.72).
+LAZY_HEADS = True
 
 Progress = Callable[[str], None]
 
@@ -250,18 +250,18 @@ def _extracted(repo: GitRepo, f: SourceFile, cache: FactsCache, max_code_bytes: 
 
 def _facts_for(
     repo: GitRepo, listing: TreeListing, cache: FactsCache, progress: Progress, fresh: frozenset[tuple[str, str]] = frozenset(),
-    max_code_bytes: int | None = None, *, lazy: bool = False,
+    max_code_bytes: int | None = None, *, lazy: frozenset[str] = frozenset(),
 ) -> tuple[list[ModuleFacts], list[ExtractionIssue], list[ExtractionIssue]]:
     """Facts of every listed file. A `(blob, path)` in `fresh` (what differs between the two
     revisions compared) is always extracted from its blob, never taken from the disk cache.
-    `lazy`: what the disk cache holds is read lazily (FactsCache.get)."""
+    `lazy`: the paths whose entries in the disk cache are read lazily (FactsCache.get)."""
     errors = [s for s in listing.skipped if s.kind == "error"]
     skipped = [s for s in listing.skipped if s.kind != "error"]
     total = len(listing.files)
     # A file over the size limit is never taken from the disk cache: its entry was computed without
     # the limit this run's (base) config sets, which must decide (`_extracted`: too large, or not).
     over = [max_code_bytes is not None and f.size > max_code_bytes for f in listing.files]
-    found = [None if big else cache.get(f.blob, f.path, disk=(f.blob, f.path) not in fresh, lazy=lazy) for f, big in zip(listing.files, over)]
+    found = [None if big else cache.get(f.blob, f.path, disk=(f.blob, f.path) not in fresh, lazy=f.path in lazy) for f, big in zip(listing.files, over)]
     missing = [f for f, got, big in zip(listing.files, found, over) if got is None and not big]
     # Imported here: a rerun served by the surface cache never extracts in workers (nor links).
     from receipt.extract.pool import worker_count
@@ -417,6 +417,8 @@ class _Prior:
     digests: dict[str, str]
     listing: TreeListing
     layout_files: LayoutFiles
+    # Its kept screens once read (screenstore.Kept; False: none to be had), by `_lazy_paths`.
+    kept: Any = None
 
 
 # The fields a surface's digest takes from their stored encoding: nothing changes them once linked.
@@ -471,8 +473,11 @@ def _surface_of(
             if found is not None and _same_facts(repo, listing, cache, fresh, config.max_file_bytes, stored[1], seen):
                 found.kept = (bound, stored[1])
                 return found
-    # A head whose base's screens are kept reads its facts lazily (see LAZY_HEADS).
-    lazy = LAZY_HEADS and KEEP_SCREENS and prior is not None and screens is None and not keep_screens and _kept_screens(cache, prior)
+    # A head whose base's screens are kept reads lazily the modules those screens say its dialects
+    # will hardly read (see LAZY_HEADS).
+    lazy: frozenset[str] = frozenset()
+    if LAZY_HEADS and KEEP_SCREENS and prior is not None and screens is None and not keep_screens:
+        lazy = _lazy_paths(cache, prior)
     facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes, lazy=lazy)
     if before_link is not None:
         before_link()
@@ -489,10 +494,24 @@ def _surface_of(
     return _linked(repo, rev, sha, config, cache, progress, listing, fresh, layout_files, linked, bound, facts, errors, skipped, screens, keep_screens, prior)
 
 
-def _kept_screens(cache: FactsCache, prior: _Prior) -> bool:
+def _lazy_paths(cache: FactsCache, prior: _Prior) -> frozenset[str]:
+    """The paths of the modules a head reads lazily: those whose every screen the base's kept
+    entry holds (they selected nothing there), bar the sites that read little of a module
+    (`screens.LIGHT_SITES`). A module some other screen selected in is read eagerly: its screen
+    is computed again and reads most of it, which costs more one record at a time than at once.
+    The entry is kept on `prior` for `_prior_screens`. Only a choice of how to read an entry:
+    what is read is the same either way."""
     from receipt.extract import screenstore
+    from receipt.extract.screens import LIGHT_SITES
 
-    return screenstore.stored(cache.root, prior.bound)
+    if prior.kept is None:
+        prior.kept = screenstore.load(cache.root, prior.bound, prior.digests) or False
+    if not prior.kept:
+        return frozenset()
+    modules = prior.kept.modules
+    every = set().union(*(sites for sites, _hashes in modules.values()))
+    heavy = every - LIGHT_SITES
+    return frozenset(path for path, (sites, _hashes) in modules.items() if heavy.issubset(sites))
 
 
 def _linked(
@@ -545,7 +564,7 @@ def _prior_screens(
     computed from exactly those facts."""
     from receipt.extract import screenstore
     from receipt.extract.program import Program
-    from receipt.extract.screens import kept_of
+    from receipt.extract.screens import _Kept, kept_of
 
     if not screenstore.stored(cache.root, prior.bound):
         return None
@@ -565,13 +584,18 @@ def _prior_screens(
             return None
         base.append(m)
     layout = layout_of(repo, prior.layout_files, prior.listing)
-    # Only what comparing it with the head's program reads is kept of the base's: its definition
-    # indexes go before the head's program is built (they were 45 MB of the peak at 5,000 files).
-    program = kept_of(Program([m for m in base if not m.error], layout))
-    # Read once the base's program is gone: what decoding makes for a moment reuses its memory.
-    kept = screenstore.load(cache.root, prior.bound, prior.digests)
+    kept = screenstore.load(cache.root, prior.bound, prior.digests) if prior.kept is None else prior.kept or None
     if kept is None:
         return None
+    if kept.effects is not None:
+        # What comparing the base's program with the head's reads of it, without building it: what
+        # depends on its tree alone, and its effects by where each one is, as the entry keeps them.
+        tree = Program.tree_only([m for m in base if not m.error], layout)
+        program = _Kept(tree.modules, tree.homes, tree._by_import, tree._suffix, kept.effects, placed=True)
+    else:
+        # Only what comparing it with the head's program reads is kept of the base's: its definition
+        # indexes go before the head's program is built (they were 45 MB of the peak at 5,000 files).
+        program = kept_of(Program([m for m in base if not m.error], layout))
     return screenstore.KeptMemo(kept, program, shared, recording)
 
 

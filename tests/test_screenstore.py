@@ -6,6 +6,7 @@ sharing only the cache directory."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import zlib
 from pathlib import Path
@@ -83,17 +84,53 @@ def test_a_kept_entry_that_does_not_hold_what_its_seal_says_is_ignored(
     assert "ops/tools.py" in kept.modules
     size = int.from_bytes(body[:8], "little")
     meta = json.loads(body[8 : 8 + size])
-    blob, at, lying = bytearray(), 8 + size, []
+    at = 8 + size
+    at += 8 + int.from_bytes(body[at : at + 8], "little")  # the effects kept: as they are
+    blob, lying = bytearray(), []
     for path, sites, count in meta:
         if path != "ops/tools.py":
             blob += body[at : at + 4 * count]
         lying.append([path, sites, 0 if path == "ops/tools.py" else count])
         at += 4 * count
     new_meta = json.dumps(lying, separators=(",", ":")).encode()
-    forged = len(new_meta).to_bytes(8, "little") + new_meta + bytes(blob)
+    effects = body[8 + size : at - 4 * sum(count for _, _, count in meta)]  # as stored: their length, then the JSON
+    forged = len(new_meta).to_bytes(8, "little") + new_meta + effects + bytes(blob)
     assert screenstore.decode(forged).modules["ops/tools.py"][1].tolist() == []
     entry.write_bytes(zlib.compress(head + b"\n" + zlib.compress(forged)))
     memos = _kept_memos(monkeypatch)
     receipt = build_receipt(git_repo.path, "HEAD~1", "HEAD")
     assert memos == []  # not read: the head computed every screen
+    assert {t.name for t in receipt.surfaces["head"].tools} == {"wipe", "purge"}
+
+
+def test_a_kept_entry_whose_effects_are_not_what_this_version_reads_is_ignored_even_resealed(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The base's effects by where each one is (what the head compares its program with, instead of
+    # building the base's again) name a module that is not there: the entry is sealed again over
+    # the edit, so only reading it can tell. It is then not read at all: the head computes every
+    # screen, and its surface is the one computed alone.
+    log = "HANDLERS = []\nHANDLERS.append(print)\n"  # a call made as a statement: an effect on HANDLERS
+    git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": PLAIN_HOOKS, "ops/tools.py": TOOLS, "ops/log.py": log, **FILLER})
+    git_repo.commit({"ops/hooks.py": SERVER_HOOKS})
+    monkeypatch.setenv("RECEIPT_CACHE_DIR", str(tmp_path / "cache"))
+    build_surface(GitRepo(git_repo.path), "HEAD~1")
+    [entry] = (tmp_path / "cache" / "screens").rglob("*.zjson")
+    line, _, packed = zlib.decompress(entry.read_bytes()).partition(b"\n")
+    body = zlib.decompress(packed)
+    assert screenstore.decode(body).effects == {"ops.log.HANDLERS": (("ops/log.py", 0, "append"),)}
+    size = int.from_bytes(body[:8], "little")
+    at = 8 + size
+    more = int.from_bytes(body[at : at + 8], "little")
+    paths, keys = json.loads(body[at + 8 : at + 8 + more])
+    keys[0][1][0] = len(paths)  # the first effect's module: past the entry's list of paths
+    placed = json.dumps([paths, keys], separators=(",", ":")).encode()
+    forged = body[:at] + len(placed).to_bytes(8, "little") + placed + body[at + 8 + more :]
+    head = {**json.loads(line), "sha256": hashlib.sha256(forged).hexdigest()}
+    entry.write_bytes(zlib.compress(json.dumps(head, separators=(",", ":")).encode() + b"\n" + zlib.compress(forged)))
+    memos = _kept_memos(monkeypatch)
+    receipt = build_receipt(git_repo.path, "HEAD~1", "HEAD")
+    assert memos == []  # not read: the head computed every screen
+    alone = json.loads(_alone(git_repo.path, "HEAD", tmp_path, monkeypatch, "alone"))
+    assert json.loads(_surface_json(receipt.surfaces["head"])) == {**alone, "sha": receipt.surfaces["head"].sha}
     assert {t.name for t in receipt.surfaces["head"].tools} == {"wipe", "purge"}

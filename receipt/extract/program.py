@@ -103,21 +103,7 @@ class Program:
             self.modules.setdefault(m.module, m)
         # Modules are keyed by their path (`src.shop.tools`, unique in a tree); the layout says the
         # name code imports them by (`shop.tools`) and the identity of what they define.
-        if layout is None:
-            layout = read_layout({}, (m.path for m in self.modules.values()))
-        self.homes: dict[str, str] = {}
-        self._by_import: dict[str, str | None] = {}
-        projects: dict[str, str] = {}
-        in_project: dict[tuple[str, str], str] = {}  # (project, import name) -> module
-        packages: dict[str, str] = {}  # module -> the import name of the package holding it
-        for name, m in self.modules.items():
-            where = layout.locate(m.path)
-            self.homes[name] = where.home
-            projects[name] = where.project
-            packages[name] = where.module if where.is_package else where.module.rpartition(".")[0]
-            in_project.setdefault((where.project, where.module), name)
-            if where.module != name:
-                self._by_import[where.module] = None if where.module in self._by_import else name
+        projects, in_project, packages = self._index_tree(layout)
         if None in self._by_import.values() or len(set(projects.values())) > 1:
             self._own_projects_first(projects, in_project, packages)
         self.imports: dict[str, str] = {}
@@ -141,15 +127,7 @@ class Program:
         # (a program has about as many assigned targets as calls).
         self.assigns: dict[str, tuple[AssignFact, ...]] = {target: tuple(found) for target, found in grown.items()}
         del grown
-        # Suffix index so `pkg.mod` finds `src/pkg/mod.py` (module "src.pkg.mod").
-        self._suffix: dict[str, str | None] = {}
-        for name in self.modules:
-            parts = name.split(".")
-            for i in range(1, len(parts)):
-                suffix = ".".join(parts[i:])
-                if suffix in self.modules:
-                    continue
-                self._suffix[suffix] = None if suffix in self._suffix else name
+        self._index_suffixes()
         self._canon_cache: dict[str, str] = {}
         self._canon_span: dict[str, int] = {}  # steps a memoised resolution took, when not 0 (see canonical)
         self._calls: list[tuple[ModuleFacts, bool, list[Call]]] | None = None
@@ -163,6 +141,53 @@ class Program:
                     # `CFG["tools"].append(refund)`: the dict holds a value changed in place, not read here.
                     self.effects_by_receiver.setdefault(self.canonical(f"{m.module}.{inside.group(1)}"), []).append(("__item_changed__", e))
         self._index_passed()
+
+    @classmethod
+    def tree_only(cls, modules: Iterable[ModuleFacts], layout: Layout | None = None) -> "Program":
+        """Not a program: what of one depends on its tree alone (`modules` by name, `homes`,
+        `_by_import`, `_suffix`), exactly as `Program(modules, layout)` makes them, with no
+        definition indexed and no name resolved (what comparing a base's kept screens with its
+        head's program reads of the base, its effects aside: screenstore.py). Its modules are the
+        facts given, never rewritten for their project's imports (a module a program rewrites is
+        another object in every program, a changed one either way)."""
+        self = cls.__new__(cls)
+        self.modules = {}
+        for m in sorted(modules, key=lambda m: m.path):
+            self.modules.setdefault(m.module, m)
+        self._index_tree(layout)
+        self._index_suffixes()
+        return self
+
+    def _index_tree(self, layout: Layout | None) -> tuple[dict[str, str], dict[tuple[str, str], str], dict[str, str]]:
+        """`homes` and `_by_import` of `self.modules` under `layout`; (each module's project,
+        (project, import name) -> module, each module's package) for `_own_projects_first`."""
+        if layout is None:
+            layout = read_layout({}, (m.path for m in self.modules.values()))
+        self.homes: dict[str, str] = {}
+        self._by_import: dict[str, str | None] = {}
+        projects: dict[str, str] = {}
+        in_project: dict[tuple[str, str], str] = {}  # (project, import name) -> module
+        packages: dict[str, str] = {}  # module -> the import name of the package holding it
+        for name, m in self.modules.items():
+            where = layout.locate(m.path)
+            self.homes[name] = where.home
+            projects[name] = where.project
+            packages[name] = where.module if where.is_package else where.module.rpartition(".")[0]
+            in_project.setdefault((where.project, where.module), name)
+            if where.module != name:
+                self._by_import[where.module] = None if where.module in self._by_import else name
+        return projects, in_project, packages
+
+    def _index_suffixes(self) -> None:
+        """Suffix index so `pkg.mod` finds `src/pkg/mod.py` (module "src.pkg.mod")."""
+        self._suffix: dict[str, str | None] = {}
+        for name in self.modules:
+            parts = name.split(".")
+            for i in range(1, len(parts)):
+                suffix = ".".join(parts[i:])
+                if suffix in self.modules:
+                    continue
+                self._suffix[suffix] = None if suffix in self._suffix else name
 
     def _index_passed(self) -> None:
         """`allow_refunds(CONFIG)` where the repository function changes that parameter in place

@@ -13,6 +13,7 @@ equal is computed again: it can make a run faster, never change what a run finds
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Iterator
 
 # The Program indexes resolution reads (attribute names). While a screen computes, each is seen
@@ -25,6 +26,11 @@ WHOLE = "*"  # (WHOLE, index): the whole index was read (iterated, measured)
 ALWAYS = (WHOLE, WHOLE)  # a read no comparison can vouch for: the result is never reused
 _NOTHING: list = []  # the selection of most screens, shared (never mutated: `scan` only iterates it)
 CANONICAL = "canonical"  # (CANONICAL, name): `Program.canonical(name)`, by the keys its resolution read
+# Scan sites whose screen reads one field of a module's functions (their return expressions):
+# computed again on a module read lazily, they decode a few percent of it. A head reads lazily a
+# module whose base screens all selected nothing but for these (pipeline `_lazy_paths`); what is
+# read lazily or not never changes what is found, only what reading costs.
+LIGHT_SITES = frozenset({"openai-agents.factories"})
 
 
 class Recorded:
@@ -98,7 +104,9 @@ def changed_keys(old: Any, new: Any) -> set[tuple[str, Any]]:
         differ = by_tag[tag]
         differ.update(a.keys() ^ b.keys())
         # `==` on tuples and lists compares identical facts by identity first: quick, and exact.
-        if tag == "effects_by_receiver" and isinstance(old, _Kept):  # kept as the effects alone
+        if tag == "effects_by_receiver" and isinstance(old, _Kept) and old.placed:  # kept by where each effect is
+            differ.update(_placed_differ(a, effects_placed(new), {m.path for m in changed}))
+        elif tag == "effects_by_receiver" and isinstance(old, _Kept):  # kept as the effects alone
             differ.update(k for k, v in a.items() if k in b and _effects(b[k]) != v)
         else:
             differ.update(k for k, v in a.items() if k in b and b[k] != v)
@@ -129,13 +137,44 @@ def _stale_names(canon_reads: dict[str, tuple], dirty: set) -> set[str]:
     return stale
 
 
+MADE = (-1, -1, "")  # where an effect the program made is (`Program._index_passed`'s of an assignment): nowhere to compare
+
+
+def effects_placed(program: Any) -> dict[str, tuple]:
+    """`program.effects_by_receiver` with each (method, effect) as where the effect is: (its
+    module's path, its place among that module's effects, the method), `MADE` for an effect that
+    is in no module's facts. Equal places in two programs whose module at that path is the same
+    facts object are the same effect, without comparing (nor reading) it."""
+    at: dict[int, tuple[str, int]] = {}
+    for m in program.modules.values():
+        path = m.path
+        at.update(zip(map(id, m.effects), zip(itertools.repeat(path), itertools.count())))
+    out: dict[str, tuple] = {}
+    for key, pairs in program.effects_by_receiver.items():
+        out[key] = tuple([(*found, method) if (found := at.get(id(effect))) is not None else MADE for method, effect in pairs])
+    return out
+
+
+def _placed_differ(old: dict[str, tuple], new: dict[str, tuple], changed: set[str]) -> Iterator[str]:
+    """The receivers both index whose effects may differ: placed differently, or placed in a
+    module that changed (by path, `changed`), or made by a program (`MADE`: not compared)."""
+    for key, places in old.items():
+        found = new.get(key)
+        if found is None:
+            continue
+        if found != places or any(p == MADE or p[0] in changed for p in found):
+            yield key
+
+
 class _Kept:
-    """What `ScreenMemo.release` keeps of a program: what `changed_keys` reads of it."""
+    """What `ScreenMemo.release` keeps of a program: what `changed_keys` reads of it. `placed`: its
+    effects are kept by where each one is (`effects_placed`), not as the effects."""
 
     canon_reads: dict[str, tuple] = {}  # merged into the memo's already
 
-    def __init__(self, modules: dict, homes: dict, by_import: dict, suffix: dict, effects_by_receiver: dict) -> None:
+    def __init__(self, modules: dict, homes: dict, by_import: dict, suffix: dict, effects_by_receiver: dict, placed: bool = False) -> None:
         self.modules, self.homes, self._by_import, self._suffix, self.effects_by_receiver = modules, homes, by_import, suffix, effects_by_receiver
+        self.placed = placed
 
 
 class ScreenMemo:

@@ -39,9 +39,9 @@ import orjson
 
 from receipt.extract import gc_paused
 from receipt.extract.cache import touch, write_atomic
-from receipt.extract.screens import _NOTHING, _TREE_WIDE, ALWAYS, CANONICAL, ScreenMemo, _Kept, changed_keys
+from receipt.extract.screens import _NOTHING, _TREE_WIDE, ALWAYS, CANONICAL, MADE, ScreenMemo, _Kept, changed_keys, effects_placed
 
-FORMAT = "screens-v2"  # bump when the layout below changes
+FORMAT = "screens-v3"  # bump when the layout below changes (v3: the program's effects by where each one is)
 _MERGED = {"modules": "M", "_by_import": "M", "_suffix": "M"}
 
 
@@ -62,12 +62,15 @@ def _file(root: Path, bound: dict[str, str]) -> Path:
 
 
 class Kept:
-    """Screens read back from an entry: path -> (sites whose screen selected nothing, hashes of what they read)."""
+    """Screens read back from an entry: path -> (sites whose screen selected nothing, hashes of what
+    they read); and `effects`, the program's `effects_by_receiver` by where each effect is
+    (screens.effects_placed), or None (not kept: the base's program is then built again)."""
 
-    __slots__ = ("modules",)
+    __slots__ = ("modules", "effects")
 
-    def __init__(self, modules: dict[str, tuple[list[str], array]]):
+    def __init__(self, modules: dict[str, tuple[list[str], array]], effects: dict[str, tuple] | None = None):
         self.modules = modules
+        self.effects = effects
 
 
 class KeptMemo(ScreenMemo):
@@ -242,15 +245,16 @@ class StoreMemo(ScreenMemo):
         program = self.program
         if program is None or isinstance(program, _Kept):
             return
-        self.body = _encode_stored(self, program.modules, program.canon_reads)
+        self.body = _encode_stored(self, program.modules, program.canon_reads, effects_placed(program))
         program.__dict__.pop("_recording_", None)  # see ScreenMemo.release
         self.kept = {}
         self.store = array("I")
         self.program = _Kept({}, *({} for _ in _TREE_WIDE))
 
 
-def _encode_stored(memo: StoreMemo, modules: dict[str, Any], canon: dict[str, Any]) -> bytes | None:
-    """The body of a StoreMemo's entry: each module's hashes with those of every name resolution it read."""
+def _encode_stored(memo: StoreMemo, modules: dict[str, Any], canon: dict[str, Any], effects: dict[str, tuple]) -> Packed | None:
+    """The body of a StoreMemo's entry: each module's hashes with those of every name resolution
+    it read, and the program's effects by where each one is."""
     meta: list[list[Any]] = []
     blob = array("I")
     kept, memo.kept = memo.kept, {}
@@ -267,7 +271,38 @@ def _encode_stored(memo: StoreMemo, modules: dict[str, Any], canon: dict[str, An
         else:
             meta.append([facts.path, sites, len(out)])
             blob.extend(sorted(out))
-    return _body(meta, blob)
+    return _body(meta, blob, _placed_json(effects))
+
+
+def _placed_json(effects: dict[str, tuple]) -> list[Any]:
+    """`effects` (screens.effects_placed) as JSON: [paths, [[receiver, [path index, place, method, ...]], ...]]."""
+    paths: dict[str, int] = {}
+    out = []
+    for key, places in effects.items():
+        flat: list[Any] = []
+        for path, at, method in places:
+            flat += (-1 if at < 0 else paths.setdefault(path, len(paths)), at, method)
+        out.append([key, flat])
+    return [list(paths), out]
+
+
+def _placed_of(data: Any) -> dict[str, tuple]:
+    """What `_placed_json` wrote; ValueError when it is not that."""
+    paths, keys = data
+    if not all(p.__class__ is str for p in paths):
+        raise ValueError("not a path")
+    out: dict[str, tuple] = {}
+    for key, flat in keys:
+        if key.__class__ is not str or flat.__class__ is not list or len(flat) % 3:
+            raise ValueError("not a receiver's effects")
+        places = []
+        for i in range(0, len(flat), 3):
+            p, at, method = flat[i : i + 3]
+            if p.__class__ is not int or at.__class__ is not int or method.__class__ is not str:
+                raise ValueError("not where an effect is")
+            places.append(MADE if p < 0 else (paths[p], at, method))
+        out[key] = tuple(places)
+    return out
 
 
 class Packed(NamedTuple):
@@ -277,19 +312,21 @@ class Packed(NamedTuple):
     data: bytes
 
 
-def _body(meta: list[list[Any]], blob: array) -> Packed | None:
-    """The body (the meta's length, the meta as JSON, the hashes), digested and compressed piece
-    by piece: made when a run is at its peak, it is never held whole (its parts were 3 copies)."""
+def _body(meta: list[list[Any]], blob: array, effects: list[Any] | None = None) -> Packed | None:
+    """The body (the meta's length, the meta as JSON, the effects' length, the effects as JSON
+    (`_placed_json`, null when not kept), the hashes), digested and compressed piece by piece:
+    made when a run is at its peak, it is never held whole (its parts were 3 copies)."""
     if not meta:
         return None
     if sys.byteorder != "little":
         blob.byteswap()
     with gc_paused():
         head = orjson.dumps(meta)
+        placed = orjson.dumps(effects)
     del meta[:]
     digest, packer = hashlib.sha256(), zlib.compressobj(1)
     parts = []
-    for piece in (len(head).to_bytes(8, "little"), head, blob):
+    for piece in (len(head).to_bytes(8, "little"), head, len(placed).to_bytes(8, "little"), placed, blob):
         digest.update(piece)
         parts.append(packer.compress(piece))
     parts.append(packer.flush())
@@ -364,12 +401,16 @@ def encode(memo: ScreenMemo, originals: set[int]) -> Packed | None:
 def decode(body: bytes | memoryview) -> Kept:
     """The screens of an entry's body; ValueError (or another exception) when it is not one."""
     size = int.from_bytes(body[:8], "little")
+    at = 8 + size
+    more = int.from_bytes(body[at : at + 8], "little")
     with gc_paused():
-        meta = orjson.loads(body[8 : 8 + size])
+        meta = orjson.loads(body[8:at])
+        placed = orjson.loads(body[at + 8 : at + 8 + more])
+        effects = None if placed is None else _placed_of(placed)
     blob = array("I")
     if blob.itemsize != 4:
         raise ValueError("no 32-bit array type here")
-    blob.frombytes(body[8 + size :])
+    blob.frombytes(body[at + 8 + more :])
     if sys.byteorder != "little":
         blob.byteswap()
     modules: dict[str, tuple[list[str], array]] = {}
@@ -382,7 +423,7 @@ def decode(body: bytes | memoryview) -> Kept:
         at += count
     if at != len(blob):
         raise ValueError("not what was stored")
-    return Kept(modules)
+    return Kept(modules, effects)
 
 
 def store(root: Path | None, bound: dict[str, str], digests: dict[str, str], body: Packed) -> bool:
