@@ -587,7 +587,8 @@ class _Analyser:
                           "its hints are recorded as dynamic", site=("hints arguments", method))
             name_expr = kwargs.get("name", args[0] if args and not isinstance(args[0], Splat) else None)
             self.register(server, method, fn, name_expr, kwargs, conditional, path, fn.line,
-                          dynamic_all=describe(call) if call is not None and call.star else None)
+                          dynamic_all=describe(call) if call is not None and call.star else None,
+                          at=(path, fn.line, ".<locals>." in fn.symbol))
 
     def call(self, call: Call, cond: bool, owner: str | None, path: str, guarded: bool = False) -> None:
         """A statement-level (or assigned) call: `mcp.tool(fn)`, `mcp.tool()(fn)`, `add_tool`, `mount`, ...
@@ -626,10 +627,12 @@ class _Analyser:
                 kind = "prompt" if method in ("prompt", "add_prompt") else "tool"
                 if inner is not None:
                     target = call.args[0] if call.args else None
-                    self.register_expr(server, kind, target, inner.args, dict(inner.kwargs), conditional, path, call.line, inner)
+                    self.register_expr(server, kind, target, inner.args, dict(inner.kwargs), conditional, path, call.line, inner,
+                                       at=(path, call.line, cond or owner is not None))
                 else:
                     target, rest = (call.args[0], call.args[1:]) if call.args else (None, ())
-                    self.register_expr(server, kind, target, rest, dict(call.kwargs), conditional, path, call.line, call)
+                    self.register_expr(server, kind, target, rest, dict(call.kwargs), conditional, path, call.line, call,
+                                       at=(path, call.line, cond or owner is not None))
 
     def _wrapped_parameter(self, owner: str, target: Expr) -> str | None:
         """The decorator a helper returns, when `target` is what it registers in place of the
@@ -705,11 +708,14 @@ class _Analyser:
                 if server.lowlevel:
                     continue
                 conditional = guarded or (extra_cond if self._through_parameter(recv) else site_cond or extra_cond)
-                self.register_expr(server, kind, applied, options.args, dict(options.kwargs), conditional, where, site.line, options)
+                self.register_expr(server, kind, applied, options.args, dict(options.kwargs), conditional, where, site.line, options,
+                                   at=(where, site.line, True))
         return True
 
     def register_expr(self, server: Server, kind: str, target: Expr | None, args: tuple[Expr, ...],
-                      kwargs: dict[str, Expr], cond: bool, path: str, line: int, call: Call | None) -> None:
+                      kwargs: dict[str, Expr], cond: bool, path: str, line: int, call: Call | None,
+                      at: tuple[str, int, bool] | None = None) -> None:
+        """`at` (path, line, inside a function): where the registration copies its arguments (hints)."""
         """`target` is a function, or `Tool.from_function(fn, ...)` (directly or via a variable), or a loop
         variable over such items (`for f in [a, b]: mcp.tool()(f)`)."""
         over = self.p.iterated(target.name, line) if isinstance(target, Ref) else None
@@ -719,7 +725,7 @@ class _Analyser:
             return
         if over is not None:
             for item in over:
-                self.register_expr(server, kind, item.expr, args, kwargs, cond or item.conditional, path, line, call)
+                self.register_expr(server, kind, item.expr, args, kwargs, cond or item.conditional, path, line, call, at=at)
             return
         value = target
         if isinstance(target, Ref) and isinstance(self.p.lookup(target.name), AssignFact):
@@ -735,12 +741,12 @@ class _Analyser:
             self.warn(server.flavor, path, line, f"{dynamic_all}: arguments not statically known; hints recorded as dynamic", site=("hints", shape(dynamic_all)))
         if isinstance(fn, FunctionFact):
             self.register(server, kind, fn, name_expr, kwargs, cond, self.p.path_of(fn.symbol), fn.line,
-                          dynamic_all=dynamic_all, extra_symbols={self.p.canonical(target.name)} if isinstance(target, Ref) else set())
+                          dynamic_all=dynamic_all, extra_symbols={self.p.canonical(target.name)} if isinstance(target, Ref) else set(), at=at)
             return
         name = self.p.evaluate(name_expr) if name_expr is not None else None
         if isinstance(name, str):
             # A callable we cannot see (a method, a partial, a lambda): its name is still known.
-            entry = self.entry(server, kind, name, None, None, kwargs, cond, path, line, dynamic_all)
+            entry = self.entry(server, kind, name, None, None, kwargs, cond, path, line, dynamic_all, at=at)
             self.add(server, entry, set(), kwargs)
             return
         self.warn(server.flavor, path, line, f"{kind} registered on MCP server '{server.name}' with a callable that cannot be "
@@ -748,7 +754,7 @@ class _Analyser:
 
     def register(self, server: Server, kind: str, fn: FunctionFact, name_expr: Expr | None, kwargs: dict[str, Expr],
                  cond: bool, path: str, line: int, dynamic_all: str | None = None,
-                 extra_symbols: set[str] | None = None) -> None:
+                 extra_symbols: set[str] | None = None, at: tuple[str, int, bool] | None = None) -> None:
         name: Any = fn.name
         fallback = None
         if name_expr is not None:
@@ -758,12 +764,13 @@ class _Analyser:
                 self.warn(server.flavor, path, line, f"{kind} name of {fn.name} is not statically known "
                           f"({fallback}); using the function name", site=("name", kind, server.name, shape(name_expr)))
                 name = fn.name
-        entry = self.entry(server, kind, name, fn, fn.doc, kwargs, cond, path, line, dynamic_all)
+        entry = self.entry(server, kind, name, fn, fn.doc, kwargs, cond, path, line, dynamic_all, at=at)
         entry.name_expr = name_expression(self.p, name_expr) if fallback is not None else None
         self.add(server, entry, {fn.symbol} | (extra_symbols or set()), kwargs)
 
     def entry(self, server: Server, kind: str, name: str, fn: FunctionFact | None, doc: str | None,
-              kwargs: dict[str, Expr], cond: bool, path: str, line: int, dynamic_all: str | None) -> Entry:
+              kwargs: dict[str, Expr], cond: bool, path: str, line: int, dynamic_all: str | None,
+              at: tuple[str, int, bool] | None = None) -> Entry:
         description = self.p.text(kwargs["description"]) if "description" in kwargs else None
         if description is None:
             description = doc
@@ -775,7 +782,7 @@ class _Analyser:
                       root=True, conditional=cond or server.conditional, signature=signature,
                       description_sha256=digest(description))
         if kind == "tool":
-            hints = Dynamic(dynamic=dynamic_all) if dynamic_all and "annotations" not in kwargs else self.hints(kwargs.get("annotations"))
+            hints = Dynamic(dynamic=dynamic_all) if dynamic_all and "annotations" not in kwargs else self.hints(kwargs.get("annotations"), at=at)
             apply_hints(entry, hints)
         if "tags" in kwargs:
             tags = self.p.evaluate(kwargs["tags"])
@@ -830,15 +837,16 @@ class _Analyser:
 
     # -- hints
 
-    def hints(self, expr: Expr | None, depth: int = 0) -> dict[str, Any] | Dynamic:
-        """Declared raw hints {read_only, destructive, idempotent, open_world} (absent = not declared)."""
+    def hints(self, expr: Expr | None, depth: int = 0, at: tuple[str, int, bool] | None = None) -> dict[str, Any] | Dynamic:
+        """Declared raw hints {read_only, destructive, idempotent, open_world} (absent = not declared).
+        `at`: where the server copies them (a registration: changes to a dict after it do not count)."""
         if expr is None:
             return {}
         if depth > _MAX_DEPTH:
             return Dynamic(dynamic=describe(expr))
         if isinstance(expr, Ref) and isinstance(self.p.value_of(expr), Map):
             # a dict constant, with the item assignments made to it after it was built
-            value = self.p.evaluate(expr)
+            value = self.p.evaluate_at(expr, at)
             if isinstance(value, Dynamic):
                 return value
             if isinstance(value, dict):
@@ -856,12 +864,12 @@ class _Analyser:
                 return out
             fn = self.p.functions.get(origin or "")
             if fn is not None and len(fn.returns_exprs) == 1 and not expr.star:
-                return self.hints(substitute(fn.returns_exprs[0], bind(fn, expr)), depth + 1)
+                return self.hints(substitute(fn.returns_exprs[0], bind(fn, expr)), depth + 1, at)
         if isinstance(expr, Map):
             out: dict[str, Any] = {}
             for k, v in expr.items:
                 if isinstance(k, Const) and k.value is None:  # **spread
-                    inner = self.hints(v, depth + 1)
+                    inner = self.hints(v, depth + 1, at)
                     if isinstance(inner, Dynamic):
                         return inner
                     out.update(inner)

@@ -523,6 +523,20 @@ class Program:
     def _assigned_more_than_once(self, symbol: str) -> bool:
         return sum(1 for a in self.assigns.get(symbol, ()) if a.op == "=") > 1
 
+    def evaluate_at(self, expr: Expr | None, at: tuple[str, int, bool] | None) -> Any:
+        """`evaluate(expr)` as the value is when a framework copies it at `at` (path, line, inside a
+        function) of the use: a dict named by `expr` with only the in-place changes made before then
+        (see `_mutated_dict`). `at` None: its value once the modules have run (`evaluate`)."""
+        if at is not None and isinstance(expr, Ref):
+            symbol = self.canonical(expr.name)
+            d = self.lookup(symbol)
+            if isinstance(d, AssignFact) and not (d.conditional and self._assigned_more_than_once(symbol)):
+                value = self.evaluate(d.value, 1)
+                if isinstance(value, dict):
+                    return self._mutated_dict(symbol, value, 0, d.value, at)
+                return value
+        return self.evaluate(expr)
+
     def evaluate(self, expr: Expr | None, _depth: int = 0) -> Any:
         """A literal Python value (str/int/float/bool/None/list/dict), or `Dynamic(src)`."""
         if expr is None:
@@ -709,15 +723,23 @@ class Program:
         helpers = sorted({h.body or h.name for c in fn.calls if (h := self.functions.get(self.origin(c.func) or "")) is not None and h is not fn})
         return f"def({params}) body {fn.body or '?'} calls [{', '.join(helpers)}] -> {returns}"
 
-    def _mutated_dict(self, symbol: str, value: dict[str, Any], depth: int, source: Expr) -> dict[str, Any] | Dynamic:
+    def _mutated_dict(self, symbol: str, value: dict[str, Any], depth: int, source: Expr,
+                      at: tuple[str, int, bool] | None = None) -> dict[str, Any] | Dynamic:
         """A dict with its later item assignments, deletions and `update(...)` calls applied, made
         through any name of the one object (`CFG = BASE`, or `cfg = BASE` bound after it), in the
         order they run: frameworks keep the object, so what counts is its content once the modules
         have run. The module building the dict runs first (its changes by line), then one other
-        module may change it (by line); changes from two other modules are not ordered (dynamic).
-        A conditional change (under an `if`, in a function, in a `try` body) makes that key
-        `dynamic`; a change we cannot read (a helper changing it in place included) makes the whole
-        dict so. `source` is the expression `symbol` is bound to."""
+        module may change it (by line); changes from two other modules, or from the building module
+        and another (an import cycle runs the other in the middle of the first), are not ordered
+        (dynamic). A conditional change (under an `if`, in a function, in a `try` body) makes that
+        key `dynamic`; a change we cannot read (a helper changing it in place included) makes the
+        whole dict so. `source` is the expression `symbol` is bound to.
+
+        `at` (path, line, inside a function): the use copies the dict there (an MCP server copies a
+        tool's hints when it registers it). A change certainly after it (its module, a later line,
+        the use at module level and the change not in a block: not run again before it) is left out;
+        one of its module that may run before or after it (a later line, the use inside a function)
+        makes that key dynamic; one in a third module, not ordered with the use, makes the dict so."""
         out = dict(value)
         chain = self._alias_chain(source)[0]
         names = self._all_names([*reversed(chain), symbol])
@@ -731,9 +753,22 @@ class Program:
             fact = AssignFact(name, expr, line, conditional, op) if op in _DICT_CHANGES else None
             where = self._module_owning(fact) if fact is not None else self._module_owning_assign(name, expr)
             keyed.append((where, line, (op, expr, conditional, line)))
-        others = {w for w, _, _ in keyed if own is None or w != own[0]}
-        if len(others) > 1:
-            return Dynamic(dynamic=f"{short_name(symbol)} changed in {len(others)} modules")
+        used = self._module_at(at[0]) if at is not None else None
+        modules = {w for w, _, _ in keyed}
+        others = {w for w in modules if own is None or w != own[0]}
+        if len(others) > 1 or (others and own is not None and own[0] in modules):
+            return Dynamic(dynamic=f"{short_name(symbol)} changed in {len(modules)} modules")
+        if at is not None:
+            kept = []
+            for where, line, (op, expr, conditional, _line) in keyed:
+                if where != used and (own is None or where != own[0]):
+                    return Dynamic(dynamic=f"{short_name(symbol)} changed in a module not ordered with its use")
+                if where == used and line > at[1]:
+                    if not at[2] and not conditional:
+                        continue  # copied before this ran
+                    conditional = True  # a function may run before or after it
+                kept.append((where, line, (op, expr, conditional, _line)))
+            keyed = kept
         ordered = [c for w, _, c in sorted(keyed, key=lambda t: (own is None or t[0] != own[0], t[1]))]
         for op, expr, conditional, _line in ordered:
             updates: Any
@@ -1156,6 +1191,13 @@ class Program:
             else:
                 out[key] = a.value.items[0][1]
         return out
+
+    def _module_at(self, path: str) -> str | None:
+        """The module whose file is `path`."""
+        index = self.__dict__.get("_by_path_")
+        if index is None:
+            index = self.__dict__["_by_path_"] = {m.path: name for name, m in self.modules.items()}
+        return index.get(path)
 
     def _module_owning_assign(self, target: str, value: Expr) -> str | None:
         """The module whose facts hold the assignment of `value` to `target`."""

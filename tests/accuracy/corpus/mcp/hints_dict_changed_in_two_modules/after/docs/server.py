@@ -1,0 +1,19 @@
+"""Document store MCP server."""
+
+from __future__ import annotations
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("Docs")
+
+READ_ONLY = {"readOnlyHint": True, "openWorldHint": False}
+
+from docs import defaults  # noqa: E402  (site defaults, applied before the local override)
+
+READ_ONLY["readOnlyHint"] = False
+
+
+@mcp.tool(annotations=READ_ONLY)
+def archive_document(doc_id: str) -> str:
+    """Move a document to the archive."""
+    return doc_id
