@@ -225,6 +225,9 @@ class _Extractor:
         self.guarded: dict[int, list[Expr]] = {}
         # Function scope prefix -> names it changes in place (`p["k"] = v`, `p.update(...)`, ...): see `_mutates`.
         self.mutated: dict[str, set[str]] = {}
+        # Function scope prefix -> parameters rebound to a copy (`config = dict(config)`), and whether
+        # the copy is deep: changes made through the name after it reach the copy, not the caller's object.
+        self.rebound: dict[str, dict[str, bool]] = {}
         self.top: _Scope | None = None  # the module's scope (see run)
         self.consts: dict[tuple[type, object], Const] = {}  # see _const
 
@@ -788,8 +791,37 @@ class _Extractor:
         """A statement calling a dict-changing method of a parameter (`config.update(...)`,
         `config["tools"].append(x)`): the function changes that argument in place."""
         found = _PARAM_CHANGE.match(callee)
-        if found is not None and found.group(1) in scope.params:
+        if found is not None and found.group(1) in scope.params and not self._copied(found.group(1), callee, scope):
             self.mutated.setdefault(scope.prefix, set()).add(found.group(1))
+
+    def _copied(self, name: str, changed: str, scope: _Scope) -> bool:
+        """`changed` (`config.update`, `config["k"]`: what a change is made on) reaches a copy the
+        parameter `name` was rebound to, not the caller's object. A shallow copy shares its items:
+        a change of an item (`config["tools"].append`) still reaches the caller's."""
+        deep = self.rebound.get(scope.prefix, {}).get(name)
+        if deep is None:
+            return False
+        return deep or changed[len(name):len(name) + 1] in ("", ".")
+
+    def _rebinds(self, name: str, value: Expr, scope: _Scope) -> None:
+        """`config = dict(config)` (or `{**config}`, `copy(config)`, `config.copy()`, `deepcopy(config)`)
+        at the top of a function body, outside a `try`: the parameter names a fresh dict from there on
+        (see `_copied`). A rebinding that may not run, or to anything else, changes nothing here."""
+        if scope.guarded or scope.in_try:
+            return
+        deep: bool | None = None
+        if type(value) is Map:
+            deep = False
+        elif type(value) is Call:
+            func = value.func
+            if type(func) is Ref and func.name in ("builtins.dict", "copy.copy"):
+                deep = False
+            elif type(func) is Ref and func.name == "copy.deepcopy":
+                deep = True
+            elif type(func) is Dyn and func.src == f"{name}.copy" and not value.args:
+                deep = False
+        if deep is not None:
+            self.rebound.setdefault(scope.prefix, {})[name] = deep
 
     def _setattr(self, call: Call, stmt: ast.stmt, scope: _Scope) -> bool:
         """`setattr(obj, "attr", v)` is `obj.attr = v`; with a computed name, any attribute (`obj.*`) may change."""
@@ -805,6 +837,8 @@ class _Extractor:
     def assign(self, target: ast.AST, value: Expr, stmt: ast.stmt, scope: _Scope, op: str) -> None:
         t = type(target)
         if t is ast.Name:
+            if op == "=" and scope.is_function and target.id in scope.params:  # type: ignore[attr-defined]
+                self._rebinds(target.id, value, scope)  # type: ignore[attr-defined]
             ref = self._resolved(target.id, scope)  # type: ignore[attr-defined]
             if type(ref) is Ref:
                 self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op, scope.guarded))
@@ -822,7 +856,8 @@ class _Extractor:
             elif type(base) is Dyn and scope.is_function and op != "in":
                 # `config["tools"] = ...` / `config["a"]["b"] = ...` on a parameter: changes the caller's object
                 name = _LEADING_NAME.match(base.src)
-                if name is not None and name.group(0) in scope.params and base.src[name.end():name.end() + 1] in ("", "["):
+                if (name is not None and name.group(0) in scope.params and base.src[name.end():name.end() + 1] in ("", "[")
+                        and not self._copied(name.group(0), base.src, scope)):
                     self.mutated.setdefault(scope.prefix, set()).add(name.group(0))
             return
         if op == "in" and (t is ast.Tuple or t is ast.List):
@@ -993,6 +1028,7 @@ class _Extractor:
                         fn.guarded.append((len(raises) - 1, tuple(handlers)))
         if returns:
             fn.body = self._body_digest(node)
+        self.rebound.pop(inner.prefix, None)
         changed = self.mutated.pop(inner.prefix, None)
         if changed:
             fn.mutates = sorted(changed & {p.name for p in params})
