@@ -35,6 +35,7 @@ overlays it.
 
 from __future__ import annotations
 
+import re
 import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
@@ -202,6 +203,8 @@ class _Analyser:
         self._held_reported: set[str] = set()  # instance attributes reported by `held_servers`
         self._site_paths: dict[int, str] = {}  # id(statement call site) -> its module's path
         self._sites_reported: set[tuple[str, str, str, int, str]] = set()  # call sites `param_servers` reported
+        self._function_lines: set[tuple[str, int]] | None = None  # (callee, line) of call sites in function bodies
+        self._registering: dict[str, str] = {}  # registration function -> a parameter it registers through
 
     # -- servers
 
@@ -393,20 +396,21 @@ class _Analyser:
         something that is not a known server (nor a parameter followed to its own call sites) is
         reported where it is written, even when other call sites resolve: what is registered on the
         server it passes is not in the surface, and must not vanish behind the sites that resolve."""
-        found, unresolved = self._param_sites(owner, pname, depth)
+        found, unresolved = self._param_sites(owner, pname, depth, registers)
         fn = self._owner_with_param(owner, pname)
         if fn is None or not registers:
             return sorted(found.items())
         flavor = self._param_flavor(fn, pname)
-        for callee, site_path, site, arg in unresolved:
+        for callee, cname, site_path, site, arg in unresolved:
             site_path = site_path or path  # a site not found in a module's statements: noted with the registration
-            key = (callee.symbol, pname, site_path, site.line, shape(arg))
+            key = (callee.symbol, cname, site_path, site.line, shape(arg))
             if flavor is None or key in self._sites_reported:
                 continue
             self._sites_reported.add(key)  # once per call site, not once per registration through the parameter
+            # The parameter named is the called function's own (`boot(*[admin])` passes `boot`'s `s`).
             self.warn(flavor, site_path, site.line, f"{shape(site.func)}() passes {shape(arg) if arg is not None else 'an argument not statically known'} "
-                      f"as '{pname}', which is not a known MCP server: what {callee.name}() registers on it is not in the surface",
-                      site=("parameter call site", pname, shape(site.func), shape(arg)))
+                      f"as '{cname}', which is not a known MCP server: what {callee.name}() registers on it is not in the surface",
+                      site=("parameter call site", cname, shape(site.func), shape(arg)))
         if not found and not unresolved and depth == 0 and lone and flavor:
             # Reported when the parameter is typed as a server, or (untyped) in a module that uses an MCP
             # framework: a registration on an object we cannot identify must not vanish silently.
@@ -417,16 +421,19 @@ class _Analyser:
         param = next(p for p in fn.params if p.name == pname)
         return (_server_class(param.annotation_ref) or (None, False))[0] or self._module_flavor(fn.symbol)
 
-    def _param_sites(self, owner: str, pname: str, depth: int) -> tuple[dict[str, bool], list[tuple[FunctionFact, str, Call, Expr | None]]]:
+    def _param_sites(self, owner: str, pname: str, depth: int, registers: bool = True) -> tuple[dict[str, bool], list[tuple[FunctionFact, str, str, Call, Expr | None]]]:
         """({server: conditional} the call sites of `owner`'s parameter `pname` pass, [(function,
-        path, call site, argument) for the sites passing something else]), followed through
-        parameters of the calling functions. A site passing None (or nothing, the default being
-        None) passes no server; one passing a loop variable passes each item of the loop."""
+        its parameter, path, call site, argument) for the sites passing something else]), followed
+        through parameters of the calling functions. A site passing None (or nothing, the default
+        being None) passes no server; one passing a loop variable passes each item of the loop.
+        Each function reached is noted as a registration function (`value_uses`)."""
         fn = self._owner_with_param(owner, pname)
         found: dict[str, bool] = {}
-        unresolved: list[tuple[FunctionFact, str, Call, Expr | None]] = []
+        unresolved: list[tuple[FunctionFact, str, str, Call, Expr | None]] = []
         if fn is None or depth > _MAX_DEPTH:
             return found, unresolved
+        if registers:
+            self._registering.setdefault(fn.symbol, pname)
         positional = [p.name for p in fn.params if p.kind in ("pos", "posonly")]
         index = positional.index(pname) if pname in positional else 10_000
         param = next(p for p in fn.params if p.name == pname)
@@ -434,18 +441,22 @@ class _Analyser:
             arg = call.arg(index, pname)
             if arg is None:
                 if call.star:  # maybe in the *args / **kwargs
-                    unresolved.append((fn, self._site_path(call, caller), call, None))
+                    unresolved.append((fn, pname, self._site_path(call, caller), call, None))
                     continue
                 arg = param.default_expr  # not passed: the default (None for most)
             if arg is None or (isinstance(arg, Const) and arg.value is None):
                 continue
             if isinstance(arg, Dyn) and arg.why == "parameter" and "." not in arg.src:
-                if caller:
-                    inner, more = self._param_sites(caller, arg.src, depth + 1)
+                if caller and self._owner_with_param(caller, arg.src) is not None:
+                    inner, more = self._param_sites(caller, arg.src, depth + 1, registers)
                     for s, c in inner.items():
                         found[s] = found.get(s, True) and c
                     unresolved.extend(more)
-                # Without a caller this is the statement's copy of a call also listed with its function.
+                elif caller or (fn.symbol, call.line) not in self.function_site_lines():
+                    # A parameter of no function declaring it: a lambda's (`lambda s: register(s)`),
+                    # whose callers are not followed. (Without a caller, a site also listed with its
+                    # function is the statement's copy of that call, read there.)
+                    unresolved.append((fn, pname, self._site_path(call, caller), call, arg))
                 continue
             items = self.p.iterated(arg.name, call.line) if isinstance(arg, Ref) else None
             for expr, item_cond in ([(i.expr, i.conditional) for i in items] if isinstance(items, list) else [(arg, False)]):
@@ -453,9 +464,16 @@ class _Analyser:
                 if s:
                     found[s] = found.get(s, True) and (cond or item_cond)
                 elif not (isinstance(expr, Const) and expr.value is None):
-                    unresolved.append((fn, self._site_path(call, caller), call, arg))
+                    unresolved.append((fn, pname, self._site_path(call, caller), call, arg))
                     break
         return found, unresolved
+
+    def function_site_lines(self) -> set[tuple[str, int]]:
+        """(callee, line) of the call sites listed with the function whose body makes them."""
+        if self._function_lines is None:
+            self._function_lines = {(symbol, call.line) for symbol, sites in self.call_sites().items()
+                                    for call, _cond, caller in sites if caller}
+        return self._function_lines
 
     def _site_path(self, call: Call, caller: str | None) -> str:
         return self.p.path_of(caller) if caller else self._site_paths.get(id(call), "")
@@ -497,6 +515,7 @@ class _Analyser:
             if server.lowlevel:
                 self.handler_kwargs(server)
         self.unfollowed_uses()
+        self.registration_values()
         self.apply_removals()
         return self.a
 
@@ -532,6 +551,28 @@ class _Analyser:
                 self.warn(self.a.servers[server].flavor, path, call.line, f"{describe(value)} of MCP server "
                           f"'{self.a.servers[server].name}' is passed to {describe(call.func)}(): what is registered "
                           "through it cannot be followed", site=("server passed", self.a.servers[server].name, shape(value), shape(call.func)))
+
+    def registration_values(self) -> None:
+        """A registration function used as a value rather than called (`for setup in (register,):
+        setup(admin)`, `partial(register, admin)()`, `map(register, servers)`, `boot(register)`, a
+        lambda calling it): where it is then called, and with which server, is not followed, so
+        what it registers there would be missing from the surface without a word. Reported at the
+        use. A plain alias the program sees through (`setup = register`) is followed as a call."""
+        if not self._registering:
+            return
+        for m, (symbol, line, what) in self.p.scan("mcp.function values", _function_values):
+            if symbol is None:  # a lambda: only its text is known; its free names are the module's
+                hits = sorted(c for w in set(_FREE_NAMES.findall(what)) if (c := self.p.canonical(f"{m.module}.{w}")) in self._registering)
+                symbol = hits[0] if hits else None
+            pname = self._registering.get(symbol) if symbol else None
+            fn = self.p.functions.get(symbol) if symbol else None
+            if fn is None or pname is None:
+                continue
+            flavor = self._param_flavor(fn, pname)
+            if flavor:
+                self.warn(flavor, m.path, line, f"{fn.name}() registers on its parameter '{pname}' but is used here as a value "
+                          f"({what}): where it is called, and on which server, is not followed; what it registers there "
+                          "is not in the surface", site=("registration function value", fn.name, what))
 
     def apply_removals(self) -> None:
         """`mcp.remove_tool("x")`: gone for callers (or only sometimes, when removed under a condition)."""
@@ -1184,6 +1225,89 @@ def _registration_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, bool, bo
         if isinstance(target, Dyn) and target.why == "parameter":
             owner = _owner_by_line(m, target.src.split(".")[0], call.line)
         out.append((call, cond, guarded, owner))
+    return out
+
+
+_FREE_NAMES = re.compile(r"(?<![\w.])[A-Za-z_]\w*")  # names in source text, not attributes (`x.register`)
+
+
+def _value_refs(expr: Expr, out: list[tuple[Expr, Call | None]], within: Call | None = None) -> None:
+    """(name, innermost call it is an argument of) for each name used as a value inside `expr`
+    (not a call's callee), and the lambdas it holds."""
+    cls = expr.__class__
+    if cls is Ref:
+        out.append((expr, within))
+    elif cls is Call:
+        if expr.func.__class__ is Call:  # `partial(register, admin)()`: the inner call's arguments
+            _value_refs(expr.func, out, within)  # type: ignore[union-attr]
+        for a in expr.args:  # type: ignore[union-attr]
+            _value_refs(a, out, expr)  # type: ignore[arg-type]
+        for _, v in expr.kwargs:  # type: ignore[union-attr]
+            _value_refs(v, out, expr)  # type: ignore[arg-type]
+        for v in expr.spread:  # type: ignore[union-attr]
+            _value_refs(v, out, expr)  # type: ignore[arg-type]
+    elif cls is Seq:
+        for a in expr.items:  # type: ignore[union-attr]
+            _value_refs(a, out, within)
+    elif cls is Map:
+        for k, v in expr.items:  # type: ignore[union-attr]
+            _value_refs(k, out, within)
+            _value_refs(v, out, within)
+    elif cls is Splat:
+        _value_refs(expr.value, out, within)  # type: ignore[union-attr]
+    elif cls is Dyn and expr.why == "lambda":  # type: ignore[union-attr]
+        out.append((expr, within))
+
+
+def _function_values(p: Program, m: ModuleFacts) -> list[tuple[str | None, int, str]]:
+    """(function, line, how it is used) for each repository function `m` uses as a value rather
+    than calls (an argument, an item, an assigned or returned value), and (None, line, source) for
+    each lambda (its body is not read: `registration_values` matches its names). An alias the
+    program resolves (`setup = register`, then `setup(mcp)` is a call of register) is not a use."""
+    found: list[tuple[Expr, int, str | Call | None]] = []
+    for a in m.assigns:
+        value = a.value
+        if value.__class__ is Const or (value.__class__ is Dyn and value.why != "lambda"):  # type: ignore[union-attr]
+            continue
+        refs: list[tuple[Expr, Call | None]] = []
+        _value_refs(value, refs)
+        for r, within in refs:
+            if r is value and a.op == "=" and r.__class__ is Ref and p.canonical(a.target) == p.canonical(r.name):  # type: ignore[union-attr]
+                continue
+            found.append((r, a.line, within or ("iterated by a loop" if a.op == "in" else f"in the value of {a.target.rsplit('.', 1)[-1]}")))
+    for e in m.effects:
+        refs = []
+        _value_refs(e.call, refs)
+        found.extend((r, e.call.line, within) for r, within in refs)
+    for fn in m.functions:
+        for call in fn.calls:
+            refs = []
+            _value_refs(call, refs)
+            found.extend((r, call.line or fn.line, within) for r, within in refs)
+        for ret in fn.returns_exprs:
+            refs = []
+            _value_refs(ret, refs)
+            found.extend((r, fn.line, within or f"returned by {fn.name}()") for r, within in refs)
+        for q in fn.params:
+            if q.default_expr is not None:
+                refs = []
+                _value_refs(q.default_expr, refs)
+                found.extend((r, fn.line, within or f"default of parameter {q.name} of {fn.name}()") for r, within in refs)
+    out: list[tuple[str | None, int, str]] = []
+    seen: set[tuple[str | None, int, str]] = set()
+    for r, line, how in found:
+        if r.__class__ is Dyn:
+            item: tuple[str | None, int, str] = (None, line, r.src)  # type: ignore[union-attr]
+        else:
+            symbol = p.canonical(r.name)  # type: ignore[union-attr]
+            if symbol not in p.functions or not p.functions[symbol].params:
+                continue
+            if how is None or isinstance(how, Call):
+                how = f"passed to {describe(how.func) if how is not None else '?'}()"
+            item = (symbol, line, how)
+        if item not in seen:
+            seen.add(item)
+            out.append(item)
     return out
 
 
