@@ -308,12 +308,12 @@ def _extract_in_workers(repo: GitRepo, files: list[SourceFile], cache: FactsCach
             if (done + i) % 50 == 0:
                 progress(f"{done + i}/{total} files")
             if made is not None:
-                f, (entry, stored) = files[i], made
+                f, (entry, stored, digest) = files[i], made
                 try:
                     facts = decode_entry(entry, f.blob, f.path, cache.shared)
                 except Exception:  # noqa: BLE001 - an entry rejected as FactsCache.get rejects one: extracted here
                     continue
-                cache.put(f.blob, f.path, facts, entry=entry, stored=stored)
+                cache.put(f.blob, f.path, facts, entry=entry, stored=stored, digest=digest)
     except (OSError, RuntimeError):  # RuntimeError: BrokenProcessPool, a worker died
         pass
 

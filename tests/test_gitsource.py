@@ -218,6 +218,22 @@ def test_a_reader_whose_git_process_died_starts_another(git_repo: GitRepoBuilder
     assert repo.resolve("HEAD") == sha
 
 
+def test_blobs_read_together_are_the_blobs_read_one_by_one(git_repo: GitRepoBuilder) -> None:
+    """What extraction workers read a chunk at a time: each blob's bytes in the order asked, a
+    missing object or a name that is no object id as None, and the reader answers on afterwards."""
+    big = "x = '" + "y" * 200_000 + "'\n"  # more than a pipe holds, before the next answer
+    sha = git_repo.commit({"a.py": "x = 1\n", "b.py": big, "c.py": ""})
+    repo = GitRepo(git_repo.path)
+    blobs = {f.path: f.blob for f in repo.list_files(sha).files}
+    missing = "0123456789abcdef0123456789abcdef01234567"
+    asked = [blobs["b.py"], missing, blobs["a.py"], "HEAD", blobs["c.py"], blobs["a.py"]]
+    assert repo.read_blobs(asked) == [big.encode(), None, b"x = 1\n", None, b"", b"x = 1\n"]
+    assert repo.read_blob(blobs["a.py"]) == b"x = 1\n"
+    repo._batch.kill()  # type: ignore[union-attr]
+    repo._batch.wait()  # type: ignore[union-attr]
+    assert repo.read_blobs([blobs["c.py"]]) == [b""]  # a git process died: another is started
+
+
 def test_a_listing_is_the_same_whatever_was_listed_before_by_the_same_reader(git_repo: GitRepoBuilder, tmp_path: Path) -> None:
     """A reader keeps what each tree record came to for the next listing with the same settings:
     a second tree, other settings and a fresh reader all list the same, and each listing has its

@@ -177,9 +177,8 @@ def test_a_worker_that_dies_leaves_its_files_to_the_parent_and_the_run_ends(git_
         real = pool.extract_file
         monkeypatch.setattr(pool, "extract_file", lambda path, data: os._exit(9) if os.getpid() != parent and path == victim else real(path, data))
     else:
-        # Entries kept to write later are written compressed (store_packed), others at once (store_entry).
-        real_store, real_packed = pool.store_entry, pool.store_packed
-        monkeypatch.setattr(pool, "store_entry", lambda root, blob, path, entry: os._exit(9) if os.getpid() != parent and path == victim else real_store(root, blob, path, entry))
+        # Entries are written compressed (store_packed), those kept to write later and the others.
+        real_packed = pool.store_packed
         monkeypatch.setattr(pool, "store_packed", lambda root, blob, path, data: os._exit(9) if os.getpid() != parent and path == victim else real_packed(root, blob, path, data))
     assert changes(2, tmp_path / "two") == one
     monkeypatch.undo()

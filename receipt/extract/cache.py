@@ -196,15 +196,16 @@ class FactsCache:
         self._digests[(blob, path)] = hashlib.sha256(raw).hexdigest()
         return facts
 
-    def put(self, blob: str, path: str, facts: ModuleFacts, entry: bytes | None = None, stored: str | None = None) -> None:
+    def put(self, blob: str, path: str, facts: ModuleFacts, entry: bytes | None = None, stored: str | None = None, digest: str | None = None) -> None:
         """Keep `facts` for this run and write their entry. `entry`: their encoding, made already
-        (by a worker process); `stored`: what that worker's `store_entry` did with it."""
+        (by a worker process); `stored`: what that worker's `store_entry` did with it; `digest`:
+        the sha256 of `entry`, when the worker computed it."""
         self._memory[(blob, path)] = facts
         self._digests.pop((blob, path), None)
         if self.root is None:
             return
         data = entry if entry is not None else self._encode(blob, path, facts)
-        self._digests[(blob, path)] = hashlib.sha256(data).hexdigest()
+        self._digests[(blob, path)] = digest if digest is not None and entry is not None else hashlib.sha256(data).hexdigest()
         if stored is None:
             stored = store_entry(self.root, blob, path, data)
         if stored == "written":
