@@ -12,7 +12,10 @@ Recognised (by import origin, aliases and re-export paths included):
   digest over role + goal + backstory (dynamic when they come from `config=` / YAML); model from
   `llm=` (a literal, `LLM(model=...)`, or dynamic). `allow_code_execution=True` is recorded in
   `extra["code_execution"]`; with `code_execution_mode="unsafe"` (no Docker sandbox) the agent is
-  `dangerous`. An agent with `allow_delegation=True` reaches the other agents of its crews.
+  `dangerous`. An agent with `allow_delegation=True` reaches the other agents of its crews. A
+  repository subclass of Agent gives every field the call leaves out its class default, looked up
+  in the class's C3 method resolution order; a base whose attributes cannot be read (unresolved,
+  another library's class) makes a field it may set dynamic, as does `config=` beside a default.
 - `Crew(agents=[...], tasks=[...], manager_agent=...)`: a crew built at module level (or in a
   public module-level function) makes its agents exported; the manager reaches every member.
 - `Task(agent=..., tools=[...])`: task tools are reached by the task's agent.
@@ -94,6 +97,8 @@ _REMOVES_HOOK = {"unregister_before_tool_call_hook": None, "unregister": 0, "unr
 _REMOVES_AT_POINT = ("clear", "clear_hooks")
 _REMOVES_ALL = ("clear_before_tool_call_hooks", "clear_all_tool_call_hooks", "clear_all_global_hooks", "clear_all", "clear_all_hooks")
 _REMOVERS = (*_REMOVES_HOOK, *_REMOVES_AT_POINT, *_REMOVES_ALL)
+# Bases of an Agent subclass that set no Agent field (anything else a class derives from may).
+_PLAIN_BASES = frozenset({"builtins.object", "abc.ABC", "typing.Generic", "pydantic.BaseModel", "pydantic.main.BaseModel"})
 _HOOK_DEPTH = 4  # repository helpers a hook calls, followed this deep
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_\-]*)}")  # crewai.utilities.string_utils._VARIABLE_PATTERN
 
@@ -244,11 +249,9 @@ class _Crew:
             self.kit.warn(site.path, call.line, f"agent {fallback}: {', '.join('**' + describe(s) for s in call.spread)} passed to Agent(...) cannot be resolved statically; its tools and settings there are not analysed", ("agent kwargs",))
         config = call.kw("config")
         texts: dict[str, Any] = {}
-        defaults = self.class_defaults(p.origin(call.func))
+        setting = self.settings(call, p.origin(call.func))
         for key in ("role", "goal", "backstory"):
-            expr = call.kw(key)
-            if expr is None and config is None:
-                expr = defaults.get(key)  # `class Researcher(Agent): role: str = "Researcher"` (a field's default)
+            expr = setting(key)
             if expr is not None:
                 texts[key] = p.text(expr)
             elif config is not None:
@@ -260,12 +263,12 @@ class _Crew:
             dynamic=f"agent {fallback}'s role " + ("is filled from the kickoff inputs" if isinstance(role, str) else "not statically known"))
         extra: dict[str, Any] = {}
         dangerous: Any = False
-        delegation = as_bool(p.evaluate(call.kw("allow_delegation")), False)
+        delegation = as_bool(p.evaluate(setting("allow_delegation")), False)
         if delegation is not False:
             extra["allow_delegation"] = delegation.model_dump() if isinstance(delegation, Dynamic) else delegation
-        code = as_bool(p.evaluate(call.kw("allow_code_execution")), False)
+        code = as_bool(p.evaluate(setting("allow_code_execution")), False)
         if code is not False:
-            mode = p.evaluate(call.kw("code_execution_mode")) if call.kw("code_execution_mode") is not None else "safe"
+            mode = p.evaluate(setting("code_execution_mode")) if setting("code_execution_mode") is not None else "safe"
             extra["code_execution"] = {
                 "enabled": code.model_dump() if isinstance(code, Dynamic) else code,
                 "mode": mode.model_dump() if isinstance(mode, Dynamic) else mode,
@@ -279,33 +282,94 @@ class _Crew:
             role if isinstance(role, str) and role else fallback,
             site,
             name_expr=name_expression(p, call.kw("role")),
-            model=model_value(p, call.kw("llm")),
+            model=model_value(p, setting("llm")),
             instructions_sha256=text_digest([(k, texts.get(k)) for k in ("role", "goal", "backstory")]),
             dangerous=dangerous,
             extra=extra,
         )
         cand = self.kit.add(identity, entry)
-        for item in self.kit.items(call.kw("tools"), site, "tools"):
+        for item in self.kit.items(setting("tools"), site, "tools"):
             cand.reach.extend(self.tool_item(item.expr, item.conditional, site))
         return identity
 
-    def class_defaults(self, origin: str | None) -> dict[str, Expr]:
-        """Class attributes of a repository subclass of Agent and of its repository bases (the
-        nearest first, as Python looks them up): the defaults of the fields its constructor call
-        leaves out. Empty for CrewAI's own Agent."""
+    def settings(self, call: Call, origin: str | None) -> Callable[[str], Expr | None]:
+        """What an Agent field is set to: the constructor's keyword, else the default a repository
+        subclass gives it (`class Researcher(Agent): tools: list = [search]`, a pydantic field's
+        default), else None (CrewAI's own default). With `config=`, a field the call leaves out
+        comes from the config when it names it (crewai.utilities.config.process_config), so a
+        class default is then only one of two values: not known."""
+        config = call.kw("config")
+        mro = self.agent_mro(origin)
+
+        def setting(key: str) -> Expr | None:
+            expr = call.kw(key)
+            if expr is not None:
+                return expr
+            found = self.class_default(mro, key)
+            if found is not None and config is not None:
+                return Dyn(f"{describe(config)}[{key!r}] or {describe(found)}", "config")
+            return found
+
+        return setting
+
+    def agent_mro(self, origin: str | None) -> list[ClassFact | str]:
+        """The method resolution order (C3, as Python computes it) of a repository subclass of
+        Agent, as far as the repository shows it: its classes, and in place of a base whose class
+        attributes cannot be read (not resolved, or a class of another library than CrewAI) the
+        base's text. CrewAI's own classes end the walk (their defaults are CrewAI's). A hierarchy
+        whose order cannot be computed (too deep, or inconsistent) is one unreadable entry."""
         p = self.program
-        out: dict[str, Expr] = {}
-        todo, seen = [origin or ""], set()
-        while todo and len(seen) < 16:
-            symbol = todo.pop(0)
+
+        def linear(symbol: str, depth: int) -> list[str] | None:
             cls = p.classes.get(symbol)
-            if cls is None or symbol in seen:
-                continue
-            seen.add(symbol)
-            for key, value in cls.attrs.items():
-                out.setdefault(key, value)
-            todo.extend(b for b in (p.origin(x) for x in cls.bases) if b)
+            if cls is None:
+                return [symbol]
+            if depth > 16:
+                return None
+            bases = [p.origin(b) or f"?{describe(b)}" for b in cls.bases]
+            seqs = []
+            for b in bases:
+                got = linear(b, depth + 1)
+                if got is None:
+                    return None
+                seqs.append(got)
+            seqs.append(list(bases))
+            out = [symbol]
+            while any(seqs):
+                seqs = [s for s in seqs if s]
+                head = next((s[0] for s in seqs if not any(s[0] in t[1:] for t in seqs)), None)
+                if head is None:
+                    return None  # Python refuses such a class (TypeError): nothing is known
+                out.append(head)
+                seqs = [s[1:] if s[0] == head else s for s in seqs]
+            return out
+
+        if origin is None or origin not in p.classes:
+            return []
+        order = linear(origin, 0)
+        if order is None:
+            return [f"the bases of {leaf(origin)}"]
+        out: list[ClassFact | str] = []
+        for symbol in order:
+            cls = p.classes.get(symbol)
+            if cls is not None:
+                out.append(cls)
+            elif from_package(symbol, ("crewai",)):
+                break  # CrewAI's Agent, BaseAgent: CrewAI's defaults from here on
+            elif symbol not in _PLAIN_BASES:
+                out.append(symbol.removeprefix("?"))
         return out
+
+    @staticmethod
+    def class_default(mro: list[ClassFact | str], key: str) -> Expr | None:
+        """The class attribute `key` as the agent's class resolves it; a Dyn when a base that
+        cannot be read comes first."""
+        for cls in mro:
+            if isinstance(cls, str):
+                return Dyn(f"{key} of {cls}", "inherited")
+            if key in cls.attrs:
+                return cls.attrs[key]
+        return None
 
     def agent_item(self, expr: Expr, conditional: bool, owner: Site, fn: FunctionFact | None = None) -> list[str]:
         method = self_method(self.program, fn, expr)

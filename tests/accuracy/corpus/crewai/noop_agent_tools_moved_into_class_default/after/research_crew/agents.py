@@ -1,0 +1,17 @@
+"""The crew's agents, with their standing instructions as field defaults."""
+
+from crewai import Agent
+
+from research_crew.tools import search_filings
+
+
+class ResearchAgent(Agent):
+    role: str = "Market Researcher"
+    goal: str = "Summarise a company's filings for an analyst, citing every figure"
+    backstory: str = "You read annual reports for a living and never guess a number."
+
+
+class SeniorResearchAgent(ResearchAgent):
+    tools: list = [search_filings]
+    llm: str = "gpt-4o"
+    backstory: str = "You have covered this sector for twenty years and check every source twice."

@@ -1,0 +1,13 @@
+from crewai import Crew, Task
+
+from research_crew.agents import SeniorResearchAgent
+
+researcher = SeniorResearchAgent()
+
+summarise = Task(
+    description="Summarise the filings of {company} for {year}.",
+    expected_output="A one-page summary with cited figures.",
+    agent=researcher,
+)
+
+research_crew = Crew(agents=[researcher], tasks=[summarise])
