@@ -45,8 +45,10 @@ Recognised (by import origin, aliases and re-export paths included):
   nothing calls registers nothing; under a condition (or in a function only other functions call)
   it makes the approval `dynamic`; a `(self, context)` method outside a `@CrewBase` class is never
   registered. An unregister of the hooks API in the repository makes the hook it names `dynamic`
-  (every hook when the one it names is not statically known); a clear makes every hook `dynamic`,
-  unless it names another interception point than PRE_TOOL_CALL. A return
+  (every hook when the one it names is not statically known, or named by a name bound more than
+  once: `trace = approve`); a clear makes every hook `dynamic`, unless it names another
+  interception point than PRE_TOOL_CALL; so does any hold on the live hook list
+  (`get_global_hook_list(point)`, `tool_hooks._before_tool_call_hooks`, changed in place). A return
   or raise of a def in the hook's body is merged into the hook's by the facts (dynamic then), and
   a HookAborted raised in a `try` whose own except may catch it is `dynamic` (a re-raise is not seen).
 - Roots: public module-level agents, agents of module-level crews, agents returned by public
@@ -76,7 +78,7 @@ from receipt.dialects._agentkit import (
 )
 from receipt.dialects._crewai_tool_names import TOOL_NAMES
 from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, leaf, module_level_public, name_expression, shape, signature_of, trust_from
-from receipt.extract.facts import Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref, Seq
+from receipt.extract.facts import Attr, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref, Seq
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic
 from receipt.schemas import with_args_schema
@@ -97,6 +99,9 @@ _REMOVES_HOOK = {"unregister_before_tool_call_hook": None, "unregister": 0, "unr
 _REMOVES_AT_POINT = ("clear", "clear_hooks")
 _REMOVES_ALL = ("clear_before_tool_call_hooks", "clear_all_tool_call_hooks", "clear_all_global_hooks", "clear_all", "clear_all_hooks")
 _REMOVERS = (*_REMOVES_HOOK, *_REMOVES_AT_POINT, *_REMOVES_ALL)
+# CrewAI's live hook lists, changed in place by whoever holds them (hooks/dispatch.py, tool_hooks.py).
+_LIVE_LISTS = frozenset({"get_global_hook_list", "_before_tool_call_hooks", "_global_hooks"})
+_SUBSCRIPTED = re.compile(r"([A-Za-z_][\w.]*)\[")
 # Bases of an Agent subclass that set no Agent field (anything else a class derives from may).
 _PLAIN_BASES = frozenset({"builtins.object", "abc.ABC", "typing.Generic", "pydantic.BaseModel", "pydantic.main.BaseModel"})
 _HOOK_DEPTH = 4  # repository helpers a hook calls, followed this deep
@@ -526,9 +531,11 @@ class _Crew:
                 for c in fn.calls:
                     if (target := p.origin(c.func)) in registering:
                         called.setdefault(target, []).append(False)
-        removed: list[tuple[str | None, str]] = []  # (the hook removed, None: any; where)
+        removed: list[tuple[str | None, str]] = self.live_list_uses()  # (the hook removed, None: any; where)
         for c, path, when, caller in sites:
             origin = p.origin(c.func)
+            if origin and _LIVE_LISTS & set(origin.split(".")[:-1]):
+                continue  # a method of the live list (`get_global_hook_list(point).clear()`): live_list_uses
             if from_package(origin, _HOOKS, *_REMOVERS):
                 removal = self.removal(c, leaf(origin or ""))
                 if removal is not False:
@@ -656,16 +663,73 @@ class _Crew:
             return got == "pre_tool_call"
         return Dynamic(dynamic=describe(expr))
 
-    def hook_symbol(self, hook: Expr | None) -> str | None:
-        """The repository function a hook expression denotes (registered, or named by an unregister)."""
-        if hook is None:
-            return None
-        value = self.program.value_of(hook)
-        if isinstance(value, Ref):
-            symbol = self.program.canonical(value.name)
-            if symbol in self.program.functions:
-                return symbol
+    def hook_function(self, hook: Expr | None) -> FunctionFact | None:
+        """The repository function a hook expression certainly denotes (registered, or named by an
+        unregister): followed through names bound once; None when a name on the way is bound more
+        than once (`def trace(...)` and `trace = approve`, or a rebinding under a condition), as
+        which function it holds then depends on what ran."""
+        p = self.program
+        expr = p.uncast(hook)
+        for _ in range(16):
+            if not isinstance(expr, Ref):
+                return None
+            symbol = p.canonical(expr.name)
+            assigns = p.assigns.get(symbol, ())
+            fn = p.functions.get(symbol)
+            if fn is not None:
+                return fn if not assigns else None
+            if len(assigns) != 1 or assigns[0].op != "=":
+                return None
+            expr = p.uncast(assigns[0].value)
         return None
+
+    def hook_symbol(self, hook: Expr | None) -> str | None:
+        """The symbol of the repository function a hook expression denotes; None when not known."""
+        fn = self.hook_function(hook)
+        return fn.symbol if fn is not None else None
+
+    def live_list_uses(self) -> list[tuple[str | None, str]]:
+        """Where the repository gets hold of CrewAI's live list of before-tool-call hooks, which it
+        may then change in place (append, remove, clear, `del [:]`): `get_global_hook_list(point)`
+        (hooks/dispatch.py hands out the list itself, "mutate it in place") for that point or one
+        not known, the list tool_hooks keeps as `_before_tool_call_hooks`, dispatch's
+        `_global_hooks`: called on, passed on, bound to a name or deleted from. What is done with
+        it is not followed, so every hook counts as possibly removed from there (None)."""
+        p = self.program
+        out: list[tuple[str | None, str]] = []
+
+        def live(expr: Expr | None, module: str) -> bool:
+            if isinstance(expr, Attr):
+                return live(expr.value, module)
+            if isinstance(expr, Call):
+                if from_package(p.origin(expr.func), _HOOKS, "get_global_hook_list"):
+                    return self.pre_tool_call(expr.arg(0, "point")) is not False
+                return live(expr.func, module)
+            if isinstance(expr, Dyn):  # `dispatch._global_hooks[point].clear`: its text only
+                spelt = _SUBSCRIPTED.match(expr.src)
+                return spelt is not None and live(Ref(f"{module}.{spelt.group(1)}"), module)
+            if not isinstance(expr, Ref) or leaf(expr.name) not in _LIVE_LISTS and not _LIVE_LISTS & set(expr.name.split(".")):
+                return False  # most names: no lookup
+            origin = p.origin(expr) or ""
+            return from_package(origin, _HOOKS) and bool({"_before_tool_call_hooks", "_global_hooks"} & set(origin.split(".")))
+
+        def visit(c: Call, path: str, module: str) -> None:
+            if live(c, module) or any(live(a, module) for a in (*c.args, *(v for _, v in c.kwargs))):
+                out.append((None, f"the live hook list at {path}:{c.line}"))
+
+        body_calls: set[Call] = set()
+        for fn in p.iter_functions():
+            body_calls.update(fn.calls)
+            for c in fn.calls:
+                visit(c, p.path_of(fn.symbol), self.module_name(fn))
+        for c, _, m in p.iter_calls():
+            if c not in body_calls:
+                visit(c, m.path, m.module)
+        for m in p.modules.values():
+            for a in m.assigns:
+                if live(Ref(a.target), m.module) or live(a.value, m.module):
+                    out.append((None, f"the live hook list at {m.path}:{a.line}"))
+        return out
 
     def removal(self, call: Call, name: str) -> str | None | bool:
         """What a remover call takes away from the before-tool-call hooks: one hook (its function's
@@ -683,11 +747,10 @@ class _Crew:
     def hook_verdict(self, hook: Expr) -> tuple[int, str]:
         """A hook given as an expression: a repository function, a lambda, else not known."""
         p = self.program
+        fn = self.hook_function(hook)
+        if fn is not None:
+            return self.function_verdict(fn, 0)
         value = p.value_of(hook)
-        if isinstance(value, Ref):
-            fn = p.functions.get(p.canonical(value.name))
-            if fn is not None:
-                return self.function_verdict(fn, 0)
         if isinstance(value, Dyn) and value.why == "lambda":
             return _text_verdict(value.src), f"returns {value.src}"
         return _MAY_BLOCK, f"hook {describe(hook)} not statically known"
