@@ -46,6 +46,9 @@ from receipt.models import Dynamic
 
 Definition = Union[FunctionFact, ClassFact, AssignFact]
 _MAX_DEPTH = 24
+# What a name resolves to when several outside packages a module star-imports could provide it:
+# no package's name and no definition (dialects/unseen.py notes such modules).
+STAR_AMBIGUOUS = "<several star imports>"
 _NONE: list = []  # an empty selection, shared (never mutated: its readers only iterate it)
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})  # `cast(T, value)` returns `value`
 
@@ -422,17 +425,27 @@ class Program:
         elif f"{mod}.{head}" in self.modules:  # submodule accessed as attribute
             target = f"{mod}.{head}"
         else:
-            for star in self.modules[mod].star_imports:
-                candidate = self.canonical(f"{star}.{head}", depth + 1)
-                if candidate != f"{star}.{head}" or self._defined(candidate):
-                    target = candidate
-                    break
+            stars = self.modules[mod].star_imports
+            found = [(star, self.canonical(f"{star}.{head}", depth + 1)) for star in stars]
+            hits = [c for star, c in found if c != f"{star}.{head}" or self._defined(c)]
+            # What a repository module defines wins over a name one of its star imports takes
+            # from outside (perhaps only a guess below: which outside package exports what is
+            # not known).
+            target = next((c for c in hits if self.in_repo(c)), hits[0] if hits else None)
             if target is None:
                 if not (name == mod or name.startswith(mod + ".")):
                     # Found only through the suffix index (`agents` -> `app.agents`) and not defined
                     # there: an external package that shares a directory's name, not that module.
                     return name
-                return f"{symbol}.{tail}" if tail else symbol
+                # Defined nowhere in the repository: from an outside package this module star-imports
+                # (`from agents import *` then `@function_tool`), when only one could provide it;
+                # with several, not known (never a definition of this module).
+                outside = [star for star in stars if not self.in_repo(star)]
+                if len(outside) > 1:
+                    return f"{STAR_AMBIGUOUS}.{rest}"
+                if not outside:
+                    return f"{symbol}.{tail}" if tail else symbol
+                target = f"{outside[0]}.{head}"
         full = f"{target}.{tail}" if tail else target
         if full == name:
             return name
@@ -451,6 +464,16 @@ class Program:
     def _alias_of(self, symbol: str) -> str | None:
         assigns = self.assigns.get(symbol, [])
         return alias_of(assigns[0]) if len(assigns) == 1 else None  # a lazily read assignment stays unread (facts.py)
+
+    def module_split(self, dotted: str) -> tuple[str, str] | None:
+        """(the repository module `dotted` lies in, the rest), or None outside the repository."""
+        return self._module_for(dotted)
+
+    def in_repo(self, name: str) -> bool:
+        """`name` (canonical) is a module of the repository or lies in one; not an outside
+        package's name (one a directory's name only shares is outside too)."""
+        split = self._module_for(name)
+        return split is not None and (name == split[0] or name.startswith(split[0] + "."))
 
     def _defined(self, symbol: str) -> bool:
         return symbol in self.functions or symbol in self.classes or symbol in self.assigns
