@@ -203,6 +203,23 @@ class _Scope:
 # A call of a method changing a container, on a name or an item of it: `p.update`, `p["k"].append`.
 _PARAM_CHANGE = re.compile(r"([A-Za-z_]\w*)(?:\[[^\]]*\])*\.(?:update|setdefault|pop|popitem|clear|append|extend|insert|remove|add|discard|__setitem__|__delitem__)$")
 _LEADING_NAME = re.compile(r"[A-Za-z_]\w*")
+# Methods leaving their receiver as it is (dict, list and str readers): any other called on a
+# parameter's object may change it in place.
+_READ_ONLY_METHODS = frozenset({
+    "get", "keys", "values", "items", "copy", "count", "index", "__getitem__", "__contains__", "__len__", "__iter__",
+    "lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "splitlines", "startswith", "endswith", "format",
+    "format_map", "join", "replace", "encode", "decode", "casefold", "title", "capitalize", "find", "rfind", "partition",
+    "rpartition", "removeprefix", "removesuffix", "isdigit", "isalpha", "isalnum", "isidentifier", "isspace",
+    "model_dump", "model_copy", "dict", "json",
+})
+_INSTANCE = frozenset({"self", "cls"})  # a method's own object: not a value passed in to be changed
+# Callables outside the repository that change the object passed to them.
+_CHANGES_ARGUMENT = frozenset({
+    "operator.setitem", "operator.delitem", "operator.ior", "operator.iadd",
+    "builtins.dict.update", "builtins.dict.setdefault", "builtins.dict.pop", "builtins.dict.popitem", "builtins.dict.clear",
+    "builtins.dict.__setitem__", "builtins.dict.__delitem__", "builtins.list.append", "builtins.list.extend",
+    "builtins.list.insert", "builtins.list.remove", "builtins.list.pop", "builtins.list.clear", "builtins.setattr",
+})
 _SAME_RESOLUTION = frozenset({"conditional", "guarded", "in_try", "class_symbol", "prefix"})
 
 
@@ -228,6 +245,9 @@ class _Extractor:
         # Function scope prefix -> parameters rebound to a copy (`config = dict(config)`), and whether
         # the copy is deep: changes made through the name after it reach the copy, not the caller's object.
         self.rebound: dict[str, dict[str, bool]] = {}
+        # Function scope prefix -> local name -> the parameter whose object (or an item of it) it names
+        # (`tools = config["tools"]`): a change through the local is a change of the parameter's object.
+        self.derived: dict[str, dict[str, str]] = {}
         self.top: _Scope | None = None  # the module's scope (see run)
         self.consts: dict[tuple[type, object], Const] = {}  # see _const
 
@@ -803,6 +823,78 @@ class _Extractor:
             return False
         return deep or changed[len(name):len(name) + 1] in ("", ".")
 
+    def _param_binding(self, name: str, value: Expr, scope: _Scope, op: str) -> None:
+        """In a function: `config = dict(config)` (see `_rebinds`); `config |= {...}` / `tools += [...]`
+        on a parameter or a local naming its object changes it in place; `tools = config["tools"]`
+        (`= config`, `= config.setdefault(...)`) makes `tools` a name of the parameter's object."""
+        if name in scope.params:
+            if op == "=":
+                self._rebinds(name, value, scope)
+            elif not op.startswith("in") and name not in self.rebound.get(scope.prefix, {}):
+                self.mutated.setdefault(scope.prefix, set()).add(name)
+            return
+        derived = self.derived.get(scope.prefix)
+        if op != "=" and not op.startswith("in"):
+            if derived and name in derived:
+                self.mutated.setdefault(scope.prefix, set()).add(derived[name])
+            return
+        root = _receiver_root(value) if op == "=" else None
+        param = root if root in scope.params and not self.rebound.get(scope.prefix, {}).get(root) else None
+        if param is None and derived and root in derived:
+            param = derived[root]
+        if param is not None:
+            self.derived.setdefault(scope.prefix, {})[name] = param
+        elif derived:
+            derived.pop(name, None)  # bound to something else from here on
+
+    def _derived_param(self, expr: Expr, scope: _Scope) -> str | None:
+        """The parameter whose object the local `expr` (a `Ref` to `<prefix>.name...`) names, if any."""
+        derived = self.derived.get(scope.prefix)
+        if not derived or type(expr) is not Ref or not expr.name.startswith(scope.prefix + "."):
+            return None
+        return derived.get(_LEADING_NAME.match(expr.name[len(scope.prefix) + 1:]).group(0))  # type: ignore[union-attr]
+
+    def _call_changes(self, call: Call, scope: _Scope) -> None:
+        """Any call in a function body: a method not known to leave its receiver unchanged called on a
+        parameter, an item of it, what a method of it returns (`config.setdefault("t", []).append`),
+        or a local naming one of those; or a parameter (or an item of it) passed to a callable that
+        changes its argument (`operator.setitem`, `dict.update`) or one not known (a parameter): the
+        function may change that parameter's object in place (fail closed: `FunctionFact.mutates`)."""
+        func = call.func
+        params = scope.params
+        for arg in (*call.args, *(v for _, v in call.kwargs)):
+            root = _receiver_root(arg)
+            if root is not None and root in params and root not in _INSTANCE and (
+                    type(func) is Dyn and func.why == "parameter" and func.src in params  # type: ignore[union-attr]
+                    or type(func) is Ref and func.name in _CHANGES_ARGUMENT):
+                if not self.rebound.get(scope.prefix, {}).get(root):
+                    self.mutated.setdefault(scope.prefix, set()).add(root)
+        t = type(func)
+        if t is Attr:
+            method, receiver = func.attr, func.value  # type: ignore[union-attr]
+        elif t is Dyn or t is Ref:
+            text = func.src if t is Dyn else func.name  # type: ignore[union-attr]
+            receiver_text, dot, method = text.rpartition(".")
+            if not dot:
+                return
+            receiver = Dyn(receiver_text, func.why) if t is Dyn else Ref(receiver_text)  # type: ignore[union-attr]
+        else:
+            return
+        if method in _READ_ONLY_METHODS:
+            return
+        if type(receiver) is Ref:
+            param = self._derived_param(receiver, scope)
+            if param is not None:
+                self.mutated.setdefault(scope.prefix, set()).add(param)
+            return
+        root = _receiver_root(receiver)
+        if root is None or root not in params or root in _INSTANCE:
+            return
+        deep = self.rebound.get(scope.prefix, {}).get(root)
+        if deep or (deep is not None and type(receiver) is Dyn and receiver.src == root):  # type: ignore[union-attr]
+            return  # the copy it was rebound to (a shallow copy: a change of the copy itself)
+        self.mutated.setdefault(scope.prefix, set()).add(root)
+
     def _rebinds(self, name: str, value: Expr, scope: _Scope) -> None:
         """`config = dict(config)` (or `{**config}`, `copy(config)`, `config.copy()`, `deepcopy(config)`)
         at the top of a function body, outside a `try`: the parameter names a fresh dict from there on
@@ -837,8 +929,8 @@ class _Extractor:
     def assign(self, target: ast.AST, value: Expr, stmt: ast.stmt, scope: _Scope, op: str) -> None:
         t = type(target)
         if t is ast.Name:
-            if op == "=" and scope.is_function and target.id in scope.params:  # type: ignore[attr-defined]
-                self._rebinds(target.id, value, scope)  # type: ignore[attr-defined]
+            if scope.is_function:
+                self._param_binding(target.id, value, scope, op)  # type: ignore[attr-defined]
             ref = self._resolved(target.id, scope)  # type: ignore[attr-defined]
             if type(ref) is Ref:
                 self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op, scope.guarded))
@@ -848,6 +940,8 @@ class _Extractor:
             # "del"), so evaluating ANN applies it; a computed key is a Dyn key (the whole value is then unknown).
             base = self.expr(target.value, scope)  # type: ignore[attr-defined]
             if isinstance(base, Ref) and op != "in":
+                if scope.is_function and (param := self._derived_param(base, scope)) is not None:
+                    self.mutated.setdefault(scope.prefix, set()).add(param)  # `tools = config["tools"]; tools[0] = x`
                 key = self.expr(target.slice, scope)  # type: ignore[attr-defined]
                 if op not in ("=", "del"):  # `ANN["x"] += ...`
                     value = Dyn(_src(stmt), "augmented-assignment")
@@ -1017,6 +1111,7 @@ class _Extractor:
                 if kind is _CALL:
                     if type(value.func) is not Dyn:
                         calls.append(value)
+                    self._call_changes(value, inner)
                     func = sub.func
                     if (type(func) is ast.Subscript or type(func) is ast.Call) and _indirect_target(func):
                         indirect.append((sub.lineno, _src(func)))
@@ -1029,9 +1124,13 @@ class _Extractor:
         if returns:
             fn.body = self._body_digest(node)
         self.rebound.pop(inner.prefix, None)
+        self.derived.pop(inner.prefix, None)
         changed = self.mutated.pop(inner.prefix, None)
         if changed:
-            fn.mutates = sorted(changed & {p.name for p in params})
+            own = {p.name for p in params}
+            fn.mutates = sorted(changed & own)
+            if scope.is_function and changed - own:  # a closure changing its enclosing function's parameter
+                self.mutated.setdefault(scope.prefix, set()).update(changed - own)
 
     def klass(self, node: ast.ClassDef, scope: _Scope) -> None:
         symbol = f"{scope.prefix}.{node.name}"
@@ -1336,6 +1435,26 @@ def _failed(path: str, source: str, line: int | None, reason: str, message: str)
         path=path, module=module, is_package=is_package,
         error={"line": line, "reason": reason, "message": message, "frameworks": frameworks_imported(source)},
     )
+
+
+def _receiver_root(expr: Expr) -> str | None:
+    """The parameter name an expression reads its object from (`config`, `config["tools"]`,
+    `config.get("tools")`, `config.setdefault(...)`): the leading name of a parameter `Dyn`, through
+    attribute reads and method calls on it; None for anything else."""
+    for _ in range(16):
+        t = type(expr)
+        if t is Attr:
+            expr = expr.value  # type: ignore[union-attr]
+        elif t is Call:
+            expr = expr.func  # type: ignore[union-attr]
+        elif t is Dyn:
+            if expr.why not in ("parameter", "subscript"):  # type: ignore[union-attr]
+                return None
+            found = _LEADING_NAME.match(expr.src)  # type: ignore[union-attr]
+            return found.group(0) if found is not None else None
+        else:
+            return None
+    return None
 
 
 def extract_python(path: str, source: str) -> ModuleFacts:

@@ -1,0 +1,22 @@
+from agents import Agent
+
+from support.tools import issue_refund, lookup_order
+
+CONFIG = {
+    "name": "Support",
+    "instructions": "Answer questions about orders.",
+    "tools": [lookup_order],
+}
+
+
+def allow_refunds(config: dict) -> None:
+    """Let the agent built from `config` refund orders too."""
+
+    def add_refund_tool() -> None:
+        config["tools"] = [*config["tools"], issue_refund]
+
+    add_refund_tool()
+
+
+allow_refunds(CONFIG)
+support_agent = Agent(**CONFIG)
