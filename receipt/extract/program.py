@@ -40,6 +40,7 @@ from receipt.extract.facts import (
     nodes_in,
     walk,
 )
+from receipt.extract.python import _CHANGES_ARGUMENT, _READ_ONLY_METHODS
 from receipt.extract.screens import ALWAYS, CANONICAL, INDEXES, Recorded, ScreenMemo
 from receipt.layout import Layout, read_layout
 from receipt.models import Dynamic
@@ -137,7 +138,12 @@ class Program:
         for m in self.modules.values():
             for e in m.effects:
                 func = indexed_callee(e)  # not `e.call.func`: a lazily read effect stays unread (facts.py)
-                if isinstance(func, Ref) and "." in func.name:
+                if isinstance(func, Ref) and func.name.startswith(_CHANGING_MODULES) and self.canonical(func.name) in _CHANGES_ARGUMENT:
+                    # `operator.setitem(CFG, "tools", [...])`, `dict.update(CFG, ...)`: changes its first argument
+                    first = e.call.args[0] if e.call.args else None
+                    if first.__class__ is Ref:
+                        self.effects_by_receiver.setdefault(self.canonical(first.name), []).append(("__passed__", e))  # type: ignore[union-attr]
+                elif isinstance(func, Ref) and "." in func.name:
                     receiver, method = func.name.rsplit(".", 1)
                     self.effects_by_receiver.setdefault(self.canonical(receiver), []).append((sys.intern(method), e))
                 elif func.__class__ is Dyn and func.why == "subscript" and (inside := _ITEM_CHANGED.match(func.src)):  # type: ignore[union-attr]
@@ -203,6 +209,17 @@ class Program:
             return
         # Only calls spelling the last name of a changing function are looked at (a few of the program's).
         leaves = {symbol.rpartition(".")[2] for symbol in changing}
+        leaves.add("partial")  # `functools.partial(allow_refunds, CFG)`: binds CFG to the parameter
+        # Names bound to a changing function (`allow = allow_refunds`, `for helper in (allow_refunds,)`) call it too.
+        self._changing_names: dict[str, str] = {}
+        for target, binds in self.assigns.items():
+            for a in binds:
+                if a.op == "=" or a.op == "in":
+                    items = a.value.items if a.op == "in" and a.value.__class__ is Seq else (a.value,)  # type: ignore[union-attr]
+                    for item in items:
+                        if item.__class__ is Ref and (symbol := self.canonical(item.name)) in changing:  # type: ignore[union-attr]
+                            self._changing_names.setdefault(target, symbol)
+                            leaves.add(target.rpartition(".")[2])
         for _ in range(_MAX_DEPTH):  # a function handing its own parameter to one that changes it changes it too
             grew = []
             for f in self.functions.values():
@@ -227,13 +244,22 @@ class Program:
         if func.__class__ is not Ref or func.name.rpartition(".")[2] not in leaves:  # type: ignore[union-attr]
             return
         e = fact if isinstance(fact, EffectFact) else EffectFact(fact.value, fact.conditional, fact.guarded)  # type: ignore[arg-type]
-        for arg in self._changed_arguments(e.call, changing):
+        call = e.call
+        if self.canonical(func.name) == "functools.partial" and call.args:  # type: ignore[union-attr]
+            inner = call.args[0]
+            if inner.__class__ is not Ref:
+                return
+            call = replace(call, func=inner, args=call.args[1:])
+        for arg in self._changed_arguments(call, changing):
+            if arg.__class__ is Dyn and arg.why == "subscript" and arg.parts and arg.parts[0].__class__ is Ref:  # type: ignore[union-attr]
+                arg = arg.parts[0]  # type: ignore[union-attr]  # `allow_refunds(CFG["tools"])`: CFG's item changes
             if arg.__class__ is Ref:
                 self.effects_by_receiver.setdefault(self.canonical(arg.name), []).append(("__passed__", e))  # type: ignore[union-attr]
 
     def _changed_arguments(self, call: Call, changing: dict[str, set[str]]) -> list[Expr]:
         """The arguments of `call` bound to parameters its callee changes in place (see `_index_passed`)."""
         symbol = self.canonical(call.func.name)  # type: ignore[union-attr]
+        symbol = self.__dict__.get("_changing_names", {}).get(symbol, symbol)
         names = changing.get(symbol)
         fn = self.functions.get(symbol)
         if not names or fn is None:
@@ -1108,7 +1134,32 @@ class Program:
         helpers changing it in place ("__passed__")."""
         changes = [(a.op, a.value, a.conditional, a.line) for a in self.assigns.get(symbol, ()) if a.op in ("[]=", "del", "?=")]
         changes += [(method, e.call, e.conditional, e.call.line) for method, e in self.effects_by_receiver.get(symbol, []) if method in _DICT_CHANGES]
+        changes += [(a.op, a.value, a.conditional, a.line) for a in self._item_changes(symbol)]
         return changes
+
+    def _item_changes(self, symbol: str) -> list[AssignFact]:
+        """Changes made through a name bound to an item of the dict `symbol` names (`TOOLS =
+        CFG["tools"]`, `= CFG.get("tools")`, `= CFG.setdefault(...)`): `TOOLS.append(x)`, `TOOLS[0] = x`,
+        `TOOLS += [...]` change what the dict holds ("__item_changed__", not read here)."""
+        index = self.__dict__.get("_item_aliases_")
+        if index is None:
+            index = {}
+            for target, binds in self.assigns.items():
+                value = binds[0].value
+                if binds[0].op != "=":
+                    continue
+                if value.__class__ is Dyn and value.why == "subscript" and len(value.parts) == 2 and value.parts[0].__class__ is Ref:  # type: ignore[union-attr]
+                    index.setdefault(self.canonical(value.parts[0].name), []).append(target)  # type: ignore[union-attr]
+                elif value.__class__ is Call and value.func.__class__ is Ref and value.func.name.endswith((".get", ".setdefault")):  # type: ignore[union-attr]
+                    index.setdefault(self.canonical(value.func.name.rpartition(".")[0]), []).append(target)  # type: ignore[union-attr]
+            self.__dict__["_item_aliases_"] = index
+        out = []
+        for alias in index.get(symbol, ()):
+            binds = self.assigns.get(alias, ())
+            out += [AssignFact(symbol, a.value, a.line, a.conditional, "__item_changed__") for a in binds[1:] if a.op in ("[]=", "del", "?=", "+=")]
+            out += [AssignFact(symbol, e.call, e.call.line, e.conditional, "__item_changed__")
+                    for method, e in self.effects_by_receiver.get(alias, []) if method not in _READ_ONLY_METHODS]
+        return out
 
     def _alias_chain(self, expr: Expr) -> tuple[list[str], Expr | None]:
         """The symbols `expr` reaches its value through (`CFG = BASE`: both name one dict object),
@@ -1143,6 +1194,10 @@ class Program:
                 first = binds[0]
                 if first.op == "=" and first.value.__class__ is Ref:
                     index.setdefault(self.canonical(first.value.name), []).append(target)  # type: ignore[union-attr]
+                elif first.op == "in" and first.value.__class__ is Seq:  # `for c in (CFG,)`: c names CFG itself
+                    for item in first.value.items:  # type: ignore[union-attr]
+                        if item.__class__ is Ref:
+                            index.setdefault(self.canonical(item.name), []).append(target)  # type: ignore[union-attr]
             self.__dict__["_aliases_"] = index
         out, todo = list(chain), list(chain)
         while todo and len(out) < _MAX_DEPTH:
@@ -1178,6 +1233,7 @@ class Program:
             for method, effect in self.effects_by_receiver.get(symbol, []):
                 if method in _DICT_CHANGES:
                     changes.append((True, AssignFact(symbol, effect.call, effect.call.line, effect.conditional, method)))
+            changes += [(True, a) for a in self._item_changes(symbol)]
         if not changes:
             return out
         if isinstance(site, Call):
@@ -1238,7 +1294,7 @@ class Program:
             return memo[key]
         found = None
         for name, m in self.modules.items():
-            if any(a is fact for a in m.assigns) or any(e.call is fact.value for e in m.effects):
+            if any(a is fact or a.value is fact.value for a in m.assigns) or any(e.call is fact.value for e in m.effects):
                 found = name
                 break
         if found is not None:
@@ -1438,7 +1494,8 @@ class Program:
 
 _DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "__item_changed__", "__passed__"})
 # A statement calling a method of an item of a name (`CFG["tools"].append(x)`): that name's value changes.
-_ITEM_CHANGED = re.compile(r"([A-Za-z_][\w.]*)\[[^\]]*\]\.(?:append|extend|insert|add|update|remove|discard|pop|clear|setdefault|__setitem__)$")
+_ITEM_CHANGED = re.compile(r"([A-Za-z_][\w.]*)\[[^\]]*\]\.(?!(?:%s)$)[A-Za-z_]\w*$" % "|".join(sorted(_READ_ONLY_METHODS)))
+_CHANGING_MODULES = ("operator.", "dict.", "list.", "builtins.")
 
 # Pure, bounded string operations evaluated on statically known text (method name -> arity check
 # happens in Python itself: a call it rejects is not a known value).

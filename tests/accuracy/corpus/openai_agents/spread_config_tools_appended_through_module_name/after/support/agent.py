@@ -1,0 +1,13 @@
+from agents import Agent
+
+from support.tools import issue_refund, lookup_order
+
+CONFIG = {
+    "name": "Support",
+    "instructions": "Answer questions about orders.",
+    "tools": [lookup_order],
+}
+
+TOOLS = CONFIG["tools"]
+TOOLS.append(issue_refund)
+support_agent = Agent(**CONFIG)
