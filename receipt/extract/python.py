@@ -860,8 +860,10 @@ class _Extractor:
         or a local naming one of those; or a parameter (or an item of it) passed to a callable that
         changes its argument (`operator.setitem`, `dict.update`) or one not known (a parameter): the
         function may change that parameter's object in place (fail closed: `FunctionFact.mutates`)."""
-        func = call.func
         params = scope.params
+        if not params:
+            return
+        func = call.func
         for arg in (*call.args, *(v for _, v in call.kwargs)):
             root = _receiver_root(arg)
             if root is not None and root in params and root not in _INSTANCE and (
