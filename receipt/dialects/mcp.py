@@ -669,11 +669,11 @@ class _Analyser:
                 if inner is not None:
                     target = call.args[0] if call.args else None
                     self.register_expr(server, kind, target, inner.args, dict(inner.kwargs), conditional, path, call.line, inner,
-                                       at=(path, call.line, cond or owner is not None))
+                                       at=(path, call.line, cond or owner is not None), through=self._through_parameter(receiver))
                 else:
                     target, rest = (call.args[0], call.args[1:]) if call.args else (None, ())
                     self.register_expr(server, kind, target, rest, dict(call.kwargs), conditional, path, call.line, call,
-                                       at=(path, call.line, cond or owner is not None))
+                                       at=(path, call.line, cond or owner is not None), through=self._through_parameter(receiver))
 
     def _wrapped_parameter(self, owner: str, target: Expr) -> str | None:
         """The decorator a helper returns, when `target` is what it registers in place of the
@@ -755,11 +755,15 @@ class _Analyser:
 
     def register_expr(self, server: Server, kind: str, target: Expr | None, args: tuple[Expr, ...],
                       kwargs: dict[str, Expr], cond: bool, path: str, line: int, call: Call | None,
-                      at: tuple[str, int, bool] | None = None) -> None:
+                      at: tuple[str, int, bool] | None = None, through: bool = False) -> None:
         """`at` (path, line, inside a function): where the registration copies its arguments (hints)."""
         """`target` is a function, or `Tool.from_function(fn, ...)` (directly or via a variable), or a loop
         variable over such items (`for f in [a, b]: mcp.tool()(f)`)."""
         over = self.p.iterated(target.name, line) if isinstance(target, Ref) else None
+        if through and isinstance(over, list) and isinstance(target, Ref):
+            # Through a registration function's parameter the loop's own guard decides: in a function
+            # body the loop is always conditional in the facts (`for f in (a, b): server.add_tool(f)`).
+            over = self._loop_items(target.name, line) or over
         if isinstance(over, Dynamic):
             self.warn(server.flavor, path, line, f"{kind}s registered on MCP server '{server.name}' in a loop over items that are "
                       f"not statically known: {over.dynamic}", site=("loop", kind, server.name, shape(over.dynamic)))
@@ -792,6 +796,16 @@ class _Analyser:
             return
         self.warn(server.flavor, path, line, f"{kind} registered on MCP server '{server.name}' with a callable that cannot be "
                   f"resolved statically: {describe(target) if target is not None else '?'}", site=("callable", kind, server.name, shape(target)))
+
+    def _loop_items(self, name: str, line: int) -> list[Item] | None:
+        """The items of the one plain loop binding `name` (`for f in (a, b):`) when it is not under an
+        `if`/loop/handler of its function: each as conditional as the item itself. None otherwise
+        (read as `Program.iterated` reads it)."""
+        loops = [a for a in self.p.assigns.get(self.p.canonical(name), []) if a.op == "in" or a.op.startswith("in:")]
+        if len(loops) != 1 or loops[0].op != "in" or loops[0].guarded or loops[0].line > line:
+            return None
+        items = self.p.items(loops[0].value)
+        return None if isinstance(items, Dynamic) else list(items)
 
     def register(self, server: Server, kind: str, fn: FunctionFact, name_expr: Expr | None, kwargs: dict[str, Expr],
                  cond: bool, path: str, line: int, dynamic_all: str | None = None,

@@ -250,6 +250,17 @@ class _Extractor:
         self.derived: dict[str, dict[str, str]] = {}
         self.top: _Scope | None = None  # the module's scope (see run)
         self.consts: dict[tuple[type, object], Const] = {}  # see _const
+        # Statements that may leave their block early: `return`/`raise` (out of the function) and
+        # `break`/`continue` (out of the loop body), counted so that `body` can tell that a
+        # statement held one: what follows it in the same block may not run (`if not ok: return`).
+        # Not counted: a `raise` at module level (a module that raises is not imported: nothing it
+        # registers exists) or in an `except` handler (a failure passed on, not a way around).
+        self.exits = 0
+        self.jumps = 0
+        self.handling = 0  # inside this many `except` handlers of the current function (or module)
+        # Function scope prefix -> its closures: (symbol, first effect, assignment and function
+        # index of its body's facts, end of each): see `_closures_run`.
+        self.closures: dict[str, list[tuple[str, int, int, int, int, int, int]]] = {}
 
     # -- imports --------------------------------------------------------------------------
 
@@ -670,7 +681,10 @@ class _Extractor:
 
     def body(self, stmts: list[ast.stmt], scope: _Scope, ev: list | None = None) -> None:
         for stmt in stmts:
+            left = self.exits + self.jumps
             self.stmt(stmt, scope, ev)
+            if self.exits + self.jumps != left:  # `if not ok: return`: what follows may not run
+                scope = scope.conditioned()
 
     def stmt(self, stmt: ast.stmt, scope: _Scope, ev: list | None = None) -> None:
         """The facts of one statement; with `ev`, also its events (see `function`)."""
@@ -703,13 +717,20 @@ class _Extractor:
         elif t is ast.FunctionDef or t is ast.AsyncFunctionDef:
             self.function(stmt, scope)  # type: ignore[arg-type]
         elif t is ast.Return or t is ast.Raise:
+            if t is ast.Return or (scope.is_function and not self.handling):
+                self.exits += 1
             if ev is not None:
                 self._exit(stmt, scope, ev)  # type: ignore[arg-type]
+        elif t is ast.Break or t is ast.Continue:
+            self.jumps += 1
         elif t is ast.If or t is ast.While:
             if ev is not None:
                 self._scan(stmt.test, scope, ev)  # type: ignore[attr-defined]
             inner = scope.conditioned()
+            jumps = self.jumps
             self.body(stmt.body, inner, ev)  # type: ignore[attr-defined]
+            if t is ast.While:
+                self.jumps = jumps  # a `break` leaves the loop, not the block holding it
             self.body(stmt.orelse, inner, ev)  # type: ignore[attr-defined]
         elif t is ast.For or t is ast.AsyncFor:
             # `for f in [a, b]: mcp.tool()(f)`: the target is bound to each item (op "in"); a loop over a
@@ -719,7 +740,9 @@ class _Extractor:
             iterable = self.expr(stmt.iter, scope, ev)  # type: ignore[attr-defined]
             self.assign(stmt.target, iterable, stmt, scope, "in")  # type: ignore[attr-defined]
             certain = _runs(iterable)
+            jumps = self.jumps
             self.body(stmt.body, scope if certain else scope.conditioned(), ev)  # type: ignore[attr-defined]
+            self.jumps = jumps  # a `break` leaves the loop, not the block holding it
             self.body(stmt.orelse, scope.conditioned(), ev)  # type: ignore[attr-defined]
         elif t is ast.AnnAssign:
             if ev is not None:
@@ -772,19 +795,25 @@ class _Extractor:
         parts: list[list] | list[None] = [[], [], [], []] if ev is not None else [None, None, None, None]
         in_body, in_handlers, in_else, in_final = parts
         tried = scope.derive(in_try=True) if stmt.handlers and not scope.in_try else scope
-        self.body(stmt.body, tried, in_body)
+        # A handler that carries on (does not end by raising again): past the body's first statement,
+        # what the body does depends on nothing before it raising (`import redis` then a registration).
+        carries_on = any(not h.body or type(h.body[-1]) is not ast.Raise for h in stmt.handlers)
+        self.body(stmt.body[:1], tried, in_body)
+        self.body(stmt.body[1:], tried.conditioned() if carries_on else tried, in_body)
         if in_body and stmt.handlers:  # what may catch a raise of the body (a bare except: BaseException)
             types = [self.expr(h.type, scope) if h.type is not None else Ref("builtins.BaseException") for h in stmt.handlers]
             for kind, _, node in in_body:
                 if kind is _RAISE:
                     self.guarded.setdefault(id(node), []).extend(types)
-        self.body(stmt.orelse, tried, in_else)
+        self.body(stmt.orelse, tried.conditioned() if carries_on else tried, in_else)
         self.body(stmt.finalbody, scope, in_final)
         inner = scope.conditioned()
         for h in stmt.handlers:
             if in_handlers is not None and h.type is not None:
                 self._scan(h.type, scope, in_handlers)
+            self.handling += 1
             self.body(h.body, inner, in_handlers)
+            self.handling -= 1
         if ev is not None:
             for part in parts:
                 ev.extend(part)  # type: ignore[arg-type]
@@ -1096,19 +1125,27 @@ class _Extractor:
             in_block=scope.guarded,
         )
         self.facts.functions.append(fn)
+        facts = self.facts
+        starts = (len(facts.effects), len(facts.assigns), len(facts.functions))
+        exits, jumps, handling = self.exits, self.jumps, self.handling  # a `return` here leaves this function, not the enclosing block
+        self.handling = 0
         # One pass over the body: the facts of each statement (factories: what a function body
         # registers is real surface, but conditional) and its events. `calls`, `raises`,
         # `returns_exprs` and `indirect` list the body's nodes statement by statement, each
         # statement's nodes parent first, last child first: the reverse of its events' post-order.
         # A function or class defined directly in the body is part of it too (with this scope).
         calls, raises, returns, indirect = fn.calls, fn.raises, fn.returns_exprs, fn.indirect
+        here = inner
         for stmt in node.body:
             ev: list = []
+            left = self.exits + self.jumps
             if type(stmt) in _OWN_SCOPES:
-                self.stmt(stmt, inner)
-                self._scan_children(stmt, inner, ev)
+                self.stmt(stmt, here)
+                self._scan_children(stmt, here, ev)
             else:
-                self.stmt(stmt, inner, ev)
+                self.stmt(stmt, here, ev)
+            if self.exits + self.jumps != left:  # `if not ok: return`: what follows may not run
+                here = here.conditioned()
             for kind, value, sub in reversed(ev):
                 if kind is _CALL:
                     if type(value.func) is not Dyn:
@@ -1125,6 +1162,11 @@ class _Extractor:
                         fn.guarded.append((len(raises) - 1, tuple(handlers)))
         if returns:
             fn.body = self._body_digest(node)
+        self.exits, self.jumps, self.handling = exits, jumps, handling
+        self._closures_run(inner.prefix, fn)
+        if scope.is_function:
+            self.closures.setdefault(scope.prefix, []).append(
+                (symbol, *starts, len(facts.effects), len(facts.assigns), len(facts.functions)))
         self.rebound.pop(inner.prefix, None)
         self.derived.pop(inner.prefix, None)
         changed = self.mutated.pop(inner.prefix, None)
@@ -1133,6 +1175,37 @@ class _Extractor:
             fn.mutates = sorted(changed & own)
             if scope.is_function and changed - own:  # a closure changing its enclosing function's parameter
                 self.mutated.setdefault(scope.prefix, set()).update(changed - own)
+
+    def _closures_run(self, prefix: str, fn: FunctionFact) -> None:
+        """A closure's body runs when its function calls it: unless the function's own body calls it
+        as a statement (or assigned value) outside any `if`/loop/handler (or returns it, leaving it
+        to its callers), what the closure does is guarded, as under an `if` (`def inner():
+        mcp.add_tool(f)` then `if flag: inner()`; a closure nobody calls may never run)."""
+        closures = self.closures.pop(prefix, None)
+        if not closures:
+            return
+        facts = self.facts
+        inside = [range(e0, e1) for _s, e0, _a0, _f0, e1, _a1, _f1 in closures]
+        inside_assigns = [range(a0, a1) for _s, _e0, a0, _f0, _e1, a1, _f1 in closures]
+        called: set[str] = set()
+        for i in range(min(e0 for _s, e0, *_rest in closures), len(facts.effects)):
+            e = facts.effects[i]
+            if not e.guarded and type(e.call.func) is Ref and not any(i in r for r in inside):
+                called.add(e.call.func.name)  # type: ignore[union-attr]
+        for i in range(min(a0 for _s, _e0, a0, *_rest in closures), len(facts.assigns)):
+            a = facts.assigns[i]
+            if not a.guarded and type(a.value) is Call and type(a.value.func) is Ref and not any(i in r for r in inside_assigns):  # type: ignore[union-attr]
+                called.add(a.value.func.name)  # type: ignore[union-attr]
+        called.update(r.name for r in fn.returns_exprs if type(r) is Ref)
+        for symbol, e0, a0, f0, e1, a1, f1 in closures:
+            if symbol in called:
+                continue
+            for e in facts.effects[e0:e1]:
+                e.guarded = True
+            for a in facts.assigns[a0:a1]:
+                a.guarded = True
+            for f in facts.functions[f0:f1]:
+                f.in_block = True
 
     def klass(self, node: ast.ClassDef, scope: _Scope) -> None:
         symbol = f"{scope.prefix}.{node.name}"
