@@ -17,6 +17,7 @@ import collections
 import itertools
 import json
 import math
+import operator
 import sys
 from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any, Callable, Iterator, Union
@@ -642,6 +643,8 @@ _DYNAMIC_SHAPES, _INDIRECT_SHAPES = _shapes(int, str, str), _shapes(int, str)
 _GUARD_SHAPES = _shapes(int, list)  # a raise's index, the expressions of the handlers' types
 _LISTS = frozenset({list}).issuperset
 _TYPES = itertools.repeat(type)  # map(map, _TYPES, records): each record's item types
+_chain = itertools.chain.from_iterable
+_AT0, _AT1, _AT3, _AT6, _AT7, _AT8, _AT9, _AT13, _AT15, _AT17 = map(operator.itemgetter, (0, 1, 3, 6, 7, 8, 9, 13, 15, 17))
 
 
 class _Mistyped(ValueError):
@@ -825,22 +828,20 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None, lazy: bool
         raise ValueError("columns of different lengths")
     _bools(conditionals), _bools(effect_conditionals), _bools(effect_guards), _bools(guards), _error(error)  # targets and ops: interned by AssignFact, text only
     _records(functions, _FUNCTION_SHAPES), _records(classes, _CLASS_SHAPES), _records(dynamic_code, _DYNAMIC_SHAPES)
-    for f in functions:
-        params = f[3]
-        _records(params, _PARAM_SHAPES), _records(f[13], _INDIRECT_SHAPES)
-        for g in _records(f[15], _GUARD_SHAPES):
-            ints.append(g[0])  # a place in the function's raises, not in the table
-            idx += g[1]
-        texts += f[17]
-        idx += f[6]
-        idx += f[7]
-        idx += f[8]
-        idx += f[9]
-        for p in params:
-            if p[7]:
-                texts += p[7]
-            if p[4] is not None:
-                idx.append(p[4])
+    # The records inside functions (each function's a list: _FUNCTION_SHAPES) checked all at once,
+    # and the values to check gathered the same way: one pass in C each, not a few Python calls per
+    # function (a check per function's list of parameters, of indirect calls and of guarded raises
+    # was a fifth of reading a module lazily; most of those lists are empty).
+    params = _records(list(_chain(map(_AT3, functions))), _PARAM_SHAPES)
+    _records(list(_chain(map(_AT13, functions))), _INDIRECT_SHAPES)
+    guarded = _records(list(_chain(map(_AT15, functions))), _GUARD_SHAPES)
+    ints += map(_AT0, guarded)  # a place in the function's raises, not in the table
+    idx += _chain(map(_AT1, guarded))
+    texts += _chain(map(_AT17, functions))
+    for at in (_AT6, _AT7, _AT8, _AT9):
+        idx += _chain(map(at, functions))
+    texts += _chain(map(_AT7, params))
+    idx += [p[4] for p in params if p[4] is not None]
     for c in classes:
         _records(c[10], _FIELD_SHAPES)
         if c[5].__class__ is not dict or c[6].__class__ is not dict or c[7].__class__ is not list or c[11].__class__ is not dict:
