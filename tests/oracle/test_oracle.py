@@ -79,7 +79,14 @@ UNBUILDABLE = {
     "crewai/refund_tool_given_to_agent_outside_hook_agent_filter": _CREWAI_1_15_HOOKS,
     "crewai/approval_hook_removed_through_unregister_hook": _CREWAI_1_15_HOOKS,
     "crewai/noop_other_hook_unregistered_beside_approval_hook": _CREWAI_1_15_HOOKS,
+    "crewai/approval_hook_unregistered_through_rebound_name": _CREWAI_1_15_HOOKS,
+    "crewai/approval_hook_unregistered_through_name_rebound_under_flag": _CREWAI_1_15_HOOKS,
+    "crewai/approval_hooks_cleared_through_live_hook_list": _CREWAI_1_15_HOOKS,
+    "crewai/approval_hooks_cleared_through_tool_hooks_list": _CREWAI_1_15_HOOKS,
+    "crewai/noop_post_tool_call_hook_list_cleared": _CREWAI_1_15_HOOKS,
     "crewai/unsafe_code_execution": "code_execution_mode='safe' needs a running Docker daemon at construction",
+    "crewai/agent_subclass_default_enables_unsafe_code_execution": "code_execution_mode='safe' needs a running"
+    " Docker daemon at construction",
     "google_adk/model_from_env_via_litellm": "LiteLlm needs google-adk[extensions] (litellm), not installed by the oracle extra",
     "smolagents/model_from_env": "reads a required environment variable at import",
     "pydantic_ai/noop_model_provider_prefix_renamed": "its base spells the pre-2.0 provider prefixes"
@@ -127,6 +134,37 @@ EXPECTED = {
     ): "the surface has no per-edge condition: the triager reaches Issue Refund only when TRIAGE_REFUNDS_PILOT=1,"
     " and the tool itself is unconditional (another agent always has it)",
 }
+# Cases where the static surface deliberately does not read what the SDK builds, and reports it as
+# `surface.unresolved` instead (fail closed): an agent built from a spread something changes in a way
+# not followed is known by its variable, not its name, and reaches nothing known; a star import of
+# two frameworks names no package. Only the differences named here, on a side that has an unresolved
+# note, are tolerated: case -> (why, what the static side leaves unread).
+FAILS_CLOSED = {
+    f"openai_agents/{case}": (why, unread)
+    for why, unread, cases in (
+        (
+            "Agent(**CONFIG) where CONFIG is changed in place in a way the program does not follow (a helper, an"
+            " alias, a try body, a copy): the spread is unreadable",
+            ("agent '",),
+            (
+                "spread_config_helper_adds_refund_tool",
+                "spread_config_helper_called_through_alias_adds_refund_tool",
+                "spread_config_helper_closure_adds_refund_tool",
+                "spread_config_helper_item_alias_appends_refund_tool",
+                "spread_config_helper_setdefault_appends_refund_tool",
+                "spread_config_helper_shallow_copy_appends_refund_tool",
+                "spread_config_tools_appended_through_module_name",
+                "spread_config_tools_changed_inside_try",
+            ),
+        ),
+        (
+            "star imports of two agent frameworks: which one gives Agent and function_tool is not known",
+            ("agent '", "tool '"),
+            ("agent_module_star_imports_two_frameworks",),
+        ),
+    )
+    for case in cases
+}
 _DUMMY_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY", "HF_TOKEN", "GROQ_API_KEY", "MISTRAL_API_KEY")
 _CLOSED = "http://127.0.0.1:9"  # discard port: nothing listens, a connection fails at once
 
@@ -166,9 +204,10 @@ def sdk_views(framework: str, trees: list[Path], tmp: Path) -> dict[str, Any]:
     return json.loads(done.stdout)
 
 
-def static_view(tree: Path, dialect: str) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+def static_view(tree: Path, dialect: str) -> tuple[dict[str, list[Any]], dict[str, list[Any]], bool]:
+    """The static agents and tools by name, and whether the static side noted something it could not follow."""
     files = {p.relative_to(tree).as_posix(): p.read_bytes() for p in sorted(tree.rglob("*")) if p.is_file()}
-    entries, _ = link_files(files)
+    entries, issues = link_files(files)
     by_key = {e.key: e for e in entries}
     agents: dict[str, list[Any]] = {}
     tools: dict[str, list[Any]] = {}
@@ -181,7 +220,7 @@ def static_view(tree: Path, dialect: str) -> tuple[dict[str, list[Any]], dict[st
         for e in group:
             # (name, only sometimes there): a conditional entry may be absent from what the SDK built
             e.extra["_reach_names"] = sorted({(f"{by_key[k].kind}:{by_key[k].name}", by_key[k].conditional) for k in e.reaches if k in by_key})
-    return agents, tools
+    return agents, tools, any(i.kind == "unresolved" for i in issues)
 
 
 def differences(sdk: dict[str, Any], agents: dict[str, list[Any]], tools: dict[str, list[Any]]) -> list[str]:
@@ -232,6 +271,7 @@ def test_static_surface_matches_the_real_sdk(framework: str, tmp_path: Path) -> 
         if sdk["errors"]:
             failures.append(f"{where}: the real SDK cannot import the case: " + "; ".join(sdk["errors"]))
             continue
-        agents, tools = static_view(tree, FRAMEWORKS[framework][1])
-        failures += [f"{where}: {d}" for d in differences(sdk, agents, tools) if (where, d) not in EXPECTED]
+        agents, tools, unresolved = static_view(tree, FRAMEWORKS[framework][1])
+        unread = FAILS_CLOSED.get(f"{framework}/{tree.parent.name}", ("", ()))[1] if unresolved else ()
+        failures += [f"{where}: {d}" for d in differences(sdk, agents, tools) if (where, d) not in EXPECTED and not d.startswith(unread)]
     assert not failures, "\n".join(failures)
