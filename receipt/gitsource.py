@@ -11,7 +11,7 @@ import subprocess
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import IO, Callable, Iterable, Sequence
 
 from receipt.errors import GitError
 from receipt.models import ExtractionIssue
@@ -167,6 +167,17 @@ class GitRepo:
     def _git(self, *args: str) -> subprocess.CompletedProcess[bytes]:
         return _run([*self._base, *args])
 
+    def _batch_pipes(self) -> tuple[IO[bytes], IO[bytes]]:
+        """The questions and answers pipes of the run's `git cat-file --batch`, started (again) when
+        it is not running. Called with `_lock` held."""
+        if self._batch is None or self._batch.poll() is not None:
+            self._batch = subprocess.Popen(
+                [*self._base, "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                env=_env(),
+            )
+        assert self._batch.stdin is not None and self._batch.stdout is not None
+        return self._batch.stdin, self._batch.stdout
+
     def _object(self, name: str) -> tuple[str, str, bytes] | None:
         """(oid, type, content) of any object name git understands, or None when it names none.
         Read through one `git cat-file --batch` process kept for the run."""
@@ -174,20 +185,12 @@ class GitRepo:
             return None
         with self._lock:
             try:
-                if self._batch is None or self._batch.poll() is not None:
-                    self._batch = subprocess.Popen(
-                        [*self._base, "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                        env=_env(),
-                    )
-                assert self._batch.stdin is not None and self._batch.stdout is not None
-                self._batch.stdin.write(name.encode("utf-8", "surrogateescape") + b"\n")
-                self._batch.stdin.flush()
-                header = self._batch.stdout.readline().split()
-                if len(header) == 3 and header[2].isdigit():
-                    size = int(header[2])
-                    data = self._batch.stdout.read(size + 1)
-                    if len(data) == size + 1:
-                        return header[0].decode("ascii"), header[1].decode("ascii"), data[:size]
+                ask, answers = self._batch_pipes()
+                ask.write(name.encode("utf-8", "surrogateescape") + b"\n")
+                ask.flush()
+                header, data = _answer(answers)
+                if data is not None:
+                    return header[0].decode("ascii"), header[1].decode("ascii"), data
                 elif len(header) >= 2 and header[-1] in (b"missing", b"ambiguous"):
                     if header[-1] == b"ambiguous":
                         raise GitError(f"short sha {name} is ambiguous in this repository", hint="name the commit with more characters")
@@ -362,22 +365,15 @@ class GitRepo:
         found: dict[str, bytes | None] = {}
         with self._lock:
             try:
-                if self._batch is None or self._batch.poll() is not None:
-                    self._batch = subprocess.Popen(
-                        [*self._base, "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                        env=_env(),
-                    )
-                assert self._batch.stdin is not None and self._batch.stdout is not None
-                self._batch.stdin.write(b"".join(oid.encode("ascii") + b"\n" for oid in wanted))
-                self._batch.stdin.flush()
+                ask, answers = self._batch_pipes()
+                ask.write(b"".join(oid.encode("ascii") + b"\n" for oid in wanted))
+                ask.flush()
                 for oid in wanted:
-                    header = self._batch.stdout.readline().split()
-                    if len(header) == 3 and header[2].isdigit():
-                        size = int(header[2])
-                        data = self._batch.stdout.read(size + 1)
-                        if len(data) != size + 1 or header[0].decode("ascii") != oid:
+                    header, data = _answer(answers)
+                    if data is not None:
+                        if header[0].decode("ascii") != oid:
                             raise ValueError("answer out of step")
-                        found[oid] = data[:size]  # whatever its type, as `read_blob` reads it
+                        found[oid] = data  # whatever its type, as `read_blob` reads it
                     elif len(header) == 2 and header[1] == b"missing" and header[0].decode("ascii") == oid:
                         found[oid] = None
                     else:
@@ -506,6 +502,20 @@ def _record_of(listing: str, path: str) -> tuple[str, str, str] | None:
 
 def _skip(path: str, reason: str, message: str, kind: str = "skipped") -> ExtractionIssue:
     return ExtractionIssue(path=path, kind=kind, reason=reason, message=message)  # type: ignore[arg-type]
+
+
+def _answer(answers: IO[bytes]) -> tuple[list[bytes], bytes | None]:
+    """One answer of `git cat-file --batch`: its header's fields, and the object's content when the
+    header announces one (None for `missing`, `ambiguous`, anything else). An answer cut short is out
+    of step (ValueError)."""
+    header = answers.readline().split()
+    if len(header) == 3 and header[2].isdigit():
+        size = int(header[2])
+        data = answers.read(size + 1)
+        if len(data) != size + 1:
+            raise ValueError("answer cut short")
+        return header, data[:size]
+    return header, None
 
 
 def _first_line_of(stderr: bytes) -> str:
