@@ -104,6 +104,51 @@ def test_facts_round_trip_through_json() -> None:
     assert facts_to_json(facts_from_json(json.loads(json.dumps(j)))) == j
 
 
+def test_an_entry_made_in_the_run_reads_back_as_a_checked_one_and_a_forged_one_from_the_cache_is_a_miss(tmp_path: Path) -> None:
+    """A worker's entry is decoded without its types checked again (`made=True`): the facts are
+    those the checked read gives, every kind of expression and record included; an entry read
+    from the cache directory is still checked."""
+    import zlib
+
+    from receipt.extract.cache import decode_entry, dumps, encode_entry, loads
+
+    f = facts(
+        "app/m.py",
+        """
+        from x import y, Agent
+        CFG = {"model": "m", **BASE}
+        @y.tool(name="n", flags=[1, *z], opts={"a": 1.5, "b": -0.0, "c": 1e999, "d": None, "e": True})
+        async def t(a: int, *args, b: str = "d", **kw) -> str:
+            '''doc'''
+            try:
+                go(a, **kw)
+            except (KeyError, OSError):
+                raise Boom(f"bad {a!r:>4}")
+            return helper(a)().attr + "x" + PROMPTS[a] + TOOLS[1:a]
+        class C(Base, metaclass=M):
+            limit: Annotated[int, Field(ge=1)] = 10
+            def m(self, p): p["k"] = 1
+        agent = Agent(**CFG, name="x", tools=[t, *extra])
+        items = [1]
+        items += [2]
+        if agent: items.append(globals()["hel" + "per"]())
+        """,
+    )
+    raw = encode_entry("b1", "app/m.py", f)
+    made, checked = decode_entry(raw, "b1", "app/m.py", made=True), decode_entry(raw, "b1", "app/m.py")
+    assert made == checked == f and repr(made) == repr(checked) == repr(f)
+    assert facts_to_json(made) == facts_to_json(checked) == facts_to_json(f)
+
+    cache = FactsCache(tmp_path)
+    cache.put("b1", "app/m.py", f)
+    [entry] = list((tmp_path / "facts").rglob("*.zjson"))
+    data = loads(zlib.decompress(entry.read_bytes()))
+    rows = data["facts"][-1]
+    call = next(i for i, r in enumerate(rows) if isinstance(r, list) and r[0] == 0 and r[2])
+    rows[call][2][0] = call  # a call that is its own argument: a cycle
+    entry.write_bytes(zlib.compress(dumps(data)))
+    assert FactsCache(tmp_path).get("b1", "app/m.py") is None
+
 def test_a_calls_spread_is_kept_through_the_cache_and_read_by_value() -> None:
     """`Agent(**CFG)`: the spread expression survives the cache's round trip, and Program reads the
     keywords a literal dict gives (nested `**`, `dict(...)`, a later item assignment), leaving a

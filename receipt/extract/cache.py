@@ -94,17 +94,21 @@ def encode_entry(blob: str, path: str, facts: ModuleFacts) -> bytes:
         return dumps({"bound": binding(blob, path), "facts": facts_to_json(facts)})
 
 
-def decode_entry(raw: bytes, blob: str, path: str, shared: SharedValues | None = None, lazy: bool = False) -> ModuleFacts:
+def decode_entry(raw: bytes, blob: str, path: str, shared: SharedValues | None = None, lazy: bool = False, *, made: bool = False) -> ModuleFacts:
     """The facts of an entry; ValueError when it is bound to anything but (blob, path) here.
     `shared`: the run's leaf expressions (`FactsCache.shared`), reused instead of made again.
     `lazy`: read lazily (facts.py `facts_from_json`): its expressions are decoded when first read
-    (a CorruptEntry if they turn out malformed then)."""
+    (a CorruptEntry if they turn out malformed then).
+    `made`: `raw` is an entry `encode_entry` made in this run (a pool worker's, handed to this
+    process by the worker itself), never bytes read from the cache directory: its values' types
+    are not checked again (facts.py `facts_from_json(check=False)`). The directory is not
+    trusted: `FactsCache.get` never says so."""
     with gc_paused():
         entry = loads(raw)
         if entry.get("bound") != binding(blob, path):
             raise ValueError("entry computed from something else")
         # values of another type than the extractor writes raise
-        facts = facts_from_json(entry["facts"], shared, lazy, f"{path} (blob {blob})")
+        facts = facts_from_json(entry["facts"], shared, lazy, f"{path} (blob {blob})", check=not made)
     if facts.path != path:
         raise ValueError("entry describes another path")
     if facts.entries.__class__ is not list or not all(e.__class__ is dict for e in facts.entries):

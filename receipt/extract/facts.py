@@ -757,6 +757,102 @@ def _decode_exprs(rows: list[Any], shared: SharedValues, ints: list[Any], table:
     return table
 
 
+def _expr_table(rows: list[Any], shared: SharedValues, check: bool = True) -> list[Expr]:
+    """Every row's expression, by index: what `_decode_exprs` makes of the whole table (the same
+    objects, shared the same way, the same rows rejected), for an eager read. A list, appended
+    row by row: a reference to a row not made yet (after it, or itself) finds none and raises;
+    a negative one, which a list reads from its end, is rejected with the other indices' types.
+    `check=False`: rows this very run encoded (see `facts_from_json`), their types not checked.
+
+    Tried and left out (2026-11-24, the 1,524 files of the 1,500-file tree, CPU): building each
+    kind of expression column by column (every object of a kind made empty, then each field set by
+    one `map` of its slot's setter over the kind's column): 0.52 s against 0.34 s row by row. A
+    slot's setter called from C costs what a Python store costs, and the passes to sort rows by
+    kind, pick their fields and check them come on top; what costs is making the objects."""
+    table: list[Any] = []
+    app, get = table.append, table.__getitem__
+    strs, consts, fixed = shared.strs, shared.ints, shared.fixed
+    keep_line = shared.lines.setdefault
+    ints: list[Any] = []  # every index a row holds: their types checked at once, at the end
+    add = ints.append
+    for row in rows:
+        cls = row.__class__
+        if cls is list:
+            t = row[0]
+            if check and t.__class__ is not int:
+                raise _Mistyped("an expression tag that is not an int")
+            if t == _CALL:
+                _, func, args, kw, line, star = row
+                if check:
+                    # the line is checked before it is shared: a run-wide pool must never hold a 12.0 for a 12
+                    if line.__class__ is not int or args.__class__ is not list or kw.__class__ is not list or star.__class__ is not bool:
+                        raise _Mistyped("a call of another shape")
+                    add(func)
+                    ints += args
+                if kw:
+                    values = kw[1::2]
+                    if check:
+                        ints += values
+                    kwargs = tuple(zip(map(_shared, kw[::2]), map(get, values), strict=True))  # interned: names are text
+                else:
+                    kwargs = ()
+                app(_NewCall(get(func), tuple(map(get, args)), kwargs, keep_line(line, line), star))
+            elif t == _REF:
+                _, name = row
+                app(_NewRef(name))  # interned: text only
+            elif t == _MAP:
+                if check:
+                    ints += row
+                app(_NewMap(tuple(zip(map(get, row[1::2]), map(get, row[2::2]), strict=True))))
+            elif t == _DYS or t == _DYN:
+                parts = row[3:]
+                if check:
+                    ints += parts
+                text, why = _shared(row[1]), _shared(row[2])  # interned: text only
+                app(_NewDyn(None, text, why, tuple(map(get, parts))) if t == _DYS else _NewDyn(text, None, why, tuple(map(get, parts))))
+            elif t == _SEQ:
+                if check:
+                    ints += row
+                app(_NewSeq(tuple(map(get, row[1:]))))
+            elif t == _ATTR:
+                _, value, attr = row
+                add(value)
+                app(Attr(get(value), _shared(attr)))
+            elif t == _SPLAT:
+                _, value = row
+                add(value)
+                app(Splat(get(value)))
+            elif t == _CAT:
+                _, left, right = row
+                add(left), add(right)
+                app(Concat(get(left), get(right)))
+            elif t == _FLOAT:
+                _, text = row
+                if text.__class__ is not str:
+                    raise _Mistyped("a float that is not spelled as text")
+                app(Const(float(text)))
+            else:
+                raise ValueError(f"unknown expression tag {t!r}")
+        elif cls is str:
+            x = strs.get(row)  # type: ignore[assignment]
+            if x is None:
+                x = strs[row] = Const(row)
+            app(x)
+        elif cls is int:
+            x = consts.get(row)  # type: ignore[assignment]
+            if x is None:
+                x = consts[row] = Const(row)
+            app(x)
+        elif row is None or cls is bool:
+            app(fixed[row])
+        elif cls is float:
+            app(Const(row))
+        else:
+            raise ValueError("not an expression row")
+    if check and ints and (not _INTS(map(type, ints)) or min(ints) < 0):
+        raise _Mistyped("an index that is not an int, or a negative one")
+    return table
+
 
 def facts_to_json(m: ModuleFacts) -> list[Any]:
     """The facts of a module as JSON data (see above; lists, never tuples: `facts_from_json` checks
@@ -799,28 +895,16 @@ def facts_to_json(m: ModuleFacts) -> list[Any]:
     ]
 
 
-def facts_from_json(j: list[Any], shared: SharedValues | None = None, lazy: bool = False, where: str = "") -> ModuleFacts:
-    """The facts `j` encodes; `shared`: leaf expressions already decoded in this run, to reuse.
-    Raises (ValueError, IndexError, TypeError, ...) on anything that is not such an encoding, a
-    value of another type than facts_to_json writes included (see `_shapes`).
-
-    `lazy`: read lazily (see `CorruptEntry`). Everything but the expression table is checked here
-    as eagerly (every record's shape, every index and line an int, every index inside the table),
-    but the table is neither decoded nor checked, nor the records built: each function, class,
-    assignment and effect is a stand-in holding its name (what `Program` indexes by), read from
-    `j` (kept) when anything else of it is first read, and only the expressions that reads.
-    `where`: the entry, named in the `CorruptEntry` a malformed expression then raises."""
-    if j.__class__ is not list or tuple(map(type, j)) not in _FACTS_SHAPES:
-        raise _Mistyped("not the facts of a module")
-    (path, module, is_package, imports, star_imports, targets, values, lines, conditionals, ops,
-     functions, classes, effect_calls, effect_conditionals, entries, type_aliases, dynamic_code, error, effect_guards, guards, rows) = j
-    shared = shared or SharedValues()
+def _check(j: list[Any]) -> None:
+    """Raises unless the records of facts `j` (of the shape `_FACTS_SHAPES`) hold values of the
+    types `facts_to_json` writes, every index inside the table (the table's rows: `_expr_table`)."""
+    (_path, _module, _is_package, _imports, star_imports, targets, values, lines, conditionals, ops,
+     functions, classes, effect_calls, effect_conditionals, _entries, type_aliases, dynamic_code, error, effect_guards, guards, rows) = j
     # Every value that must be an int (indices, lines) and every list that must hold text, checked
-    # together once the module is read: nothing decoded leaves here before. Read lazily, the
-    # indices into the table are kept apart (`idx`), to be checked inside it now.
+    # together once the module is read: nothing decoded leaves here before. The indices into the
+    # table are kept apart (`idx`), to be checked inside it now.
     ints: list[Any] = [*lines]
-    idx: list[Any] = [] if lazy else ints
-    idx += values
+    idx: list[Any] = [*values]
     idx += effect_calls
     texts: list[Any] = [*star_imports]
     if (len({len(targets), len(values), len(lines), len(conditionals), len(ops), len(guards)}) > 1
@@ -862,15 +946,38 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None, lazy: bool
         if a.__class__ is not list or tuple(map(type, a)) != _ALIAS_SHAPE:
             raise _Mistyped("a type alias of another shape")
         texts += a[1]
-    if lazy:
-        if not _INTS(map(type, ints)) or not _INTS(map(type, idx)) or not _STRS(map(type, texts)):
-            raise _Mistyped("an index or line that is not an int, or a name that is not text")
-        if idx and (min(idx) < 0 or max(idx) >= len(rows)):
-            raise _Mistyped("an index out of the table")
-        return _lazy_facts(j, shared, where)
-    table = _decode_exprs(rows, shared, ints)
-    if not _INTS(map(type, ints)) or not _STRS(map(type, texts)):
+    if not _INTS(map(type, ints)) or not _INTS(map(type, idx)) or not _STRS(map(type, texts)):
         raise _Mistyped("an index or line that is not an int, or a name that is not text")
+    if idx and (min(idx) < 0 or max(idx) >= len(rows)):  # (a list reads a negative index from its end)
+        raise _Mistyped("an index out of the table")
+
+
+def facts_from_json(j: list[Any], shared: SharedValues | None = None, lazy: bool = False, where: str = "", check: bool = True) -> ModuleFacts:
+    """The facts `j` encodes; `shared`: leaf expressions already decoded in this run, to reuse.
+    Raises (ValueError, IndexError, TypeError, ...) on anything that is not such an encoding, a
+    value of another type than facts_to_json writes included (see `_shapes`).
+
+    `lazy`: read lazily (see `CorruptEntry`). Everything but the expression table is checked here
+    as eagerly (every record's shape, every index and line an int, every index inside the table),
+    but the table is neither decoded nor checked, nor the records built: each function, class,
+    assignment and effect is a stand-in holding its name (what `Program` indexes by), read from
+    `j` (kept) when anything else of it is first read, and only the expressions that reads.
+    `where`: the entry, named in the `CorruptEntry` a malformed expression then raises.
+
+    `check=False`: `j` is what `facts_to_json` made in this very run (a worker's entry, whose
+    bytes the parent has from the worker itself, never from the cache directory): read eagerly,
+    its types and indices not checked. An entry read from the cache directory is always checked."""
+    if check and (j.__class__ is not list or tuple(map(type, j)) not in _FACTS_SHAPES):
+        raise _Mistyped("not the facts of a module")
+    (path, module, is_package, imports, star_imports, targets, values, lines, conditionals, ops,
+     functions, classes, effect_calls, effect_conditionals, entries, type_aliases, dynamic_code, error, effect_guards, guards, rows) = j
+    shared = shared or SharedValues()
+    if check or lazy:
+        _check(j)
+    if lazy:
+        return _lazy_facts(j, shared, where)
+    table = _expr_table(rows, shared, check)
+    keep_line = shared.lines.setdefault
     parts = _Parts(table.__getitem__, shared.line, functions, classes, targets, values, lines, conditionals, ops, guards, effect_calls, effect_conditionals, effect_guards)
     return ModuleFacts(
         path=path,
@@ -878,15 +985,57 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None, lazy: bool
         is_package=is_package,
         imports={k: _shared(v) for k, v in imports.items()},  # origins recur across modules; text only
         star_imports=star_imports,
-        assigns=list(map(AssignFact, targets, map(parts.get, values), map(parts.line, lines), conditionals, ops, guards)),
+        # lines: ints (checked above), each the run's first equal one (`SharedValues.line`)
+        assigns=list(map(_assign, map(_shared, targets), map(parts.get, values), map(keep_line, lines, lines), conditionals, map(_shared, ops), guards)),
         functions=list(map(parts.function, range(len(functions)))),
         classes=list(map(parts.cls, range(len(classes)))),
-        effects=list(map(EffectFact, map(parts.get, effect_calls), effect_conditionals, effect_guards)),
+        effects=list(map(_effect, map(parts.get, effect_calls), effect_conditionals, effect_guards)),
         entries=json.loads(entries) if entries else [],
         type_aliases={k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in type_aliases.items()},
         dynamic_code=[(d[0], d[1], d[2]) for d in dynamic_code],
         error=error,
     )
+
+
+# Records made for the decoder as `X(...)` makes them, __post_init__ included, with one Python call
+# each, not two (a dataclass's __init__, then its __post_init__): 111,826 assignments, 35,740
+# parameters and 18,963 functions at 1,500 files. Keep them in step with the classes' fields.
+_new = object.__new__
+_repeat = itertools.repeat
+
+
+def _assign(target: str, value: Expr, line: int, conditional: bool, op: str, guarded: bool) -> AssignFact:
+    """`AssignFact(...)` of a target and operator already shared."""
+    a = _new(AssignFact)
+    a.target = target
+    a.value = value
+    a.line = line
+    a.conditional = conditional
+    a.op = op
+    a.guarded = guarded
+    return a
+
+
+def _effect(call: Call, conditional: bool, guarded: bool) -> EffectFact:
+    e = _new(EffectFact)
+    e.call = call
+    e.conditional = conditional
+    e.guarded = guarded
+    return e
+
+
+def _param(p: list[Any], get: Callable[[int], Expr]) -> ParamFact:
+    """`ParamFact(...)` of a parameter's record (see facts_to_json)."""
+    m = _new(ParamFact)
+    m.name = _shared(p[0])
+    m.annotation = None if p[1] is None else _shared(p[1])
+    m.annotation_ref = None if p[2] is None else _shared(p[2])
+    m.default = None if p[3] is None else _shared(p[3])
+    m.default_expr = None if p[4] is None else get(p[4])
+    m.required = p[5]
+    m.kind = _shared(p[6])
+    m.refs = tuple(p[7])
+    return m
 
 
 class _Parts:
@@ -900,13 +1049,26 @@ class _Parts:
 
     def function(self, i: int) -> FunctionFact:
         f, get = self.functions[i], self.get
-        return FunctionFact(
-            f[0], f[1], self.line(f[2]),
-            [ParamFact(_shared(p[0]), p[1], p[2], p[3], None if p[4] is None else get(p[4]), p[5], _shared(p[6]), tuple(p[7])) for p in f[3]],
-            f[4], f[5], list(map(get, f[6])), list(map(get, f[7])), list(map(get, f[8])), list(map(get, f[9])),
-            f[10], f[11], f[12], [(i[0], i[1]) for i in f[13]], f[14],
-            [(g[0], tuple(map(get, g[1]))) for g in f[15]], f[16], f[17],
-        )
+        m = _new(FunctionFact)  # as FunctionFact(...) and its __post_init__ make it (see `_assign`)
+        m.symbol = _shared(f[0])
+        m.name = _shared(f[1])
+        m.line = self.line(f[2])
+        m.params = list(map(_param, f[3], _repeat(get))) if f[3] else []
+        m.returns = None if f[4] is None else _shared(f[4])
+        m.doc = f[5]
+        m.decorators = list(map(get, f[6]))
+        m.calls = list(map(get, f[7]))
+        m.raises = list(map(get, f[8]))
+        m.returns_exprs = list(map(get, f[9]))
+        m.conditional = f[10]
+        m.is_async = f[11]
+        m.owner_class = None if f[12] is None else _shared(f[12])
+        m.indirect = [(i[0], i[1]) for i in f[13]] if f[13] else []
+        m.body = f[14]
+        m.guarded = [(g[0], tuple(map(get, g[1]))) for g in f[15]] if f[15] else []
+        m.in_block = f[16]
+        m.mutates = f[17]
+        return m
 
     def cls(self, i: int) -> ClassFact:
         c, get = self.classes[i], self.get
