@@ -310,7 +310,7 @@ def _extract_in_workers(repo: GitRepo, files: list[SourceFile], cache: FactsCach
             if made is not None:
                 f, (entry, stored, digest) = files[i], made
                 try:
-                    facts = decode_entry(entry, f.blob, f.path, cache.shared)
+                    facts = decode_entry(entry, f.blob, f.path, cache.shared, made=True)  # a worker's, from its pipe
                 except Exception:  # noqa: BLE001 - an entry rejected as FactsCache.get rejects one: extracted here
                     continue
                 cache.put(f.blob, f.path, facts, entry=entry, stored=stored, digest=digest)
