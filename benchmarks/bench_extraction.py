@@ -9,7 +9,9 @@ into memory, so the figures exclude git I/O (printed separately). Measured, each
 
 - extract:   `receipt.extract.extract_file(path, bytes)` for every source file: per-file facts;
 - cache:     the warm-path cost per file: facts -> JSON text (write) and JSON text -> facts (read),
-             in memory, without the file system;
+             in memory, without the file system; the read also as a run does it (collector off,
+             one run's shared constants): checked (an entry from the cache directory) and unchecked
+             (a pool worker's entry, made in the run: `facts_from_json(check=False)`);
 - surface:   `receipt.pipeline.surface_from_facts(facts)`: Program build, every dialect, link
              (MB/s and files/s relative to the source corpus);
              with a one-run breakdown per stage so a slow dialect stands out.
@@ -32,9 +34,9 @@ from _common import machine, mb, median, project_commit, table, timed, timed_cpu
 from generate_repo import BENCH_DEFAULTS, add_params, ensure_repo, params_from
 
 from receipt.dialects.registry import dialects
-from receipt.extract import extract_file
+from receipt.extract import extract_file, gc_quiet_run
 from receipt.extract.cache import dumps, loads
-from receipt.extract.facts import facts_from_json, facts_to_json
+from receipt.extract.facts import SharedValues, facts_from_json, facts_to_json
 from receipt.extract.program import Program
 from receipt.gitsource import GitRepo
 from receipt.link import link
@@ -62,6 +64,13 @@ def cache_write(facts: list) -> list[bytes]:
 
 def cache_read(texts: list[bytes]) -> list:
     return [facts_from_json(loads(t)) for t in texts]
+
+
+def run_read(texts: list[bytes], check: bool) -> list:
+    """`cache_read` as a receipt reads entries: no collections, the run's constants shared."""
+    shared = SharedValues()
+    with gc_quiet_run():
+        return [facts_from_json(loads(t), shared, check=check) for t in texts]
 
 
 def surface(facts: list):
@@ -110,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     ext: list[tuple[float, float]] = []  # (wall, cpu) per repeat
     write: list[tuple[float, float]] = []
     read: list[tuple[float, float]] = []
+    run_checked: list[tuple[float, float]] = []
+    run_made: list[tuple[float, float]] = []
     surf_t: list[tuple[float, float]] = []
     facts: list = []
     texts: list[bytes] = []
@@ -122,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
         write.append((w, c))
         w, c, _ = timed_cpu(lambda t=texts: cache_read(t))
         read.append((w, c))
+        w, c, _ = timed_cpu(lambda t=texts: run_read(t, True))
+        run_checked.append((w, c))
+        w, c, _ = timed_cpu(lambda t=texts: run_read(t, False))
+        run_made.append((w, c))
     json_size = sum(len(s) for s in texts)
     result = None
     for _ in range(args.repeat):
@@ -142,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
                 row("extract_file (per-file facts)", ext),
                 row("cache write (facts -> JSON text)", write, json_size),
                 row("cache read (JSON text -> facts)", read, json_size),
+                row("  as in a run, collector off: checked", run_checked, json_size),
+                row("  as in a run: a worker's entry, unchecked", run_made, json_size),
                 row("surface_from_facts (Program + dialects + link)", surf_t),
                 row("extract + surface (cold surface, no git, no cache)", both),
             ],
