@@ -48,7 +48,12 @@ Recognised (by import origin, aliases and re-export paths included):
   (every hook when the one it names is not statically known, or named by a name bound more than
   once: `trace = approve`); a clear makes every hook `dynamic`, unless it names another
   interception point than PRE_TOOL_CALL; so does any hold on the live hook list
-  (`get_global_hook_list(point)`, `tool_hooks._before_tool_call_hooks`, changed in place). A return
+  (`get_global_hook_list(point)`, `tool_hooks._before_tool_call_hooks`, changed in place), and any
+  remover whose arguments are not read: called with `*args`, passed on (`partial`, `map`), in a
+  lambda's body, or possibly fetched by `getattr` from CrewAI's hooks modules. A def carrying a
+  decorator other than CrewAI's hook decorators or a repository function returning its parameter
+  is what that decorator returns: a blocking hook so wrapped is `dynamic`, and an unregister naming
+  such a def may name any hook. A return
   or raise of a def in the hook's body is merged into the hook's by the facts (dynamic then), and
   a HookAborted raised in a `try` whose own except may catch it is `dynamic` (a re-raise is not seen).
 - Roots: public module-level agents, agents of module-level crews, agents returned by public
@@ -78,7 +83,7 @@ from receipt.dialects._agentkit import (
 )
 from receipt.dialects._crewai_tool_names import TOOL_NAMES
 from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, leaf, module_level_public, name_expression, shape, signature_of, trust_from
-from receipt.extract.facts import Attr, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Ref, Seq
+from receipt.extract.facts import Attr, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Map, ModuleFacts, Ref, Seq, Splat, nodes_in
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic
 from receipt.schemas import with_args_schema
@@ -492,7 +497,7 @@ class _Crew:
             gates.append(_Gate(names, agents, verdict, why, hook.symbol if isinstance(hook, FunctionFact) else self.hook_symbol(hook)))
 
         for fn in p.iter_functions():
-            for dec in fn.decorators:
+            for at, dec in enumerate(fn.decorators):
                 func, call = decorator_call(dec)
                 origin = p.origin(func)
                 is_hook = from_package(origin, _HOOKS, "before_tool_call")
@@ -504,6 +509,9 @@ class _Crew:
                 if len(fn.params) >= 2 and fn.params[0].name == "self" and self.crewbase_class(fn) is None:
                     continue
                 when = f"hook {fn.name} is defined (so registered) only on some runs" if fn.conditional and fn.owner_class is None else None
+                wrapper = self.wrapped_by(fn, at + 1)  # applied first: CrewAI registers what it returns
+                if wrapper is not None:
+                    when = f"hook {fn.name} is wrapped by {describe(wrapper)}, which may not return what it returns"
                 point = True if is_hook else self.pre_tool_call(call.arg(0, "point"))  # type: ignore[union-attr]
                 gate(fn, self.hook_filter(fn, call), point, self.agent_filter(fn, call), when)
         def relevant(c: Call) -> bool:
@@ -532,6 +540,7 @@ class _Crew:
                     if (target := p.origin(c.func)) in registering:
                         called.setdefault(target, []).append(False)
         removed: list[tuple[str | None, str]] = self.live_list_uses()  # (the hook removed, None: any; where)
+        removed += [(None, f"{what} at {m.path}:{line}") for m, (line, what) in p.scan("crewai.remover values", _remover_values)]
         for c, path, when, caller in sites:
             origin = p.origin(c.func)
             if origin and _LIVE_LISTS & set(origin.split(".")[:-1]):
@@ -663,11 +672,12 @@ class _Crew:
             return got == "pre_tool_call"
         return Dynamic(dynamic=describe(expr))
 
-    def hook_function(self, hook: Expr | None) -> FunctionFact | None:
+    def hook_function(self, hook: Expr | None, decorated: bool = False) -> FunctionFact | None:
         """The repository function a hook expression certainly denotes (registered, or named by an
         unregister): followed through names bound once; None when a name on the way is bound more
         than once (`def trace(...)` and `trace = approve`, or a rebinding under a condition), as
-        which function it holds then depends on what ran."""
+        which function it holds then depends on what ran, and for a def with a decorator that may
+        return another object (unless `decorated`: the def itself, its decorators left to the caller)."""
         p = self.program
         expr = p.uncast(hook)
         for _ in range(16):
@@ -677,10 +687,28 @@ class _Crew:
             assigns = p.assigns.get(symbol, ())
             fn = p.functions.get(symbol)
             if fn is not None:
-                return fn if not assigns else None
+                # A decorated def's name holds what its decorators return, which may be another object.
+                return fn if not assigns and (decorated or self.wrapped_by(fn) is None) else None
             if len(assigns) != 1 or assigns[0].op != "=":
                 return None
             expr = p.uncast(assigns[0].value)
+        return None
+
+    def wrapped_by(self, fn: FunctionFact, below: int = 0) -> Expr | None:
+        """The first of `fn`'s decorators (from index `below` on: those applied before it) that may
+        return another object than the function (a wrapper dropping its False, a replacement); None
+        when each is CrewAI's own hook decorator or a repository function returning its parameter."""
+        p = self.program
+        for dec in fn.decorators[below:]:
+            func, call = decorator_call(dec)
+            origin = p.origin(func)
+            if from_package(origin, _HOOKS):
+                continue  # CrewAI's hook decorators mark and register the function, and return it
+            helper = p.functions.get(origin or "") if call is None else None
+            if helper is not None and helper.params and helper.returns_exprs and self.nested_exits(helper) is None and all(
+                    isinstance(r, Dyn) and r.why == "parameter" and r.src == helper.params[0].name for r in helper.returns_exprs):
+                continue
+            return dec
         return None
 
     def hook_symbol(self, hook: Expr | None) -> str | None:
@@ -735,8 +763,8 @@ class _Crew:
         """What a remover call takes away from the before-tool-call hooks: one hook (its function's
         symbol), any (None: all of them, or one not statically known), or nothing (False: a point
         other than PRE_TOOL_CALL)."""
-        if name in _REMOVES_ALL:
-            return None
+        if name in _REMOVES_ALL or call.star:
+            return None  # `unregister_hook(*ARGS)`: which point and hook it names is not read
         point_at = 0 if name in _REMOVES_AT_POINT else _REMOVES_HOOK[name]
         if point_at is not None and self.pre_tool_call(call.arg(point_at, "point")) is False:
             return False  # `clear_hooks(InterceptionPoint.POST_TOOL_CALL)`: another point's hooks
@@ -747,9 +775,13 @@ class _Crew:
     def hook_verdict(self, hook: Expr) -> tuple[int, str]:
         """A hook given as an expression: a repository function, a lambda, else not known."""
         p = self.program
-        fn = self.hook_function(hook)
+        fn = self.hook_function(hook, decorated=True)
         if fn is not None:
-            return self.function_verdict(fn, 0)
+            verdict = self.function_verdict(fn, 0)
+            wrapper = self.wrapped_by(fn)
+            if wrapper is not None and verdict[0] != _OBSERVES:
+                return _MAY_BLOCK, f"hook {fn.name} is wrapped by {describe(wrapper)}, which may not return what it returns"
+            return verdict
         value = p.value_of(hook)
         if isinstance(value, Dyn) and value.why == "lambda":
             return _text_verdict(value.src), f"returns {value.src}"
@@ -961,6 +993,71 @@ class _Crew:
             for r in fn.returns_exprs:  # calls whose callee is `self.x` are not in fn.calls
                 if isinstance(r, Call):
                     visit(r, Site(p.path_of(fn.symbol), r.line, True, public), fn)
+
+
+_NAMES = re.compile(r"(?<![\w.])[A-Za-z_][\w.]*")  # dotted names in source text, not after a dot
+
+
+_HOOK_MODULES = ("hooks", "dispatch", "tool_hooks")  # what `getattr(crewai, ...)` may fetch a remover through
+
+
+def _direct_refs(expr: Expr) -> list[Ref]:
+    """The names an argument passes on (itself, or items of a container or splat in it); those of
+    a call inside it are that call's arguments, read with it."""
+    if isinstance(expr, Ref):
+        return [expr]
+    if isinstance(expr, (Seq, Splat)):
+        items = expr.items if isinstance(expr, Seq) else (expr.value,)
+        return [r for i in items for r in _direct_refs(i)]
+    if isinstance(expr, Map):
+        return [r for k, v in expr.items for r in (*_direct_refs(k), *_direct_refs(v))]
+    return []
+
+
+def _remover(p: Program, expr: Expr) -> str | None:
+    """The hooks API remover `expr` names (a Ref, or a module's dotted name in a lambda's text)."""
+    origin = p.origin(expr)
+    return leaf(origin) if origin and from_package(origin, _HOOKS, *_REMOVERS) else None
+
+
+def _remover_values(p: Program, m: ModuleFacts) -> list[tuple[int, str]]:
+    """(line, what) for each use of a hook remover that is not a call of it, whose point and hook
+    are therefore not read: passed on (`partial(unregister_hook, point)`, `map(...)`), put in a
+    container, returned, or called from a lambda's body (whose calls the facts do not hold), and
+    each `getattr` of CrewAI's hooks module (`getattr(hooks, "clear_all_hooks")()`) that may fetch
+    one. A plain alias (`remove = unregister_hook`) is not a use: the program resolves its calls."""
+    exprs: list[tuple[Expr, int]] = [(e.call, e.call.line) for e in m.effects]
+    exprs += [(a.value, a.line) for a in m.assigns if not (a.op == "=" and isinstance(a.value, Ref))]
+    for fn in m.functions:
+        exprs += [(c, c.line or fn.line) for c in fn.calls]
+        exprs += [(r, fn.line) for r in fn.returns_exprs]
+        exprs += [(q.default_expr, fn.line) for q in fn.params if q.default_expr is not None]
+    out: list[tuple[int, str]] = []
+    for expr, line in exprs:
+        for node in nodes_in(expr, (Call, Dyn)):
+            if node.__class__ is Dyn:
+                if node.why != "lambda":  # type: ignore[union-attr]
+                    continue
+                for spelt in sorted(set(_NAMES.findall(node.src))):  # type: ignore[union-attr]
+                    got = _remover(p, Ref(f"{m.module}.{spelt}"))
+                    if got is not None:
+                        out.append((line, f"{got} in a lambda"))
+                continue
+            call: Call = node  # type: ignore[assignment]
+            if isinstance(call.func, Ref) and p.origin(call.func) == "builtins.getattr" and call.args:
+                origin = p.origin(call.args[0]) or ""
+                if origin in ("crewai", *_HOOKS) or from_package(origin, _HOOKS):  # the package, a module of it
+                    name = p.evaluate(call.args[1]) if len(call.args) > 1 else None
+                    if not isinstance(name, str) or name in _REMOVERS or name in _HOOK_MODULES:
+                        out.append((line, f"getattr({', '.join(describe(a) for a in call.args)})"))
+                continue
+            for a in (*call.args, *(v for _, v in call.kwargs), *call.spread):
+                for r in _direct_refs(a):
+                    got = _remover(p, r)
+                    if got is not None:
+                        out.append((line, f"{got} passed to {describe(call.func)}()"))
+    seen: set[tuple[int, str]] = set()
+    return [x for x in out if not (x in seen or seen.add(x))]  # type: ignore[func-returns-value]
 
 
 def extract(program: Program) -> DialectResult:

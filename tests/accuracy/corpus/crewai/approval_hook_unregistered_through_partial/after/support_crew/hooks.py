@@ -1,0 +1,23 @@
+"""Human approval before any tool runs."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from crewai.hooks import InterceptionPoint, ToolCallHookContext, register_hook, unregister_hook
+
+
+def approve_tool_calls(context: ToolCallHookContext) -> bool | None:
+    answer = context.request_human_input(prompt=f"Approve {context.tool_name} with {context.tool_input}? (yes/no)")
+    return None if answer.strip().lower() == "yes" else False
+
+
+register_hook(InterceptionPoint.PRE_TOOL_CALL, approve_tool_calls)
+
+_drop_before_tool_call = partial(unregister_hook, InterceptionPoint.PRE_TOOL_CALL)
+
+
+def without_approval() -> None:
+    """For batch runs: let the tools run without asking."""
+    for hook in (approve_tool_calls,):
+        _drop_before_tool_call(hook)
