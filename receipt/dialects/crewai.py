@@ -326,7 +326,8 @@ class _Crew:
         """The method resolution order (C3, as Python computes it) of a repository subclass of
         Agent, as far as the repository shows it: its classes, and in place of a base whose class
         attributes cannot be read (not resolved, or a class of another library than CrewAI) the
-        base's text. CrewAI's own classes end the walk (their defaults are CrewAI's). A hierarchy
+        base's text. CrewAI's own classes are passed over: pydantic reads a field's default as the
+        class attribute the whole order resolves, and CrewAI's models keep none. A hierarchy
         whose order cannot be computed (too deep, or inconsistent) is one unreadable entry."""
         p = self.program
 
@@ -365,7 +366,9 @@ class _Crew:
             if cls is not None:
                 out.append(cls)
             elif from_package(symbol, ("crewai",)):
-                break  # CrewAI's Agent, BaseAgent: CrewAI's defaults from here on
+                # CrewAI's Agent, BaseAgent: pydantic keeps no class attribute for their fields, so
+                # a field's default is looked up further on (`class R(Agent, Mixin)`: Mixin's).
+                continue
             elif symbol not in _PLAIN_BASES:
                 out.append(symbol.removeprefix("?"))
         return out
