@@ -587,16 +587,32 @@ def _prior_screens(
     # (a change that adds, removes or moves no file, nor edits a pyproject.toml): read_layout parses
     # every pyproject.toml of the tree (awslabs/mcp: 122, ~0.05 s).
     files, layout = head_layout or (None, None)
-    if not (files is not None and _same_tree(prior.layout_files, files) and [f.path for f in prior.listing.files] == [f.path for f in listing.files]):
+    same_layout = files is not None and _same_tree(prior.layout_files, files) and [f.path for f in prior.listing.files] == [f.path for f in listing.files]
+    if not same_layout:
         layout = layout_of(repo, prior.layout_files, prior.listing)
     kept = screenstore.load(cache.root, prior.bound, prior.digests) if prior.kept is None else prior.kept or None
     if kept is None:
         return None
+    program: Any
     if kept.effects is not None:
         # What comparing the base's program with the head's reads of it, without building it: what
         # depends on its tree alone, and its effects by where each one is, as the entry keeps them.
-        tree = Program.tree_only([m for m in base if not m.error], layout)
-        program = _Kept(tree.modules, tree.homes, tree._by_import, tree._suffix, kept.effects, placed=True)
+        effects, modules = kept.effects, [m for m in base if not m.error]
+
+        def program(head: Any) -> _Kept:
+            """Made once the head's program is: the head's own tree-wide indexes when both are
+            read under one layout with the same module names at the same paths (those indexes
+            are made from the names, the paths and the layout alone), else the base's made anew."""
+            if same_layout:
+                by_name: dict[str, ModuleFacts] = {}
+                for m in sorted(modules, key=lambda m: m.path):
+                    by_name.setdefault(m.module, m)
+                if len(by_name) == len(head.modules) and all(
+                    name == other and m.path == o.path for (name, m), (other, o) in zip(by_name.items(), head.modules.items())
+                ):
+                    return _Kept(by_name, head.homes, head._by_import, head._suffix, effects, placed=True)
+            tree = Program.tree_only(modules, layout)
+            return _Kept(tree.modules, tree.homes, tree._by_import, tree._suffix, effects, placed=True)
     else:
         # Only what comparing it with the head's program reads is kept of the base's: its definition
         # indexes go before the head's program is built (they were 45 MB of the peak at 5,000 files).

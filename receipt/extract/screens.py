@@ -101,6 +101,8 @@ def changed_keys(old: Any, new: Any) -> set[tuple[str, Any]]:
     by_tag["module_of"] = by_tag["functions"] | by_tag["classes"] | by_tag["assigns"]
     for tag in _TREE_WIDE:
         a, b = getattr(old, tag), getattr(new, tag)
+        if a is b:  # one index both programs share (a base's kept tree under its head's: screenstore)
+            continue
         differ = by_tag[tag]
         differ.update(a.keys() ^ b.keys())
         # `==` on tuples and lists compares identical facts by identity first: quick, and exact.

@@ -109,6 +109,8 @@ class KeptMemo(ScreenMemo):
             self.program = program
             return
         base, self.base = self.base, None
+        if callable(base):  # made from the program it is compared with (pipeline `_prior_screens`)
+            base = base(program)
         if base is not None:
             changed = changed_keys(base, program)
             # A key no hash stands for (not text): nothing can be vouched for.
