@@ -593,6 +593,10 @@ def _prior_screens(
     kept = screenstore.load(cache.root, prior.bound, prior.digests) if prior.kept is None else prior.kept or None
     if kept is None:
         return None
+    # Held by the memo from here on, which lets go of it once attached (the base's effects by where
+    # each one is, 26,707 at 1,500 files): not kept to the end of the run (an entry found corrupt
+    # later reads it again).
+    prior.kept = None
     program: Any
     if kept.effects is not None:
         # What comparing the base's program with the head's reads of it, without building it: what
