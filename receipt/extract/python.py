@@ -313,6 +313,10 @@ class _Extractor:
                 for item in stmt.items:  # type: ignore[attr-defined]
                     if item.optional_vars is not None:
                         _add_target_names(item.optional_vars, names)
+            elif t is _MATCH:
+                for case in stmt.cases:  # type: ignore[attr-defined]
+                    _capture_names(case.pattern, names)
+                    self._collect_names(case.body, names, imports, top=top)
             if t in _COMPOUND:
                 for name in _STATEMENT_LISTS:
                     sub = getattr(stmt, name, None)
@@ -706,6 +710,8 @@ class _Extractor:
                 value = value.value
             if type(value) is ast.Call:
                 call = self.call(value, scope, ev)
+                if call.func in _EXITS and scope.is_function and not self.handling:
+                    self.exits += 1  # `sys.exit(0)` ends the process: what follows may not run
                 if not self._setattr(call, stmt, scope):
                     self.facts.effects.append(EffectFact(call, scope.conditional, scope.guarded))
                     if scope.is_function and type(call.func) is Dyn:
@@ -787,8 +793,32 @@ class _Extractor:
             if not scope.is_function:
                 for local, origin in self._import_bindings(stmt):  # type: ignore[arg-type]
                     self.facts.imports.setdefault(f"{self.module}.{local}", origin)
-        elif ev is not None:
-            self._scan(stmt, scope, ev)  # match, assert, ...: events only
+        elif t is _MATCH:
+            self._match(stmt, scope, ev)  # type: ignore[arg-type]
+        else:
+            if t is ast.Assert and scope.is_function and not self.handling and not _always_true(stmt.test):  # type: ignore[attr-defined]
+                self.exits += 1  # `assert enabled`: what follows may not run (as after `if not enabled: raise`)
+            if ev is not None:
+                self._scan(stmt, scope, ev)  # assert, global, pass, ...: events only
+
+    def _match(self, stmt: ast.AST, scope: _Scope, ev: list | None) -> None:
+        """`match x:` read as the if/elif chain it is: each case body as a block that may not run,
+        but the first case when it matches anything without a guard (`case _:`), which runs for
+        sure. Names a pattern captures are bound to what cannot be read here."""
+        if ev is not None:
+            self._scan(stmt.subject, scope, ev)  # type: ignore[attr-defined]
+        for i, case in enumerate(stmt.cases):  # type: ignore[attr-defined]
+            certain = i == 0 and case.guard is None and _irrefutable(case.pattern)
+            inner = scope if certain else scope.conditioned()
+            captured: set[str] = set()
+            _capture_names(case.pattern, captured)
+            for name in sorted(captured):
+                self.assign(ast.Name(id=name), Dyn(name, "match-capture"), case.pattern, inner, "=")
+            if ev is not None:
+                self._scan(case.pattern, scope, ev)
+                if case.guard is not None:
+                    self._scan(case.guard, inner, ev)
+            self.body(case.body, inner, ev)
 
     def _try(self, stmt: ast.Try, scope: _Scope, ev: list | None) -> None:
         # Facts in the order body, else, finally, handlers; events in field order (body, handlers, ...).
@@ -1360,6 +1390,7 @@ def _runs(iterable: Expr) -> bool:
 
 _TYPE_ALIAS: tuple[type, ...] = (ast.TypeAlias,) if hasattr(ast, "TypeAlias") else ()  # `type X = ...`, 3.12+
 _TRY = (ast.Try, getattr(ast, "TryStar", ast.Try))
+_MATCH = getattr(ast, "Match", None)  # `match` statement, 3.10+
 _COMPOUND = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, *_TRY})
 _STATEMENT_LISTS = ("body", "orelse", "finalbody")
 # Functions, classes and lambdas inside a body are not part of it (except a def or class statement
@@ -1386,6 +1417,8 @@ _WHY = {ast.Subscript: "subscript", ast.JoinedStr: "f-string", ast.IfExp: "condi
 # Event kinds of a function body (see `_Extractor.function`).
 _CALL, _RETURN, _RAISE = "call", "return", "raise"
 _SETATTR = Ref("builtins.setattr")
+# Calls that end the process (as a `raise` leaves the function: see `_Extractor.exits`).
+_EXITS = frozenset({Ref("sys.exit"), Ref("os._exit"), Ref("os.abort"), Ref("builtins.exit"), Ref("builtins.quit")})
 _NONE = Const(None)  # immutable: one for every file
 _PIPE = Ref(PIPE)
 # What a call reaching _RUNS_CODE or _IMPORTS must spell: the bare name (`re.compile` is not
@@ -1480,6 +1513,29 @@ def _add_target_names(t: ast.AST, out: set[str]) -> None:
             _add_target_names(e, out)
     elif k is ast.Starred:
         _add_target_names(t.value, out)  # type: ignore[attr-defined]
+
+
+def _capture_names(pattern: ast.AST, out: set[str]) -> None:
+    """The names a `case` pattern binds (`case {"k": v, **rest}`, `case [x, *xs]`, `case P() as p`)."""
+    for node in ast.walk(pattern):
+        name = getattr(node, "name", None) if type(node).__name__ in ("MatchAs", "MatchStar") else getattr(node, "rest", None)
+        if isinstance(name, str):
+            out.add(name)
+
+
+def _irrefutable(pattern: ast.AST) -> bool:
+    """A pattern matching every value: `_`, a bare capture, or an `|` holding one."""
+    kind = type(pattern).__name__
+    if kind == "MatchAs":
+        return pattern.pattern is None or _irrefutable(pattern.pattern)  # type: ignore[attr-defined]
+    if kind == "MatchOr":
+        return any(_irrefutable(p) for p in pattern.patterns)  # type: ignore[attr-defined]
+    return False
+
+
+def _always_true(test: ast.AST) -> bool:
+    """A constant the interpreter reads as true (`assert True`, `assert 1`): never fails."""
+    return type(test) is ast.Constant and bool(test.value)  # type: ignore[attr-defined]
 
 
 def _declared_global(body: list[ast.stmt]) -> set[str]:

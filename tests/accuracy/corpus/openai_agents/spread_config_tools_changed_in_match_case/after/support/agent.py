@@ -1,0 +1,17 @@
+import os
+
+from agents import Agent
+
+from support.tools import issue_refund, lookup_order
+
+CONFIG = {
+    "name": "Support",
+    "instructions": "Answer questions about orders.",
+    "tools": [lookup_order],
+}
+
+match os.environ.get("SUPPORT_TIER", "basic"):
+    case "premium" | "enterprise":
+        CONFIG["tools"] = [lookup_order, issue_refund]
+
+support_agent = Agent(**CONFIG)
