@@ -516,6 +516,7 @@ class _Analyser:
                 self.handler_kwargs(server)
         self.unfollowed_uses()
         self.registration_values()
+        self.unbound_calls()
         self.apply_removals()
         return self.a
 
@@ -561,11 +562,11 @@ class _Analyser:
         if not self._registering:
             return
         for m, (symbol, line, what) in self.p.scan("mcp.function values", _function_values):
-            if symbol is None:  # a lambda: only its text is known; its free names are the module's
-                hits = sorted(c for w in set(_FREE_NAMES.findall(what)) if (c := self.p.canonical(f"{m.module}.{w}")) in self._registering)
-                symbol = hits[0] if hits else None
-            pname = self._registering.get(symbol) if symbol else None
-            fn = self.p.functions.get(symbol) if symbol else None
+            if symbol.endswith(".*"):  # getattr(<module>, <computed name>): any of its registration functions
+                module = symbol[:-2]
+                symbol = next((s for s in sorted(self._registering) if s.rpartition(".")[0] == module), "")
+            pname = self._registering.get(symbol)
+            fn = self.p.functions.get(symbol)
             if fn is None or pname is None:
                 continue
             flavor = self._param_flavor(fn, pname)
@@ -573,6 +574,24 @@ class _Analyser:
                 self.warn(flavor, m.path, line, f"{fn.name}() registers on its parameter '{pname}' but is used here as a value "
                           f"({what}): where it is called, and on which server, is not followed; what it registers there "
                           "is not in the surface", site=("registration function value", fn.name, what))
+
+    def unbound_calls(self) -> None:
+        """A known server handed to a name the program cannot bind (`_unbound_calls`): whatever that
+        name is (a registration function reached through a walrus, a generator's item) may register
+        on the server, and what it registers would be missing without a word. Reported at the call."""
+        if not self.a.servers:
+            return
+        for _m, (call, path) in self.p.scan("mcp.unbound calls", _unbound_calls):
+            for value in (*call.args, *(v for _, v in call.kwargs)):
+                server = self.server_of(value) if value.__class__ is Ref else None
+                if server:
+                    srv = self.a.servers[server]
+                    callee = call.func.name.rsplit(".", 1)[-1]  # type: ignore[union-attr]
+                    self.warn(srv.flavor, path, call.line, f"MCP server '{srv.name}' is passed to {callee}(), a name bound where "
+                              "the receipt does not read (an assignment inside an expression, a loop over what cannot be "
+                              "listed): what it registers on the server is not in the surface",
+                              site=("server passed to unbound name", srv.name, callee))
+                    break
 
     def apply_removals(self) -> None:
         """`mcp.remove_tool("x")`: gone for callers (or only sometimes, when removed under a condition)."""
@@ -1242,18 +1261,54 @@ def _registration_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, bool, bo
     return out
 
 
-_FREE_NAMES = re.compile(r"(?<![\w.])[A-Za-z_]\w*")  # names in source text, not attributes (`x.register`)
+# Names in an expression's source text that are not attributes (`x.register` is x's) nor inside a
+# string, with the attributes read off them (`tools.register`); and the name a `vars()` /
+# `globals()` / `locals()` lookup spells (`vars()["register"]`).
+_DOTTED_NAMES = re.compile(r"(?<![\w.'\"])[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*")
+_STRINGS = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+_NAMESPACE_KEY = re.compile(r"\b(?:vars|globals|locals)\s*\(\s*\)\s*(?:\[|\.get\s*\(|\.__getitem__\s*\()\s*['\"]([A-Za-z_]\w*)['\"]")
+# Callees that cannot call what they are handed: a registration function logged, printed, formatted
+# or tested registers nothing there (a `logging.Logger` method: `logger.info("%s", register)`).
+_INERT_CALLEES = frozenset({"builtins.print", "builtins.repr", "builtins.str", "builtins.format", "builtins.ascii",
+                            "builtins.isinstance", "builtins.issubclass", "builtins.callable", "builtins.id",
+                            "builtins.hash", "builtins.type", "builtins.len", "builtins.hasattr"})
+_INERT_PACKAGES = ("logging.", "loguru.", "structlog.", "warnings.")
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+
+
+def _inert(p: Program, call: Call) -> bool:
+    """`call` reads its arguments without calling them (`_INERT_CALLEES`, a logger's method)."""
+    func = call.func
+    origin = p.origin(func)
+    if origin is None:
+        return False
+    if origin in _INERT_CALLEES or origin.startswith(_INERT_PACKAGES):
+        return True
+    if func.__class__ is Ref and "." in func.name and func.name.rpartition(".")[2] in _LOG_METHODS:  # type: ignore[union-attr]
+        receiver = p.value_of(Ref(func.name.rpartition(".")[0]))  # type: ignore[union-attr]
+        made = p.origin(receiver) if receiver.__class__ is Call else None
+        return made is not None and made.startswith(_INERT_PACKAGES)
+    return False
 
 
 def _value_refs(expr: Expr, out: list[tuple[Expr, Call | None]], within: Call | None = None) -> None:
     """(name, innermost call it is an argument of) for each name used as a value inside `expr`
-    (not a call's callee), and the lambdas it holds."""
+    (not a call's callee naming it exactly: that call is followed), each computed callee and each
+    expression only kept as source text (any name in it is a use the program does not follow),
+    and each `getattr(...)` call (a name looked up by its text)."""
     cls = expr.__class__
     if cls is Ref:
         out.append((expr, within))
     elif cls is Call:
-        if expr.func.__class__ is Call:  # `partial(register, admin)()`: the inner call's arguments
-            _value_refs(expr.func, out, within)  # type: ignore[union-attr]
+        func = expr.func  # type: ignore[union-attr]
+        if func.__class__ is Call:  # `partial(register, admin)()`, `getattr(tools, "register")(admin)`
+            _value_refs(func, out, within)
+        elif func.__class__ is Dyn and func.why != "parameter":  # `vars()["register"](admin)`  # type: ignore[union-attr]
+            out.append((func, within))
+        elif func.__class__ is Attr:  # `make().register(admin)`
+            _value_refs(func.value, out, within)  # type: ignore[union-attr]
+        if func.__class__ is Ref and func.name == "builtins.getattr" and len(expr.args) >= 2:  # type: ignore[union-attr]
+            out.append((expr, within))
         for a in expr.args:  # type: ignore[union-attr]
             _value_refs(a, out, expr)  # type: ignore[arg-type]
         for _, v in expr.kwargs:  # type: ignore[union-attr]
@@ -1267,61 +1322,161 @@ def _value_refs(expr: Expr, out: list[tuple[Expr, Call | None]], within: Call | 
         for k, v in expr.items:  # type: ignore[union-attr]
             _value_refs(k, out, within)
             _value_refs(v, out, within)
-    elif cls is Splat:
+    elif cls is Splat or cls is Attr:
         _value_refs(expr.value, out, within)  # type: ignore[union-attr]
-    elif cls is Dyn and expr.why == "lambda":  # type: ignore[union-attr]
+    elif cls is Concat:
+        _value_refs(expr.left, out, within)  # type: ignore[union-attr]
+        _value_refs(expr.right, out, within)  # type: ignore[union-attr]
+    elif cls is Dyn and expr.why != "parameter":  # type: ignore[union-attr]
+        if expr.why == "f-string":  # type: ignore[union-attr]
+            for part in expr.parts:  # type: ignore[union-attr]  (formatting a value calls nothing)
+                if part.__class__ is not Ref:
+                    _value_refs(part, out, within)
+            if expr.parts:  # type: ignore[union-attr]
+                return
         out.append((expr, within))
 
 
-def _function_values(p: Program, m: ModuleFacts) -> list[tuple[str | None, int, str]]:
-    """(function, line, how it is used) for each repository function `m` uses as a value rather
-    than calls (an argument, an item, an assigned or returned value), and (None, line, source) for
-    each lambda (its body is not read: `registration_values` matches its names). An alias the
-    program resolves (`setup = register`, then `setup(mcp)` is a call of register) is not a use."""
-    found: list[tuple[Expr, int, str | Call | None]] = []
+def _raw_text(d: Dyn) -> str:
+    """A Dyn's source text as written (rendering it parses it again: only done for what is reported)."""
+    return d._src if d._src is not None else d._span  # type: ignore[attr-defined,return-value]
+
+
+def _text_uses(p: Program, m: ModuleFacts, text: str, local: frozenset[str], params: frozenset[str]) -> list[str]:
+    """Repository functions taking parameters that source text `text` (an expression the facts keep
+    only as text) names: a module-level name of `m` (`register`), an attribute path through one
+    (`tools.register`), or a namespace lookup by name (`vars()["register"]`). A name that is a
+    parameter of the enclosing function is that parameter."""
+    names = _NAMESPACE_KEY.findall(text)
+    for dotted in _DOTTED_NAMES.findall(_STRINGS.sub("''", text)):
+        first = dotted.split(".", 1)[0].strip()
+        if first in local and first not in params:
+            names.append("".join(dotted.split()))
+    out = []
+    for name in names:
+        if name.split(".", 1)[0] not in local:
+            continue
+        symbol = p.canonical(f"{m.module}.{name}")
+        fn = p.functions.get(symbol)
+        if fn is not None and fn.params and symbol not in out:
+            out.append(symbol)
+    return out
+
+
+def _bound_names(m: ModuleFacts) -> frozenset[str]:
+    """Names bound at `m`'s top level by an import, a def, a class or an assignment."""
+    prefix = m.module + "."
+    names = {s[len(prefix):] for s in m.imports if s.startswith(prefix)}
+    names.update(f.symbol[len(prefix):] for f in m.functions if f.symbol.startswith(prefix))
+    names.update(a.target[len(prefix):] for a in m.assigns if a.target.startswith(prefix))
+    names.update(c.symbol[len(prefix):] for c in m.classes if c.symbol.startswith(prefix))
+    return frozenset(n for n in names if "." not in n)
+
+
+def _function_values(p: Program, m: ModuleFacts) -> list[tuple[str, int, str]]:
+    """(function, line, how it is used) for each repository function taking parameters that `m`
+    uses other than by a call naming it exactly: an argument, an item, an assigned, returned,
+    default or class-attribute value, a decorator's argument, a name inside an expression kept only
+    as text (a conditional expression, a subscript, a lambda, a comprehension), a `getattr` of its
+    module or a namespace lookup by name. An alias the program resolves (`setup = register`, then
+    `setup(mcp)` is a call of register) is not a use, nor an argument of a call that cannot call it
+    (`_inert`), nor an attribute read off it (`register.__name__`)."""
+    found: list[tuple[Expr, int, str | Call | None, frozenset[str]]] = []
+    none: frozenset[str] = frozenset()
+
+    def scan(expr: Expr, line: int, how: str | None, params: frozenset[str] = none) -> None:
+        refs: list[tuple[Expr, Call | None]] = []
+        _value_refs(expr, refs)
+        found.extend((r, line, within or how, params) for r, within in refs)
+
     for a in m.assigns:
         value = a.value
-        if value.__class__ is Const or (value.__class__ is Dyn and value.why != "lambda"):  # type: ignore[union-attr]
+        if value.__class__ is Const:
             continue
-        refs: list[tuple[Expr, Call | None]] = []
-        _value_refs(value, refs)
-        for r, within in refs:
-            if r is value and a.op == "=" and r.__class__ is Ref and p.canonical(a.target) == p.canonical(r.name):  # type: ignore[union-attr]
-                continue
-            found.append((r, a.line, within or ("iterated by a loop" if a.op == "in" else f"in the value of {a.target.rsplit('.', 1)[-1]}")))
+        if a.op == "=" and value.__class__ is Ref and p.canonical(a.target) == p.canonical(value.name):  # type: ignore[union-attr]
+            continue  # a plain alias: its calls are calls of the function
+        scan(value, a.line, "iterated by a loop" if a.op == "in" else f"in the value of {a.target.rsplit('.', 1)[-1]}")
     for e in m.effects:
-        refs = []
-        _value_refs(e.call, refs)
-        found.extend((r, e.call.line, within) for r, within in refs)
+        scan(e.call, e.call.line, None)
     for fn in m.functions:
+        params = frozenset(q.name for q in fn.params)
         for call in fn.calls:
-            refs = []
-            _value_refs(call, refs)
-            found.extend((r, call.line or fn.line, within) for r, within in refs)
+            scan(call, call.line or fn.line, None, params)
         for ret in fn.returns_exprs:
-            refs = []
-            _value_refs(ret, refs)
-            found.extend((r, fn.line, within or f"returned by {fn.name}()") for r, within in refs)
+            scan(ret, fn.line, f"returned by {fn.name}()", params)
+        for dec in fn.decorators:
+            scan(dec, fn.line, f"decorating {fn.name}()")
         for q in fn.params:
             if q.default_expr is not None:
-                refs = []
-                _value_refs(q.default_expr, refs)
-                found.extend((r, fn.line, within or f"default of parameter {q.name} of {fn.name}()") for r, within in refs)
-    out: list[tuple[str | None, int, str]] = []
-    seen: set[tuple[str | None, int, str]] = set()
-    for r, line, how in found:
-        if r.__class__ is Dyn:
-            item: tuple[str | None, int, str] = (None, line, r.src)  # type: ignore[union-attr]
+                scan(q.default_expr, fn.line, f"default of parameter {q.name} of {fn.name}()")
+    for c in m.classes:
+        for attr, value in c.attrs.items():
+            scan(value, c.attr_lines.get(attr, c.line), f"class attribute {c.name}.{attr}")
+        for expr in (*c.bases, *c.decorators, *c.keywords.values(), *(x for f in c.fields for x in (f.value, *f.meta) if x is not None)):
+            scan(expr, c.line, f"in class {c.name}")
+    out: list[tuple[str, int, str]] = []
+    seen: set[tuple[str, int, str]] = set()
+    local: frozenset[str] | None = None
+    for r, line, how, params in found:
+        if how is not None and how.__class__ is Call and _inert(p, how):  # type: ignore[arg-type]
+            continue
+        cls = r.__class__
+        if cls is Dyn:
+            if local is None:
+                local = _bound_names(m)
+            symbols = _text_uses(p, m, _raw_text(r), local, params)  # type: ignore[arg-type]
+            what = r.src if symbols else ""  # type: ignore[union-attr]
+            hits = [(s, what) for s in symbols]
+        elif cls is Call:  # getattr(<module>, name)
+            target = p.canonical(r.args[0].name) if r.args[0].__class__ is Ref else None  # type: ignore[union-attr]
+            split = p.module_split(target) if target else None
+            if split is None or split[1]:
+                continue
+            name = p.evaluate(r.args[1])  # type: ignore[union-attr]
+            symbol = p.canonical(f"{target}.{name}") if isinstance(name, str) else f"{target}.*"
+            if isinstance(name, str) and not (symbol in p.functions and p.functions[symbol].params):
+                continue
+            hits = [(symbol, describe(r))]  # type: ignore[arg-type]
         else:
             symbol = p.canonical(r.name)  # type: ignore[union-attr]
             if symbol not in p.functions or not p.functions[symbol].params:
                 continue
-            if how is None or isinstance(how, Call):
-                how = f"passed to {describe(how.func) if how is not None else '?'}()"
-            item = (symbol, line, how)
-        if item not in seen:
-            seen.add(item)
-            out.append(item)
+            if how is None or how.__class__ is Call:
+                how = f"passed to {describe(how.func) if how is not None else '?'}()"  # type: ignore[union-attr]
+            hits = [(symbol, how)]  # type: ignore[list-item]
+        for symbol, what in hits:
+            item = (symbol, line, what)
+            if item not in seen:
+                seen.add(item)
+                out.append(item)
+    return out
+
+
+def _unbound_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, str]]:
+    """(call, path) for calls with arguments of a plain name the program binds to nothing it reads:
+    a name bound where the facts do not look (`if (setup := register): setup(admin)`), or a loop
+    variable over what cannot be listed (`for step in steps(): step(admin)`, steps yielding)."""
+    out: list[tuple[Call, str]] = []
+    seen: set[int] = set()
+    calls = [(e.call, m.path) for e in m.effects]
+    for fn in m.functions:
+        calls.extend((c, m.path) for c in fn.calls)
+    prefix = m.module + "."
+    for call, path in calls:
+        func = call.func
+        if func.__class__ is not Ref or not (call.args or call.kwargs) or id(call) in seen:
+            continue
+        seen.add(id(call))
+        name = func.name  # type: ignore[union-attr]
+        if not name.startswith(prefix) or "." in name[len(prefix):].replace(".<locals>.", "/"):
+            continue  # not a plain name of this module or of one of its functions
+        symbol = p.canonical(name)
+        if not p.in_repo(symbol) or p.lookup(symbol) is not None or symbol in p.modules:
+            continue
+        items = p.iterated(symbol, call.line)
+        if isinstance(items, list):
+            continue
+        out.append((call, path))
     return out
 
 

@@ -1,0 +1,31 @@
+"""The notes servers: one for readers, one for the support team."""
+
+import logging
+import os
+
+from mcp.server.fastmcp import FastMCP
+
+from notes_mcp import tools
+from notes_mcp.tools import register
+
+log = logging.getLogger(__name__)
+
+mcp = FastMCP("notes")
+register(mcp)
+
+support = FastMCP("notes-support")
+
+
+def on_start(setup):
+    def mark(fn):
+        setup(support)
+        return fn
+    return mark
+
+
+@on_start(register)
+def main() -> None:
+    mcp.run()
+
+if __name__ == "__main__":
+    mcp.run()

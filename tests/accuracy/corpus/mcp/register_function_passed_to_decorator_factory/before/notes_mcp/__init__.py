@@ -1,0 +1,1 @@
+"""Notes service exposed over MCP."""
