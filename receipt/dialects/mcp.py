@@ -1425,7 +1425,9 @@ def _function_values(p: Program, m: ModuleFacts) -> list[tuple[str, int, str]]:
             if local is None:
                 local = _bound_names(m)
             symbols = _text_uses(p, m, _raw_text(r), local, params)  # type: ignore[arg-type]
-            what = r.src if symbols else ""  # type: ignore[union-attr]
+            # Said as the assignment it is in (`in the value of setup`) when there is one; a lambda, a
+            # computed callee or an argument by its text.
+            what = (how if how.__class__ is str and r.why != "lambda" else r.src) if symbols else ""  # type: ignore[union-attr]
             hits = [(s, what) for s in symbols]
         elif cls is Call:  # getattr(<module>, name)
             target = p.canonical(r.args[0].name) if r.args[0].__class__ is Ref else None  # type: ignore[union-attr]
