@@ -1418,8 +1418,6 @@ def _function_values(p: Program, m: ModuleFacts) -> list[tuple[str, int, str]]:
     seen: set[tuple[str, int, str]] = set()
     local: frozenset[str] | None = None
     for r, line, how, params in found:
-        if how is not None and how.__class__ is Call and _inert(p, how):  # type: ignore[arg-type]
-            continue
         cls = r.__class__
         if cls is Dyn:
             if local is None:
@@ -1443,9 +1441,10 @@ def _function_values(p: Program, m: ModuleFacts) -> list[tuple[str, int, str]]:
             symbol = p.canonical(r.name)  # type: ignore[union-attr]
             if symbol not in p.functions or not p.functions[symbol].params:
                 continue
-            if how is None or how.__class__ is Call:
-                how = f"passed to {describe(how.func) if how is not None else '?'}()"  # type: ignore[union-attr]
-            hits = [(symbol, how)]  # type: ignore[list-item]
+            said = how if how.__class__ is str else f"passed to {describe(how.func) if how is not None else '?'}()"  # type: ignore[union-attr]
+            hits = [(symbol, said)]  # type: ignore[list-item]
+        if hits and how is not None and how.__class__ is Call and _inert(p, how):  # type: ignore[arg-type]
+            continue  # read last: few names are registration functions, most calls are not inert
         for symbol, what in hits:
             item = (symbol, line, what)
             if item not in seen:
