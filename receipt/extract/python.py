@@ -261,6 +261,7 @@ class _Extractor:
         # Function scope prefix -> its closures: (symbol, first effect, assignment and function
         # index of its body's facts, end of each): see `_closures_run`.
         self.closures: dict[str, list[tuple[str, int, int, int, int, int, int]]] = {}
+        self.readers: set[int] = set()  # statement calls read as their arguments (see `_only_reads`)
 
     # -- imports --------------------------------------------------------------------------
 
@@ -461,6 +462,11 @@ class _Extractor:
             return Const("".join(str(v.value) for v in node.values))  # type: ignore[attr-defined]
         if t is ast.Await:
             return self.expr(node.value, scope, ev)  # type: ignore[attr-defined]
+        if t is ast.NamedExpr and type(node.target) is ast.Name:  # type: ignore[attr-defined]
+            # `(admin := Agent(...))` is the name it binds (the binding: see `_calls_below`)
+            if ev is not None:
+                self._scan(node.value, scope, ev)  # type: ignore[attr-defined]
+            return self.expr(node.target, scope)  # type: ignore[attr-defined]
         if ev is not None and t is not ast.Lambda:
             self._scan_children(node, scope, ev)
         if t is ast.JoinedStr:
@@ -693,6 +699,8 @@ class _Extractor:
     def stmt(self, stmt: ast.stmt, scope: _Scope, ev: list | None = None) -> None:
         """The facts of one statement; with `ev`, also its events (see `function`)."""
         t = type(stmt)
+        if t not in _OWN_SCOPES and t is not _MATCH:
+            self._statement_calls(stmt, t, scope)
         if not scope.is_function and (t is ast.Assign or t is ast.AnnAssign or t in _TYPE_ALIAS):
             alias = type_alias_fact(self, stmt, scope)
             if alias is not None:
@@ -703,7 +711,7 @@ class _Extractor:
                     self._scan(target, scope, ev)
             value = self.expr(stmt.value, scope, ev)  # type: ignore[attr-defined]
             for target in stmt.targets:  # type: ignore[attr-defined]
-                self.assign(target, value, stmt, scope, "=")
+                self._assign_choice(target, stmt.value, value, stmt, scope)  # type: ignore[attr-defined]
         elif t is ast.Expr:
             value = stmt.value  # type: ignore[attr-defined]
             if type(value) is ast.Await:
@@ -712,7 +720,9 @@ class _Extractor:
                 call = self.call(value, scope, ev)
                 if call.func in _EXITS and scope.is_function and not self.handling:
                     self.exits += 1  # `sys.exit(0)` ends the process: what follows may not run
-                if not self._setattr(call, stmt, scope):
+                if id(value) in self.readers:
+                    self.readers.discard(id(value))  # its arguments' calls are effects (see `_statement_calls`)
+                elif not self._setattr(call, stmt, scope):
                     self.facts.effects.append(EffectFact(call, scope.conditional, scope.guarded))
                     if scope.is_function and type(call.func) is Dyn:
                         self._mutates(call.func.src, scope)
@@ -755,7 +765,7 @@ class _Extractor:
                 self._scan(stmt.target, scope, ev)  # type: ignore[attr-defined]
                 self._scan(stmt.annotation, scope, ev)  # type: ignore[attr-defined]
             if stmt.value is not None:  # type: ignore[attr-defined]
-                self.assign(stmt.target, self.expr(stmt.value, scope, ev), stmt, scope, "=")  # type: ignore[attr-defined]
+                self._assign_choice(stmt.target, stmt.value, self.expr(stmt.value, scope, ev), stmt, scope)  # type: ignore[attr-defined]
         elif t is ast.AugAssign:
             if ev is not None:
                 self._scan(stmt.target, scope, ev)  # type: ignore[attr-defined]
@@ -801,15 +811,204 @@ class _Extractor:
             if ev is not None:
                 self._scan(stmt, scope, ev)  # assert, global, pass, ...: events only
 
+    # -- calls no fact holds ------------------------------------------------------------------
+    #
+    # A statement's facts hold the calls of its value as an `Expr` tree: the statement's own call
+    # (an effect), an assigned value, a loop's iterable, and the calls inside those as arguments,
+    # items of lists and dicts, `+` operands. A call anywhere else (`mcp.add_tool(f) or None`,
+    # `if allow_refunds(CONFIG):`, `assert CONFIG.update(...) is None`, `(t := mcp.add_tool(f),)`,
+    # a comprehension, a condition, an f-string, a subscript) is in no fact: it becomes an effect of
+    # its own, read as every statement call is, conditional where the expression may not evaluate it
+    # (an `and`/`or` operand after the first, a branch of `x if c else y`, a comprehension's element).
+
+    def _statement_calls(self, stmt: ast.stmt, t: type, scope: _Scope) -> None:
+        """The effects of the calls `stmt`'s facts do not hold (see above), before its own facts:
+        they run first."""
+        fields = _VISIBLE_ROOTS.get(t)
+        if fields is None:  # assert, if, while, ... : no fact holds any of their calls
+            if t is ast.Assert:
+                self._calls_below(stmt.test, scope, stmt, False, False)  # type: ignore[attr-defined]
+                self._calls_below(stmt.msg, scope, stmt, True, False)  # type: ignore[attr-defined]  (only when it fails)
+                return
+            for name in _HIDDEN_ROOTS.get(t, ()):
+                value = getattr(stmt, name, None)
+                if type(value) is list:
+                    for item in value:
+                        self._calls_below(item, scope, stmt, False, False)
+                else:
+                    self._calls_below(value, scope, stmt, False, False)
+            return
+        for name, visible in fields:
+            value = getattr(stmt, name, None)
+            if t is ast.Expr and name == "value":
+                visible = type(value) is ast.Call or (type(value) is ast.Await and type(value.value) is ast.Call)  # type: ignore[attr-defined]
+                if type(value) is ast.Call and self._only_reads(value, scope):  # type: ignore[arg-type]
+                    # `print(mcp.add_tool(f))`: print does nothing a dialect reads; what it is given is the effect
+                    self.readers.add(id(value))
+                    for a in value.args:  # type: ignore[attr-defined]
+                        self._calls_below(a, scope, stmt, False, False)
+                    for kw in value.keywords:  # type: ignore[attr-defined]
+                        self._calls_below(kw.value, scope, stmt, False, False)
+                    continue
+                if not visible and (type(value) is ast.ListComp or type(value) is ast.SetComp) and _read_as_loop(value):
+                    gen = value.generators[0]  # type: ignore[attr-defined]
+                    self._calls_below(gen.iter, scope, stmt, False, True)
+                    for c in gen.ifs:
+                        self._calls_below(c, scope, stmt, True, False)
+                    self._calls_below(value.elt, scope, stmt, False, True)  # type: ignore[attr-defined]  (see `comprehension`)
+                    continue
+            elif (t is ast.Assign or t is ast.AnnAssign) and name == "value":
+                self._choice_calls(value, scope, stmt, False)
+                continue
+            elif t is ast.AugAssign and name == "value":
+                visible = type(stmt.op) is ast.Add  # type: ignore[attr-defined]
+            elif t is ast.With or t is ast.AsyncWith:
+                for item in value:  # type: ignore[union-attr]
+                    self._calls_below(item.context_expr, scope, stmt, False, item.optional_vars is not None)
+                    self._calls_below(item.optional_vars, scope, stmt, False, False)
+                continue
+            if type(value) is list:
+                for item in value:
+                    self._calls_below(item, scope, stmt, False, visible)
+            else:
+                self._calls_below(value, scope, stmt, False, visible)
+
+    def _only_reads(self, node: ast.Call, scope: _Scope) -> bool:
+        """A call of a builtin that only reads what it is given (`print(...)`, `len(...)`)."""
+        func = node.func
+        return type(func) is ast.Name and func.id in _READS_ARGUMENTS and self.expr(func, scope) == Ref(f"builtins.{func.id}")  # type: ignore[attr-defined]
+
+    def _choice_calls(self, node: ast.AST | None, scope: _Scope, stmt: ast.stmt, cond: bool) -> None:
+        """`_calls_below` of an assigned value, whose choices are each a value bound (`_assign_choice`)."""
+        t = type(node)
+        if t is ast.IfExp:
+            self._calls_below(node.test, scope, stmt, cond, False)  # type: ignore[union-attr]
+            self._choice_calls(node.body, scope, stmt, True)  # type: ignore[union-attr]
+            self._choice_calls(node.orelse, scope, stmt, True)  # type: ignore[union-attr]
+        elif t is ast.BoolOp:
+            for i, v in enumerate(node.values):  # type: ignore[union-attr]
+                self._choice_calls(v, scope, stmt, cond or i > 0)
+        else:
+            self._calls_below(node, scope, stmt, cond, True)
+
+    def _calls_below(self, node: ast.AST | None, scope: _Scope, stmt: ast.stmt, cond: bool, visible: bool) -> None:
+        """Effects for the calls below `node` that no fact holds; `visible`: `node` converts to an
+        `Expr` a fact holds, whose calls are read there; `cond`: `node` may not be evaluated."""
+        if node is None:
+            return
+        t = type(node)
+        if t in _LEAVES or t is ast.Lambda:  # a lambda's body runs when it is called, read there
+            return
+        if t is ast.Call:
+            if not visible:
+                self._hidden_call(node, scope, cond)  # type: ignore[arg-type]
+            # Its callee, arguments and keywords are in its `Call` (`_callee` reads a generic subscript whole).
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) is ast.Subscript and _looks_like_type(func.slice):  # type: ignore[attr-defined]
+                self._calls_below(func.value, scope, stmt, cond, True)  # type: ignore[attr-defined]
+            else:
+                self._calls_below(func, scope, stmt, cond, True)
+            for a in node.args:  # type: ignore[attr-defined]
+                self._calls_below(a, scope, stmt, cond, True)
+            for kw in node.keywords:  # type: ignore[attr-defined]
+                self._calls_below(kw.value, scope, stmt, cond, True)
+            return
+        if t in _TRANSPARENT or (t is ast.BinOp and type(node.op) in _TRANSPARENT_OPS):  # type: ignore[attr-defined]
+            pass  # converted to an Expr holding its parts: as visible as itself
+        elif t is ast.BoolOp:
+            values = node.values  # type: ignore[attr-defined]
+            self._calls_below(values[0], scope, stmt, cond, False)
+            for v in values[1:]:  # `a or b`: b is evaluated only when a is false
+                self._calls_below(v, scope, stmt, True, False)
+            return
+        elif t is ast.IfExp:
+            self._calls_below(node.test, scope, stmt, cond, False)  # type: ignore[attr-defined]
+            self._calls_below(node.body, scope, stmt, True, False)  # type: ignore[attr-defined]
+            self._calls_below(node.orelse, scope, stmt, True, False)  # type: ignore[attr-defined]
+            return
+        elif t is ast.NamedExpr:
+            # `(admin := Agent(...))` binds admin, as conditional as its place; the expression reads as
+            # the name (see `_expr`), so the value's own call is held by the binding.
+            target = node.target  # type: ignore[attr-defined]
+            if type(target) is ast.Name:
+                value = self.expr(node.value, scope)  # type: ignore[attr-defined]
+                self.assign(target, value, stmt, scope.conditioned() if cond else scope, "=")
+                self._calls_below(node.value, scope, stmt, cond, True)  # type: ignore[attr-defined]
+                return
+            visible = False
+        elif t in _COMPREHENSIONS:
+            gens = node.generators  # type: ignore[attr-defined]
+            first = gens[0]
+            self._calls_below(first.iter, scope, stmt, cond, False)
+            if len(gens) == 1 and type(node.elt if t is not ast.DictComp else node.value) is ast.Call and not scope.is_function:  # type: ignore[attr-defined]
+                # `[mcp.add_tool(f) for f in (a, b)]`: f takes each item (as in `comprehension`)
+                self.assign(first.target, self.expr(first.iter, scope), stmt, scope, "in")
+            # What it does per item (a generator's: only when something consumes it) may not run.
+            certain = t is not ast.GeneratorExp and len(gens) == 1 and not first.ifs and _runs(self.expr(first.iter, scope))
+            for i, gen in enumerate(gens):
+                if i:
+                    self._calls_below(gen.iter, scope, stmt, True, False)
+                for c in gen.ifs:
+                    self._calls_below(c, scope, stmt, True, False)
+            if t is ast.DictComp:
+                self._calls_below(node.key, scope, stmt, cond or not certain, False)  # type: ignore[attr-defined]
+                self._calls_below(node.value, scope, stmt, cond or not certain, False)  # type: ignore[attr-defined]
+            else:
+                self._calls_below(node.elt, scope, stmt, cond or not certain, False)  # type: ignore[attr-defined]
+            return
+        else:
+            visible = False  # a condition, a subscript, an f-string...: converted to a `Dyn` (or nothing)
+        fields = _NODE_FIELDS.get(t)
+        if fields is None:
+            fields = _NODE_FIELDS[t] = tuple(f for f in t._fields if f not in _NO_NODES)  # type: ignore[attr-defined]
+        for name in fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self._calls_below(item, scope, stmt, cond, visible)
+            elif isinstance(value, ast.AST):
+                self._calls_below(value, scope, stmt, cond, visible)
+
+    def _hidden_call(self, node: ast.Call, scope: _Scope, cond: bool) -> None:
+        depth, self.depth = self.depth, 0
+        try:
+            call = self.call(node, scope)
+        finally:
+            self.depth = depth
+        self.facts.effects.append(EffectFact(call, scope.conditional or cond, scope.guarded or cond))
+        if scope.is_function:
+            if type(call.func) is Dyn:
+                self._mutates(call.func.src, scope)
+            if call.func in _EXITS and not self.handling:
+                self.exits += 1  # `enabled or sys.exit(0)`: what follows may not run
+
+    def _assign_choice(self, target: ast.AST, node: ast.AST, value: Expr, stmt: ast.stmt, scope: _Scope) -> None:
+        """`x = a if c else b` is `if c: x = a` / `else: x = b`; `x = a or b` binds one of its operands
+        (each one may be it): each as a binding that may not happen. Anything else: `x = value`."""
+        t = type(node)
+        if t is ast.IfExp:
+            branches = [node.body, node.orelse]  # type: ignore[attr-defined]
+        elif t is ast.BoolOp:
+            branches = list(node.values)  # type: ignore[attr-defined]
+        else:
+            self.assign(target, value, stmt, scope, "=")
+            return
+        inner = scope.conditioned()
+        for branch in branches:
+            self._assign_choice(target, branch, self.expr(branch, scope), stmt, inner)
+
     def _match(self, stmt: ast.AST, scope: _Scope, ev: list | None) -> None:
         """`match x:` read as the if/elif chain it is: each case body as a block that may not run,
         but the first case when it matches anything without a guard (`case _:`), which runs for
         sure. Names a pattern captures are bound to what cannot be read here."""
+        self._calls_below(stmt.subject, scope, stmt, False, False)  # type: ignore[attr-defined,arg-type]
         if ev is not None:
             self._scan(stmt.subject, scope, ev)  # type: ignore[attr-defined]
         for i, case in enumerate(stmt.cases):  # type: ignore[attr-defined]
             certain = i == 0 and case.guard is None and _irrefutable(case.pattern)
             inner = scope if certain else scope.conditioned()
+            self._calls_below(case.guard, scope if i == 0 else inner, stmt, False, False)  # type: ignore[arg-type]
             captured: set[str] = set()
             _capture_names(case.pattern, captured)
             for name in sorted(captured):
@@ -1266,6 +1465,9 @@ class _Extractor:
                         cls.attr_lines[target.id] = stmt.lineno
             elif t is ast.ClassDef:
                 self.klass(stmt, class_scope)  # type: ignore[arg-type]
+            elif t is ast.Expr:
+                # `class Setup: allow_refunds(CONFIG)`: run when the class is defined (a call no fact holds)
+                self._calls_below(stmt.value, scope, stmt, False, False)  # type: ignore[attr-defined]
         self.facts.classes.append(cls)
 
     def run(self) -> ModuleFacts:
@@ -1391,6 +1593,30 @@ def _runs(iterable: Expr) -> bool:
 _TYPE_ALIAS: tuple[type, ...] = (ast.TypeAlias,) if hasattr(ast, "TypeAlias") else ()  # `type X = ...`, 3.12+
 _TRY = (ast.Try, getattr(ast, "TryStar", ast.Try))
 _MATCH = getattr(ast, "Match", None)  # `match` statement, 3.10+
+# Per statement type, its fields a fact converts (True: whose calls that fact then holds) or only
+# scans (False), in evaluation order; types not listed have no fact holding a call (_HIDDEN_ROOTS).
+_VISIBLE_ROOTS: dict[type, tuple[tuple[str, bool], ...]] = {
+    ast.Expr: (("value", True),),
+    ast.Assign: (("value", True), ("targets", False)),
+    ast.AnnAssign: (("value", True), ("target", False)),
+    ast.AugAssign: (("value", True), ("target", False)),
+    ast.For: (("iter", True), ("target", False)),
+    ast.AsyncFor: (("iter", True), ("target", False)),
+    ast.With: (("items", True),),
+    ast.AsyncWith: (("items", True),),
+    ast.Return: (("value", True),),
+    ast.Raise: (("exc", True), ("cause", False)),
+}
+_HIDDEN_ROOTS: dict[type, tuple[str, ...]] = {ast.If: ("test",), ast.While: ("test",), ast.Delete: ("targets",)}
+# Expressions converted to an `Expr` holding what each part converts to (see `_expr`).
+_TRANSPARENT = frozenset({ast.List, ast.Tuple, ast.Set, ast.Starred, ast.Dict, ast.Await, ast.Attribute})
+_TRANSPARENT_OPS = frozenset({ast.Add, ast.BitOr})
+# Builtins that only read their arguments: called as a statement, they are not what it does.
+_READS_ARGUMENTS = frozenset({
+    "print", "repr", "str", "bool", "len", "id", "hash", "isinstance", "issubclass", "callable", "format", "int", "float",
+    "any", "all", "sorted", "list", "tuple", "set", "frozenset", "min", "max", "sum", "abs", "ascii", "dir",
+})
+_COMPREHENSIONS = frozenset({ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp})
 _COMPOUND = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, *_TRY})
 _STATEMENT_LISTS = ("body", "orelse", "finalbody")
 # Functions, classes and lambdas inside a body are not part of it (except a def or class statement
@@ -1513,6 +1739,11 @@ def _add_target_names(t: ast.AST, out: set[str]) -> None:
             _add_target_names(e, out)
     elif k is ast.Starred:
         _add_target_names(t.value, out)  # type: ignore[attr-defined]
+
+
+def _read_as_loop(node: ast.ListComp | ast.SetComp) -> bool:
+    """A comprehension statement `comprehension` reads as the loop it spells (its element an effect)."""
+    return len(node.generators) == 1 and type(node.elt) is ast.Call
 
 
 def _capture_names(pattern: ast.AST, out: set[str]) -> None:

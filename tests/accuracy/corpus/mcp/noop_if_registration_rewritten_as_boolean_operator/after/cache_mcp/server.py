@@ -1,0 +1,28 @@
+"""The cache MCP server and its tools."""
+
+import os
+
+from mcp.server.fastmcp import FastMCP
+from mcp.types import ToolAnnotations
+
+from cache_mcp.store import CACHE
+
+mcp = FastMCP("cache", instructions="Inspect the regional object cache.")
+
+
+@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def cache_stats(region: str) -> dict:
+    """Hit rate and size of the cache in a region."""
+    return CACHE.stats(region)
+
+
+def purge_region(region: str) -> int:
+    """Drop every cached object of a region; returns how many were dropped."""
+    return CACHE.purge(region)
+
+
+os.environ.get("CACHE_MCP_ALLOW_PURGE") == "1" and mcp.add_tool(purge_region)
+
+
+if __name__ == "__main__":
+    mcp.run()
