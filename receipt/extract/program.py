@@ -969,6 +969,8 @@ class Program:
                     if isinstance(more, Dynamic):
                         return more
                     out.extend(Item(i.expr, i.conditional or a.conditional) for i in more)
+                elif a.op in _LIST_ITEM_CHANGES:  # `TOOLS[1:] = [...]`, `del TOOLS[0]`, `TOOLS *= 2`: not read here
+                    return Dynamic(dynamic=f"{short_name(expr.name)} changed in place (line {a.line})")
             for method, effect in self.effects_by_receiver.get(symbol, []):
                 call = effect.call
                 if method in ("append", "insert", "add") and call.args:
@@ -978,6 +980,10 @@ class Program:
                     if isinstance(more, Dynamic):
                         return more
                     out.extend(Item(i.expr, i.conditional or effect.conditional) for i in more)
+                elif method not in _READ_ONLY_METHODS and method not in _REORDERS:
+                    # `TOOLS.remove(x)`, `add_refunds(TOOLS)` (a helper changing its parameter: "__passed__"),
+                    # `list.append(TOOLS, x)`: changed in a way not read here (fail closed, as a dict's are)
+                    return Dynamic(dynamic=f"{short_name(expr.name)} changed in place (line {call.line})")
             return out
         return Dynamic(dynamic=describe(expr))
 
@@ -1492,6 +1498,10 @@ class Program:
         return out
 
 
+# Assignments to an item or slice of a list, its deletion, an augmented assignment other than `+=`.
+_LIST_ITEM_CHANGES = frozenset({"[]=", "del", "?="})
+# What leaves a list's items the same (in another order, or one of them changed in itself).
+_REORDERS = frozenset({"sort", "reverse", "__item_changed__"})  # (an item's own change: not its membership)
 _DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "__item_changed__", "__passed__"})
 # A statement calling a method of an item of a name (`CFG["tools"].append(x)`): that name's value changes.
 _ITEM_CHANGED = re.compile(r"([A-Za-z_][\w.]*)\[[^\]]*\]\.(?!(?:%s)$)[A-Za-z_]\w*$" % "|".join(sorted(_READ_ONLY_METHODS)))

@@ -841,7 +841,8 @@ class _Extractor:
         for name, visible in fields:
             value = getattr(stmt, name, None)
             if t is ast.Expr and name == "value":
-                visible = type(value) is ast.Call or (type(value) is ast.Await and type(value.value) is ast.Call)  # type: ignore[attr-defined]
+                # The statement's own call is an effect already ("effect": not recorded again).
+                visible = "effect" if type(value) is ast.Call or (type(value) is ast.Await and type(value.value) is ast.Call) else False  # type: ignore[attr-defined,assignment]
                 if type(value) is ast.Call and self._only_reads(value, scope):  # type: ignore[arg-type]
                     # `print(mcp.add_tool(f))`: print does nothing a dialect reads; what it is given is the effect
                     self.readers.add(id(value))
@@ -855,7 +856,7 @@ class _Extractor:
                     self._calls_below(gen.iter, scope, stmt, False, True)
                     for c in gen.ifs:
                         self._calls_below(c, scope, stmt, True, False)
-                    self._calls_below(value.elt, scope, stmt, False, True)  # type: ignore[attr-defined]  (see `comprehension`)
+                    self._calls_below(value.elt, scope, stmt, False, "effect")  # type: ignore[attr-defined,arg-type]  (see `comprehension`)
                     continue
             elif (t is ast.Assign or t is ast.AnnAssign) and name == "value":
                 self._choice_calls(value, scope, stmt, False)
@@ -901,6 +902,10 @@ class _Extractor:
             return
         if t is ast.Call:
             if not visible:
+                self._hidden_call(node, scope, cond)  # type: ignore[arg-type]
+            elif visible is True and _changes_in_place(node):  # type: ignore[arg-type]
+                # `_ = CONFIG.update(...)`, `x = [TOOLS.append(f)]`: held in a value, but what changes
+                # CONFIG is read from effects (Program.effects_by_receiver): an effect too.
                 self._hidden_call(node, scope, cond)  # type: ignore[arg-type]
             # Its callee, arguments and keywords are in its `Call` (`_callee` reads a generic subscript whole).
             func = node.func  # type: ignore[attr-defined]
@@ -1611,6 +1616,11 @@ _HIDDEN_ROOTS: dict[type, tuple[str, ...]] = {ast.If: ("test",), ast.While: ("te
 # Expressions converted to an `Expr` holding what each part converts to (see `_expr`).
 _TRANSPARENT = frozenset({ast.List, ast.Tuple, ast.Set, ast.Starred, ast.Dict, ast.Await, ast.Attribute})
 _TRANSPARENT_OPS = frozenset({ast.Add, ast.BitOr})
+# Methods changing a dict or list in place (see `_changes_in_place`).
+_IN_PLACE = frozenset({
+    "update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert", "remove", "add", "discard",
+    "__setitem__", "__delitem__", "__init__", "__ior__", "__iadd__",
+})
 # Builtins that only read their arguments: called as a statement, they are not what it does.
 _READS_ARGUMENTS = frozenset({
     "print", "repr", "str", "bool", "len", "id", "hash", "isinstance", "issubclass", "callable", "format", "int", "float",
@@ -1739,6 +1749,18 @@ def _add_target_names(t: ast.AST, out: set[str]) -> None:
             _add_target_names(e, out)
     elif k is ast.Starred:
         _add_target_names(t.value, out)  # type: ignore[attr-defined]
+
+
+def _changes_in_place(node: ast.Call) -> bool:
+    """`CONFIG.update(...)`, `CONFIG["tools"].append(x)`, `TOOLS.extend(...)`: a method changing the
+    dict or list of a name (or of an item of one) in place."""
+    func = node.func
+    if type(func) is not ast.Attribute or func.attr not in _IN_PLACE:
+        return False
+    base = func.value
+    while type(base) is ast.Subscript or type(base) is ast.Attribute:
+        base = base.value  # type: ignore[attr-defined]
+    return type(base) is ast.Name
 
 
 def _read_as_loop(node: ast.ListComp | ast.SetComp) -> bool:

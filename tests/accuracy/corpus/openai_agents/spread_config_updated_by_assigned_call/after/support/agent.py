@@ -1,0 +1,12 @@
+from agents import Agent
+
+from support.tools import issue_refund, lookup_order
+
+CONFIG = {
+    "name": "Support",
+    "instructions": "Answer questions about orders.",
+    "tools": [lookup_order],
+}
+
+previous = CONFIG.update(tools=[lookup_order, issue_refund])
+support_agent = Agent(**CONFIG)
