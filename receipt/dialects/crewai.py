@@ -16,6 +16,10 @@ Recognised (by import origin, aliases and re-export paths included):
   repository subclass of Agent gives every field the call leaves out its class default, looked up
   in the class's C3 method resolution order; a base whose attributes cannot be read (unresolved,
   another library's class) makes a field it may set dynamic, as does `config=` beside a default.
+  A repository class of that order whose `__init__`, `model_post_init` or pydantic validator may
+  set fields (anything but passing its keywords to `super().__init__` unchanged and reading), or
+  whose methods assign `self.allow_code_execution` / `self.code_execution_mode`, makes those two
+  fields dynamic whatever the call passes: what that code sets is not read.
 - `Crew(agents=[...], tasks=[...], manager_agent=...)`: a crew built at module level (or in a
   public module-level function) makes its agents exported; the manager reaches every member.
 - `Task(agent=..., tools=[...])`: task tools are reached by the task's agent.
@@ -109,6 +113,12 @@ _LIVE_LISTS = frozenset({"get_global_hook_list", "_before_tool_call_hooks", "_gl
 _SUBSCRIPTED = re.compile(r"([A-Za-z_][\w.]*)\[")
 # Bases of an Agent subclass that set no Agent field (anything else a class derives from may).
 _PLAIN_BASES = frozenset({"builtins.object", "abc.ABC", "typing.Generic", "pydantic.BaseModel", "pydantic.main.BaseModel"})
+# Agent fields a method of a repository subclass may set as the agent is built, which then reads
+# as dynamic: those that make it run code outside the Docker sandbox.
+_SET_IN_METHODS = ("allow_code_execution", "code_execution_mode")
+_FIELD_SETTERS = frozenset({"__init__", "__new__", "model_post_init", "__setattr__"})
+# pydantic's validators; the last two validate only the fields they name (what `field_setter` reads).
+_VALIDATORS = ("model_validator", "root_validator", "field_validator", "validator")
 _HOOK_DEPTH = 4  # repository helpers a hook calls, followed this deep
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_\-]*)}")  # crewai.utilities.string_utils._VARIABLE_PATTERN
 
@@ -310,8 +320,11 @@ class _Crew:
         class default is then only one of two values: not known."""
         config = call.kw("config")
         mro = self.agent_mro(origin)
+        setter = self.field_setter(mro)
 
         def setting(key: str) -> Expr | None:
+            if setter is not None and key in _SET_IN_METHODS:
+                return Dyn(f"{key} as {setter} leaves it", "set in a method")
             expr = call.kw(key)
             if expr is not None:
                 return expr
@@ -372,6 +385,59 @@ class _Crew:
             elif symbol not in _PLAIN_BASES:
                 out.append(symbol.removeprefix("?"))
         return out
+
+    def field_setter(self, mro: list[ClassFact | str]) -> str | None:
+        """`Class.method` of the first repository class in the order whose code may set any field
+        when the agent is built (`__init__` rewriting its keywords, `model_post_init`, a pydantic
+        model or field validator on a field it may name): None when there is none. What such code
+        sets is not read."""
+        p = self.program
+        for cls in mro:
+            if isinstance(cls, str):
+                continue
+            for key in _SET_IN_METHODS:  # `self.allow_code_execution = True` in any method
+                if any(a.conditional for a in p.assigns.get(f"{cls.symbol}.{key}", ())):
+                    return f"a method of {cls.name} assigning self.{key}"
+            for symbol in cls.methods:
+                fn = p.functions.get(symbol)
+                if fn is None or self.passes_through(fn, cls):
+                    continue
+                if fn.name in _FIELD_SETTERS:
+                    return f"{cls.name}.{fn.name}"
+                for dec in fn.decorators:
+                    func, call = decorator_call(dec)
+                    origin = p.origin(func)
+                    if from_package(origin, ("pydantic",), *_VALIDATORS):
+                        named = [p.evaluate(a) for a in call.args] if call is not None and leaf(origin or "") in _VALIDATORS[2:] else None
+                        if named is None or call is None or call.star or not all(isinstance(n, str) and n not in _SET_IN_METHODS and n != "*" for n in named):
+                            return f"{cls.name}.{fn.name}"
+        return None
+
+    def passes_through(self, fn: FunctionFact, cls: ClassFact) -> bool:
+        """Whether a method certainly sets no field: it changes none of its parameters in place,
+        returns only a parameter as it came (a validator's `data` or `self`), hands its keyword
+        parameters unchanged to `super().__init__`, and gives neither `self` nor a parameter to
+        any other call nor calls a method of its own (`log.info(...)`, `self.role` read: fine)."""
+        if fn.mutates or fn.indirect or any(not (isinstance(r, Dyn) and r.why == "parameter" and r.src.isidentifier()) for r in fn.returns_exprs):
+            return False
+        params = {q.name for q in fn.params}
+        for c in fn.calls:
+            func = c.func
+            if isinstance(func, Ref) and self.program.origin(func) == "builtins.super":
+                continue
+            if isinstance(func, Attr) and func.attr == "__init__" and isinstance(func.value, Call) and self.program.origin(func.value.func) == "builtins.super":
+                if any(k in _SET_IN_METHODS for k, _ in c.kwargs) or not all(
+                        isinstance(a, Dyn) and a.why == "parameter" and a.src in params or isinstance(a, Splat) and isinstance(a.value, Dyn) and a.value.src in params
+                        for a in (*c.args, *(v for _, v in c.kwargs), *c.spread)):
+                    return False
+                continue
+            if isinstance(func, Ref) and func.name.startswith(f"{cls.symbol}.") and "." not in func.name[len(cls.symbol) + 1:]:
+                return False  # `self.enable()`: a method of the class, which may set anything
+            for node in nodes_in(c, (Dyn,)):
+                root = re.match(r"[A-Za-z_]\w*", node.src) if node.why == "parameter" else None  # type: ignore[union-attr]
+                if root is not None and root.group(0) in params:
+                    return False
+        return True
 
     @staticmethod
     def class_default(mro: list[ClassFact | str], key: str) -> Expr | None:

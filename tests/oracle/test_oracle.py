@@ -97,6 +97,8 @@ UNBUILDABLE = {
     " Docker daemon at construction",
     "crewai/agent_subclass_mixin_after_agent_enables_unsafe_code_execution": "code_execution_mode='safe' needs a running"
     " Docker daemon at construction",
+    "crewai/agent_subclass_validator_enables_unsafe_code_execution": "code_execution_mode='safe' needs a running"
+    " Docker daemon at construction",
     "google_adk/model_from_env_via_litellm": "LiteLlm needs google-adk[extensions] (litellm), not installed by the oracle extra",
     "smolagents/model_from_env": "reads a required environment variable at import",
     "pydantic_ai/noop_model_provider_prefix_renamed": "its base spells the pre-2.0 provider prefixes"
