@@ -155,10 +155,16 @@ FAILS_CLOSED = {
     f"openai_agents/{case}": (why, unread)
     for why, unread, cases in (
         (
-            "Agent(**CONFIG) where CONFIG is changed in place in a way the program does not follow (a helper, an"
-            " alias, a try body, a copy): the spread is unreadable",
+            "Agent(**CONFIG) or Agent(tools=TOOLS) where CONFIG or TOOLS is changed in place in a way the program"
+            " does not follow (a helper, an alias, a try body, a copy, a match case, an assigned call): the spread or"
+            " the list is unreadable",
             ("agent '",),
             (
+                "spread_config_helper_called_in_if_test",
+                "spread_config_tools_changed_in_match_case",
+                "spread_config_updated_by_assigned_call",
+                "tools_list_extended_by_repository_helper",
+                "noop_tier_if_rewritten_as_match",
                 "spread_config_helper_adds_refund_tool",
                 "spread_config_helper_called_through_alias_adds_refund_tool",
                 "spread_config_helper_closure_adds_refund_tool",
