@@ -203,14 +203,28 @@ class _Scope:
 # A call of a method changing a container, on a name or an item of it: `p.update`, `p["k"].append`.
 _PARAM_CHANGE = re.compile(r"([A-Za-z_]\w*)(?:\[[^\]]*\])*\.(?:update|setdefault|pop|popitem|clear|append|extend|insert|remove|add|discard|__setitem__|__delitem__)$")
 _LEADING_NAME = re.compile(r"[A-Za-z_]\w*")
-# Methods leaving their receiver as it is (dict, list and str readers): any other called on a
-# parameter's object may change it in place.
+# Methods leaving their receiver as it is: every method of str, bytes, int, float, tuple and
+# frozenset (none changes its object), the dict/list/set readers, the comparison and conversion
+# dunders, and pydantic's dumps. Any other called on a parameter's object (or an item of it) may
+# change it in place: a name not listed here fails closed, whatever type the receiver turns out to be.
 _READ_ONLY_METHODS = frozenset({
-    "get", "keys", "values", "items", "copy", "count", "index", "__getitem__", "__contains__", "__len__", "__iter__",
-    "lower", "upper", "strip", "lstrip", "rstrip", "split", "rsplit", "splitlines", "startswith", "endswith", "format",
-    "format_map", "join", "replace", "encode", "decode", "casefold", "title", "capitalize", "find", "rfind", "partition",
-    "rpartition", "removeprefix", "removesuffix", "isdigit", "isalpha", "isalnum", "isidentifier", "isspace",
-    "model_dump", "model_copy", "dict", "json",
+    # str (and bytes: decode, hex, fromhex, isascii, ...)
+    "capitalize", "casefold", "center", "count", "decode", "encode", "endswith", "expandtabs", "find", "format",
+    "format_map", "fromhex", "hex", "index", "isalnum", "isalpha", "isascii", "isdecimal", "isdigit", "isidentifier",
+    "islower", "isnumeric", "isprintable", "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip",
+    "maketrans", "partition", "removeprefix", "removesuffix", "replace", "rfind", "rindex", "rjust", "rpartition",
+    "rsplit", "rstrip", "split", "splitlines", "startswith", "strip", "swapcase", "title", "translate", "upper", "zfill",
+    # int and float
+    "as_integer_ratio", "bit_count", "bit_length", "conjugate", "from_bytes", "is_integer", "to_bytes",
+    # dict, list and set readers (a set's `union` and co. return a new set)
+    "get", "keys", "values", "items", "copy", "fromkeys", "union", "intersection", "difference",
+    "symmetric_difference", "issubset", "issuperset", "isdisjoint",
+    # dunders reading their object (`__ior__`, `__iadd__`, `__setitem__`... are not here)
+    "__getitem__", "__contains__", "__len__", "__iter__", "__reversed__", "__eq__", "__ne__", "__lt__", "__le__",
+    "__gt__", "__ge__", "__hash__", "__bool__", "__str__", "__repr__", "__format__", "__sizeof__", "__add__",
+    "__mul__", "__or__", "__and__", "__sub__", "__xor__",
+    # pydantic models
+    "model_dump", "model_dump_json", "model_copy", "dict", "json",
 })
 _INSTANCE = frozenset({"self", "cls"})  # a method's own object: not a value passed in to be changed
 # Callables outside the repository that change the object passed to them.

@@ -166,6 +166,7 @@ FAILS_CLOSED = {
                 "tools_list_extended_by_repository_helper",
                 "noop_tier_if_rewritten_as_match",
                 "spread_config_helper_adds_refund_tool",
+                "spread_config_helper_appends_to_item_refund_tool",
                 "spread_config_helper_called_through_alias_adds_refund_tool",
                 "spread_config_helper_closure_adds_refund_tool",
                 "spread_config_helper_item_alias_appends_refund_tool",
