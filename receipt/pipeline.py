@@ -518,9 +518,9 @@ def _lazy_paths(cache: FactsCache, prior: _Prior) -> frozenset[str]:
     if not prior.kept:
         return frozenset()
     modules = prior.kept.modules
-    every = set().union(*(sites for sites, _hashes in modules.values()))
+    every = set().union(*(sites for sites, _hashes, _selected in modules.values()))
     heavy = every - LIGHT_SITES
-    return frozenset(path for path, (sites, _hashes) in modules.items() if heavy.issubset(sites))
+    return frozenset(path for path, (sites, _hashes, _selected) in modules.items() if heavy.issubset(sites))
 
 
 def _linked(

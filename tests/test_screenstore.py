@@ -87,13 +87,13 @@ def test_a_kept_entry_that_does_not_hold_what_its_seal_says_is_ignored(
     at = 8 + size
     at += 8 + int.from_bytes(body[at : at + 8], "little")  # the effects kept: as they are
     blob, lying = bytearray(), []
-    for path, sites, count in meta:
+    for path, sites, count, selected in meta:
         if path != "ops/tools.py":
             blob += body[at : at + 4 * count]
-        lying.append([path, sites, 0 if path == "ops/tools.py" else count])
+        lying.append([path, sites, 0 if path == "ops/tools.py" else count, selected])
         at += 4 * count
     new_meta = json.dumps(lying, separators=(",", ":")).encode()
-    effects = body[8 + size : at - 4 * sum(count for _, _, count in meta)]  # as stored: their length, then the JSON
+    effects = body[8 + size : at - 4 * sum(row[2] for row in meta)]  # as stored: their length, then the JSON
     forged = len(new_meta).to_bytes(8, "little") + new_meta + effects + bytes(blob)
     assert screenstore.decode(forged).modules["ops/tools.py"][1].tolist() == []
     entry.write_bytes(zlib.compress(head + b"\n" + zlib.compress(forged)))

@@ -492,11 +492,12 @@ class _Analyser:
         """Callee symbol -> (call, conditional, calling function) for calls of repository functions."""
         if self._sites is None:
             self._sites = {}
-            for m, (symbol, site, cond, caller) in self.p.scan("mcp.statement call sites", _statement_sites):
+            for m, (symbol, call, bound, applied, cond, caller) in self.p.scan("mcp.statement call sites", _statement_sites):
+                site = _site_call(call, bound, applied)
                 self._sites.setdefault(symbol, []).append((site, cond, caller))
                 self._site_paths[id(site)] = m.path
-            for _m, (symbol, site, cond, caller) in self.p.scan("mcp.function call sites", _function_sites):
-                self._sites.setdefault(symbol, []).append((site, cond, caller))
+            for _m, (symbol, call, bound, applied, cond, caller) in self.p.scan("mcp.function call sites", _function_sites):
+                self._sites.setdefault(symbol, []).append((_site_call(call, bound, applied), cond, caller))
         return self._sites
 
     def warn(self, flavor: str, path: str, line: int | None, message: str, site: tuple[str, ...] = ()) -> None:
@@ -1101,11 +1102,13 @@ class _Analyser:
 # of the module and of what they ask the program; what they skip, the analyser would skip too.
 
 
-def _sites_of(p: Program, calls: Iterable[tuple[Call, bool, str | None]]) -> list[tuple[str, Call, bool, str | None]]:
-    """(callee, site, conditional, calling function) for calls of repository functions. `Cls(args)` calls
+def _sites_of(p: Program, calls: Iterable[tuple[Call, bool, str | None]]) -> list[tuple[str, Call, bool, bool, str | None]]:
+    """(callee, call, instance bound, applied, conditional, calling function) for calls of repository
+    functions: the site is `_site_call(call, bound, applied)`. `Cls(args)` calls
     `Cls.__init__(<instance>, args)`; a method called on an instance (`self.m(...)`, `Cls(...).m(...)`,
     `obj.m(...)` with `obj = Cls(...)`, and `cls(...).m(...)` in a loop over classes) gets the instance
-    as its first argument."""
+    as its first argument. The calls are the module's own objects, so that a kept screen can say
+    where they are (screenstore.py): the site made from one is made by the dialect."""
     named: dict[str, list[tuple[str, bool]]] = {}  # a name called in many places denotes the same functions
     out = []
     for call, cond, caller in calls:
@@ -1117,23 +1120,32 @@ def _sites_of(p: Program, calls: Iterable[tuple[Call, bool, str | None]]) -> lis
         else:
             callees = _callees(p, func, 0)
         for symbol, bound in callees:
-            out.append((symbol, replace(call, args=(Const(None), *call.args)) if bound else call, cond, caller))
+            out.append((symbol, call, bound, False, cond, caller))
         if func.__class__ is Call and func.func.__class__ is Ref:  # type: ignore[union-attr]
             # `helper(...)(fn)`: what the helper returns is applied to fn (a decorator factory), kept
             # under "helper()" with the helper's own call (instance bound) as the applied function.
             for symbol, bound in _callees(p, func.func, 0):  # type: ignore[union-attr]
-                made = replace(func, args=(Const(None), *func.args)) if bound else func  # type: ignore[type-var]
-                out.append((symbol + "()", replace(call, func=made), cond, caller))
+                out.append((symbol + "()", call, bound, True, cond, caller))
     return out
 
 
-def _statement_sites(p: Program, m: ModuleFacts) -> list[tuple[str, Call, bool, str | None]]:
+def _site_call(call: Call, bound: bool, applied: bool) -> Call:
+    """The call site `_sites_of` selected: the instance bound as the first argument of the method
+    called (of the helper whose result is applied, when `applied`)."""
+    if applied:
+        func = call.func
+        made = replace(func, args=(Const(None), *func.args)) if bound else func  # type: ignore[type-var, union-attr]
+        return replace(call, func=made)
+    return replace(call, args=(Const(None), *call.args)) if bound else call
+
+
+def _statement_sites(p: Program, m: ModuleFacts) -> list[tuple[str, Call, bool, bool, bool, str | None]]:
     """Call sites in assigned values and statements (`Program.iter_calls` order)."""
     return _sites_of(p, ((call, a.conditional, None) for a in m.assigns for call in calls_in(a.value)))  \
         + _sites_of(p, ((call, e.conditional, None) for e in m.effects for call in calls_in(e.call)))
 
 
-def _function_sites(p: Program, m: ModuleFacts) -> list[tuple[str, Call, bool, str | None]]:
+def _function_sites(p: Program, m: ModuleFacts) -> list[tuple[str, Call, bool, bool, bool, str | None]]:
     """Call sites in function bodies (always conditional: whether the function runs is not known)."""
     return _sites_of(p, ((call, True, g.symbol) for g in m.functions for call in g.calls))
 

@@ -8,11 +8,14 @@ their bytes: a missing, corrupt, truncated or foreign entry is ignored (the head
 screen, as without one). It only ever accelerates; nothing in it decides.
 
 What is kept, per module (by path; the facts by the digests the surface records): the scan sites
-whose screen selected nothing in it (most: a site rarely finds anything in a module), and one set
-for all of them: every index key they read, with the keys of every name resolution they read
-followed to any depth (`canon_reads`), each as a 32-bit hash. A screen that selected something is
-not kept: the head computes it again (a selection is made of objects of that run's facts, and the
-few there are cost little to find again). A module with a read no comparison can vouch for
+whose screen selected nothing in it (most: a site rarely finds anything in a module), the
+selections of the others that can be said as where each selected object is in the module's facts
+(`_placed_items`), and one set for all of them: every index key they read, with the keys of every
+name resolution they read followed to any depth (`canon_reads`), each as a 32-bit hash. A
+selection holding an object the module's facts do not hold (made by the screen) is not kept: the
+head computes it again. Kept selections matter where most modules select something: the MCP
+dialect's call sites (every call of a repository function) were computed again in most modules of
+awslabs/mcp. A module with a read no comparison can vouch for
 (`ALWAYS`), or a key that is not text, keeps nothing. Hashes only make the check coarser, never
 laxer: a key that changed has the hash of a changed key, so two keys sharing a hash can only make a
 module computed again. The keys `modules`, `_by_import` and `_suffix` of one name share a hash
@@ -41,7 +44,7 @@ from receipt.extract import gc_paused
 from receipt.extract.cache import touch, write_atomic
 from receipt.extract.screens import _NOTHING, _TREE_WIDE, ALWAYS, CANONICAL, MADE, ScreenMemo, _Kept, changed_keys, effects_placed
 
-FORMAT = "screens-v3"  # bump when the layout below changes (v3: the program's effects by where each one is)
+FORMAT = "screens-v4"  # bump when the layout below changes (v4: selections kept by where their objects are)
 _MERGED = {"modules": "M", "_by_import": "M", "_suffix": "M"}
 
 
@@ -63,14 +66,135 @@ def _file(root: Path, bound: dict[str, str]) -> Path:
 
 class Kept:
     """Screens read back from an entry: path -> (sites whose screen selected nothing, hashes of what
-    they read); and `effects`, the program's `effects_by_receiver` by where each effect is
+    they read, the JSON of [[site, its selection as `_placed_items` wrote it], ...] for the others
+    kept, or ""); and
+    `effects`, the program's `effects_by_receiver` by where each effect is
     (screens.effects_placed), or None (not kept: the base's program is then built again)."""
 
     __slots__ = ("modules", "effects")
 
-    def __init__(self, modules: dict[str, tuple[list[str], array]], effects: dict[str, tuple] | None = None):
+    def __init__(self, modules: dict[str, tuple[list[str], array, str]], effects: dict[str, tuple] | None = None):
         self.modules = modules
         self.effects = effects
+
+
+# -- selections, kept as where each selected object is in its module's facts ------------------------
+#
+# A place is a list: ["A"|"E"|"F"|"C", i] an assignment, effect, function or class of the module (in
+# facts order); ["a"|"e", i, k] the k-th call inside the value of assignment i / the call of effect i
+# (`calls_in` order); ["f"|"d"|"r", i, k] the k-th call, decorator or returned expression of
+# function i. An item is kept as a list of its parts (a tuple's, or the one object it is): a part is
+# [0, value] for text, a number, a flag or None, [1, place] for an object of the facts.
+
+_FACT_LISTS = (("A", "assigns"), ("E", "effects"), ("F", "functions"), ("C", "classes"))
+_FUNCTION_LISTS = (("f", "calls"), ("d", "decorators"), ("r", "returns_exprs"))
+_PLAIN = (str, int, bool, type(None))
+
+
+def _places_of(m: Any, wanted: set[int]) -> dict[int, list[Any]]:
+    """The place of each object of `m`'s facts whose id is in `wanted` (as far as found)."""
+    from receipt.extract.program import calls_in
+
+    found: dict[int, list[Any]] = {}
+
+    def see(obj: Any, place: list[Any]) -> bool:
+        i = id(obj)
+        if i in wanted and i not in found:
+            found[i] = place
+        return len(found) == len(wanted)
+
+    for tag, name in _FACT_LISTS:
+        for i, fact in enumerate(getattr(m, name)):
+            if see(fact, [tag, i]):
+                return found
+    for i, a in enumerate(m.assigns):
+        for k, call in enumerate(calls_in(a.value)):
+            if see(call, ["a", i, k]):
+                return found
+    for i, e in enumerate(m.effects):
+        for k, call in enumerate(calls_in(e.call)):
+            if see(call, ["e", i, k]):
+                return found
+    for i, fn in enumerate(m.functions):
+        for tag, name in _FUNCTION_LISTS:
+            for k, expr in enumerate(getattr(fn, name)):
+                if see(expr, [tag, i, k]):
+                    return found
+    return found
+
+
+def _placed_items(m: Any, items: list[Any]) -> list[Any] | None:
+    """`items` (a screen's selection in module `m`) as places and plain values; None when one part
+    is neither (an object the screen made, a container)."""
+    rows = [item if item.__class__ is tuple else (item,) for item in items]
+    objects = {id(part) for row in rows for part in row if not isinstance(part, _PLAIN)}
+    places = _places_of(m, objects) if objects else {}
+    if len(places) != len(objects):
+        return None
+    out = []
+    for item, row in zip(items, rows):
+        parts = [[0, part] if isinstance(part, _PLAIN) else [1, places[id(part)]] for part in row]
+        out.append([item.__class__ is tuple, parts])
+    return out
+
+
+def _at(m: Any, place: list[Any], inside: dict[tuple[str, int], list[Any]]) -> Any:
+    """The object at `place` in `m`'s facts (ValueError when there is none). `inside`: the calls
+    inside an assignment's value or an effect's call, listed once per module read."""
+    tag = place[0]
+    if len(place) == 2 and place[1].__class__ is int:
+        name = _FACTS_BY_TAG.get(tag)
+        if name is not None:
+            return getattr(m, name)[place[1]]
+    elif len(place) == 3 and place[1].__class__ is int and place[2].__class__ is int:
+        i, k = place[1], place[2]
+        name = _FUNCTION_BY_TAG.get(tag)
+        if name is not None:
+            return getattr(m.functions[i], name)[k]
+        if tag == "a" or tag == "e":
+            calls = inside.get((tag, i))
+            if calls is None:
+                from receipt.extract.program import calls_in
+
+                calls = inside[(tag, i)] = calls_in(m.assigns[i].value if tag == "a" else m.effects[i].call)
+            return calls[k]
+    raise ValueError("not a place")
+
+
+_FACTS_BY_TAG = dict(_FACT_LISTS)
+_FUNCTION_BY_TAG = dict(_FUNCTION_LISTS)
+
+
+def _items_at(m: Any, kept: list[Any]) -> list[Any] | None:
+    """The selection `_placed_items` kept, made of `m`'s own objects; None when the entry does not
+    say one (the screen is then computed again)."""
+    out = []
+    inside: dict[tuple[str, int], list[Any]] = {}
+    try:
+        for whole, parts in kept:
+            values = tuple(part[1] if part[0] == 0 and isinstance(part[1], _PLAIN) else _at(m, part[1], inside) if part[0] == 1 else _raise() for part in parts)
+            if not values or (not whole and len(values) != 1):
+                return None
+            out.append(values if whole is True else values[0])
+    except (ValueError, IndexError, TypeError, AttributeError, KeyError):
+        return None
+    return out
+
+
+def _selections(text: str) -> dict[str, list]:
+    """A module's kept selections by site, from the text an entry holds; empty when it is not
+    what `_encode_stored` wrote (each screen is then computed again)."""
+    try:
+        rows = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return {}
+    if not isinstance(rows, list) or not all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and isinstance(x[1], list) for x in rows):
+        return {}
+    return {site: items for site, items in rows}
+
+
+def _raise() -> Any:
+    raise ValueError("not a part")
 
 
 class KeptMemo(ScreenMemo):
@@ -86,15 +210,27 @@ class KeptMemo(ScreenMemo):
         self.recording = recording
         self.base, self.kept, self.shared = base_program, kept, list(shared)
         self.carried: dict[str, array] = {}
-        # Without recording: module -> (facts, the sites whose kept screen it reuses). An entry per
-        # site and module, as recording keeps them, was 100,000 tuples at 5,000 files.
-        self.reusable: dict[str, tuple[Any, list[str]]] = {}
+        # Without recording: module -> (facts, the sites whose kept screen selected nothing, the kept
+        # selections of the others). An entry per site and module, as recording keeps them, was
+        # 100,000 tuples at 5,000 files.
+        self.reusable: dict[str, tuple[Any, list[str], str]] = {}
+        self._selected: dict[str, dict[str, list]] = {}  # module -> its kept selections, read when first asked
 
     def get(self, site: str, module: str, facts: Any) -> list | None:
         found = self.reusable.get(module)
-        if found is not None and found[0] is facts and site in found[1]:
-            self.reused += 1
-            return _NOTHING
+        if found is not None and found[0] is facts:
+            if site in found[1]:
+                self.reused += 1
+                return _NOTHING
+            if found[2]:
+                selected = self._selected.get(module)
+                if selected is None:
+                    selected = self._selected[module] = _selections(found[2])
+                kept = selected.get(site)
+                items = _items_at(facts, kept) if kept is not None else None
+                if items:
+                    self.reused += 1
+                    return items
         return super().get(site, module, facts)
 
     def attach(self, program: Any) -> None:
@@ -106,6 +242,7 @@ class KeptMemo(ScreenMemo):
             self.entries.clear()
             self.carried.clear()
             self.reusable.clear()
+            self._selected.clear()
             self.program = program
             return
         base, self.base = self.base, None
@@ -121,14 +258,14 @@ class KeptMemo(ScreenMemo):
                 name = facts.module
                 if found is None or modules.get(name) is not facts or base_modules.get(name) is not facts:
                     continue
-                sites, hashes = found
+                sites, hashes, selected = found
                 if not dirty.isdisjoint(hashes):
                     continue
                 if not self.recording:  # nothing kept for a later program: one entry per module
-                    self.reusable[name] = (facts, sites)
+                    self.reusable[name] = (facts, sites, selected)
                     continue
                 self.carried[name] = hashes
-                for site in sites:
+                for site in sites:  # (a kept selection is not carried: recorded, the head computes it again)
                     self.entries[(site, name)] = (facts, _NOTHING, _CARRIED)
         self.kept = None
         self.shared = []
@@ -203,17 +340,21 @@ class StoreMemo(ScreenMemo):
 
     def put(self, site: str, module: str, facts: Any, items: list, reads: set) -> None:
         self.computed += 1
-        if items:
-            return  # a selection is computed again by the head: nothing of it is kept
+        placed = _placed_items(facts, items) if items else None
+        if items and placed is None:
+            return  # a selection not said by places is computed again by the head
         hashed = self._hashed(reads) if isinstance(site, str) else None
         if hashed is None:
             return  # this site is computed again by the head (as a ScreenMemo keeps no such result)
         found = self.kept.get(module)
         if found is None:
-            found = self.kept[module] = [facts, [], array("I"), [], 0]
+            found = self.kept[module] = [facts, [], array("I"), [], 0, []]
         elif found[0] is not facts:
             raise RuntimeError("one module, two facts objects")
-        found[1].append(site)
+        if placed is None:
+            found[1].append(site)
+        else:
+            found[5].append([site, placed])
         hashes, names = found[2], found[3]
         hashes.extend(hashed[0])
         names.extend(hashed[1])
@@ -261,7 +402,7 @@ def _encode_stored(memo: StoreMemo, modules: dict[str, Any], canon: dict[str, An
     blob = array("I")
     kept, memo.kept = memo.kept, {}
     while kept:  # each module's record let go as it is written: the body is made at the run's peak
-        name, (facts, sites, hashes, names, _) = kept.popitem()
+        name, (facts, sites, hashes, names, _, selected) = kept.popitem()
         if facts is not modules.get(name) or id(facts) not in memo.originals:
             continue
         out = set(hashes)
@@ -271,7 +412,9 @@ def _encode_stored(memo: StoreMemo, modules: dict[str, Any], canon: dict[str, An
                 break
             out.update(memo.span(found))
         else:
-            meta.append([facts.path, sites, len(out)])
+            # A module's selections as one text, read only if the head reuses them (a list per part
+            # of every item was 15 MB more at the head's peak on awslabs/mcp).
+            meta.append([facts.path, sites, len(out), orjson.dumps(selected).decode() if selected else ""])
             blob.extend(sorted(out))
     return _body(meta, blob, _placed_json(effects))
 
@@ -418,10 +561,14 @@ def decode(body: bytes | memoryview) -> Kept:
     modules: dict[str, tuple[list[str], array]] = {}
     names: dict[str, str] = {}  # one object per site name (a few dozen, each in most modules)
     at = 0
-    for path, sites, count in meta:
-        if not isinstance(path, str) or not isinstance(count, int) or count < 0 or not all(isinstance(s, str) for s in sites):
+    for row in meta:
+        path, sites, count = row[:3]
+        selected = row[3] if len(row) == 4 else ""
+        if len(row) not in (3, 4) or not isinstance(path, str) or not isinstance(count, int) or count < 0 or not all(isinstance(s, str) for s in sites):
             raise ValueError("not a module's screens")
-        modules[path] = ([names.setdefault(s, s) for s in sites], blob[at : at + count])
+        if not isinstance(selected, str):  # read when used (`_selections`), its items then (`_items_at`)
+            raise ValueError("not a module's selections")
+        modules[path] = ([names.setdefault(s, s) for s in sites], blob[at : at + count], selected)
         at += count
     if at != len(blob):
         raise ValueError("not what was stored")
