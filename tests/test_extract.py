@@ -215,9 +215,13 @@ def test_a_spread_dict_is_read_with_the_changes_made_through_every_name_of_it_be
     assert later.evaluate(Ref("app.BASE")) == {"ro": False}  # through a name bound after it
     ordered = program({"app.py": "D = {'ro': True}\nH = {}\nH.update(D)\nH['ro'] = False\nX = {}\nX['ro'] = False\nX.update(D)\n"})
     assert ordered.evaluate(Ref("app.H")) == {"ro": False} and ordered.evaluate(Ref("app.X")) == {"ro": True}
-    two = program({"conf.py": "BASE = {'ro': True}\n", "a.py": "from conf import BASE\nBASE['ro'] = False\n",
-                   "b.py": "from conf import BASE\nBASE['ro'] = True\n"})
-    assert isinstance(two.evaluate(Ref("conf.BASE")), Dynamic)  # which of a and b runs last is not known
+    two = program({"conf.py": "BASE = {'ro': True, 'ow': False}\n", "a.py": "from conf import BASE\nBASE['ro'] = False\n",
+                   "b.py": "from conf import BASE\nBASE['ro'] = True\nBASE['title'] = 'T'\n"})
+    both_ways = two.evaluate(Ref("conf.BASE"))  # which of a and b runs last is not known: what they change is dynamic
+    assert isinstance(both_ways["ro"], Dynamic) and isinstance(both_ways["title"], Dynamic) and both_ways["ow"] is False
+    unread = program({"conf.py": "BASE = {'ro': True}\n", "a.py": "from conf import BASE\nBASE['ro'] = False\n",
+                      "b.py": "from conf import BASE, EXTRA\nBASE.update(EXTRA)\n"})
+    assert isinstance(unread.evaluate(Ref("conf.BASE")), Dynamic)  # keys not read, not ordered: the whole dict
     helped = program({"app.py": "def allow(c):\n    c['ro'] = False\ndef setup(c):\n    allow(c)\nBASE = {'ro': True}\nsetup(BASE)\n"})
     assert isinstance(helped.evaluate(Ref("app.BASE")), Dynamic)  # changed in place by a helper (through another)
     read_only = program({"app.py": "def show(c):\n    print(c['ro'])\nBASE = {'ro': True}\nshow(BASE)\n"})

@@ -779,16 +779,18 @@ class Program:
         order they run: frameworks keep the object, so what counts is its content once the modules
         have run. The module building the dict runs first (its changes by line), then one other
         module may change it (by line); changes from two other modules, or from the building module
-        and another (an import cycle runs the other in the middle of the first), are not ordered
-        (dynamic). A conditional change (under an `if`, in a function, in a `try` body) makes that
-        key `dynamic`; a change we cannot read (a helper changing it in place included) makes the
-        whole dict so. `source` is the expression `symbol` is bound to.
+        and another (an import cycle runs the other in the middle of the first), are not ordered:
+        what the other modules change is dynamic, key by key (`BRANDING["title"] = ...` elsewhere
+        leaves the other keys read). A conditional change (under an `if`, in a function, in a `try`
+        body) makes that key `dynamic`; a change we cannot read (a helper changing it in place
+        included) makes the whole dict so. `source` is the expression `symbol` is bound to.
 
         `at` (path, line, inside a function): the use copies the dict there (an MCP server copies a
         tool's hints when it registers it). A change certainly after it (its module, a later line,
         the use at module level and the change not in a block: not run again before it) is left out;
         one of its module that may run before or after it (a later line, the use inside a function)
-        makes that key dynamic; one in a third module, not ordered with the use, makes the dict so."""
+        makes that key dynamic; one in a third module, not ordered with the use, makes the keys it
+        changes so (the whole dict, when which keys is not read)."""
         out = dict(value)
         chain = self._alias_chain(source)[0]
         names = self._all_names([*reversed(chain), symbol])
@@ -805,21 +807,29 @@ class Program:
         used = self._module_at(at[0]) if at is not None else None
         modules = {w for w, _, _ in keyed}
         others = {w for w in modules if own is None or w != own[0]}
-        if len(others) > 1 or (others and own is not None and own[0] in modules):
-            return Dynamic(dynamic=f"{short_name(symbol)} changed in {len(modules)} modules")
+        # Changes whose order with the others (or with the use) is not known: each makes the keys it
+        # names dynamic, applied last so that no ordered change overrides it; one whose keys are not
+        # read (`update(x)`, `clear()`, a helper) makes the whole dict so, as below.
+        unordered = f"changed in {len(modules)} modules" if len(others) > 1 or (others and own is not None and own[0] in modules) else None
+        marked = []
+        for where, line, change in keyed:
+            if unordered is not None and (own is None or where != own[0]):
+                marked.append((where, line, change, unordered))
+            else:
+                marked.append((where, line, change, None))
         if at is not None:
             kept = []
-            for where, line, (op, expr, conditional, _line) in keyed:
+            for where, line, (op, expr, conditional, _line), why in marked:
                 if where != used and (own is None or where != own[0]):
-                    return Dynamic(dynamic=f"{short_name(symbol)} changed in a module not ordered with its use")
-                if where == used and line > at[1]:
-                    if not at[2] and not conditional:
+                    why = why or "changed in a module not ordered with its use"
+                elif where == used and line > at[1]:
+                    if not at[2] and not conditional and why is None:
                         continue  # copied before this ran
                     conditional = True  # a function may run before or after it
-                kept.append((where, line, (op, expr, conditional, _line)))
-            keyed = kept
-        ordered = [c for w, _, c in sorted(keyed, key=lambda t: (own is None or t[0] != own[0], t[1]))]
-        for op, expr, conditional, _line in ordered:
+                kept.append((where, line, (op, expr, conditional, _line), why))
+            marked = kept
+        ordered = [(c, why) for w, line, c, why in sorted(marked, key=lambda t: (t[3] is not None, own is None or t[0] != own[0], t[1]))]
+        for (op, expr, conditional, _line), why in ordered:
             updates: Any
             if op in ("[]=", "del") and isinstance(expr, Map) and len(expr.items) == 1:
                 key = self.evaluate(expr.items[0][0], depth + 1)
@@ -834,9 +844,13 @@ class Program:
                 updates = {**updates, **{k: self.evaluate(v, depth + 1) for k, v in expr.kwargs}}
                 deleting = False
             else:
+                if why is not None:
+                    return Dynamic(dynamic=f"{short_name(symbol)} {why}")
                 return Dynamic(dynamic=describe(expr) if isinstance(expr, Call) else f"{short_name(symbol)} changed")
             for k, v in updates.items():
-                if conditional:
+                if why is not None:
+                    out[k] = Dynamic(dynamic=f"{short_name(symbol)}[{k!r}] {why}")
+                elif conditional:
                     out[k] = Dynamic(dynamic=f"{short_name(symbol)}[{k!r}] changed under a condition")
                 elif deleting:
                     out.pop(k, None)
