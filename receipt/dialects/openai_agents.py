@@ -874,6 +874,11 @@ class _Extractor:
                 d = self.p.lookup(target)
                 if isinstance(d, AssignFact) and isinstance(d.value, Call):
                     self._tool_from_call(d.value, target, self.p.path_of(target), d.line, d.conditional)
+                elif d is None and self.p.is_external(target):
+                    # Another package's object (`from agent_kit import shell_tool`): what it is cannot
+                    # be read here. A name of the repository no dialect recognises is the linker's note.
+                    self._note(spec.path, getattr(expr, "line", 0) or spec.line, f"agent {spec.var_name}: tool {describe(expr)} from outside the repository is not analysed",
+                               site=("external tool", shape(expr)))
             return [_ToolRef(target)]
         if isinstance(expr, Call):
             cand = self._tool_from_call(expr, None, spec.path, expr.line or spec.line, conditional)

@@ -8,14 +8,16 @@ files are found by the tree listing (reason `compiled-code`). A module taking na
 from several outside packages, one of them a framework's, is noted: which package a name it uses
 comes from is not known (the linker resolves such a name to no package). Calls an exported agent makes through
 a computed target (`globals()[...]()`) are reported by the linker, which knows what is exported
-(`unfollowable_reach`).
+(`unfollowable_reach`), and so is a tool or agent an agent lists that no dialect recognises
+(`unrecognised_reach`): only the linker knows that no dialect made it an entry.
 """
 
 from __future__ import annotations
 
-from receipt.dialects.base import Candidate, DialectResult, issue, shape
+from receipt.dialects.base import Candidate, DialectResult, decorator_call, issue, shape
 from receipt.dialects.registry import FRAMEWORK_PACKAGES
-from receipt.extract.program import Program
+from receipt.extract.facts import AssignFact, ClassFact, FunctionFact
+from receipt.extract.program import Program, describe
 from receipt.models import ExtractionIssue
 
 NAME = "unseen"
@@ -74,3 +76,58 @@ def unfollowable_reach(program: Program, candidates: list[Candidate]) -> list[Ex
                 out.append(issue(program.path_of(symbol), line, f"agent '{c.entry.name}' calls {src}(...): the target is computed "
                                  "at run time, so what it reaches is not in the surface", site=("computed call", shape(src))))
     return out
+
+
+# Dialects whose reach is more than what an agent lists: the native markers' agents reach every
+# function they call, most of them plain code, never meant to be entries.
+_REACH_IS_CALLS = frozenset({"markers"})
+
+
+def unrecognised_reach(program: Program, candidates: list[Candidate]) -> list[ExtractionIssue]:
+    """One note per tool or agent an agent lists (`tools=[run_shell]`, a handoff, a wrapped agent)
+    that names a definition of the repository no dialect made an entry of: a function under a
+    decorator none of them knows (a third-party wrapper of the framework's own), a plain function,
+    a variable holding what no dialect reads. The framework builds something from it at run time;
+    leaving it out of the agent's reach without a word would be a silent miss.
+
+    The note is placed at the agent (the file that lists it) and, when the definition lives in
+    another file, there too: a pull request touching either is shown it. Its identity is the kind
+    of definition and the decorators' shape, never the names a pull request may rename."""
+    symbols: set[str] = set()
+    for c in candidates:
+        symbols |= c.symbols
+    out: list[ExtractionIssue] = []
+    noted: set[tuple[str, str]] = set()
+    for c in candidates:
+        if c.entry.dialect in _REACH_IS_CALLS or c.entry.kind not in ("agent", "tool"):
+            continue
+        for r in sorted(set(c.reach)):
+            if r.startswith("key:") or r in symbols:
+                continue
+            target = program.canonical(r)
+            if target in symbols or program.is_external(target):
+                continue
+            d = program.lookup(target)
+            what, site = _definition(d)
+            name = target.rsplit(".", 1)[-1]
+            where = program.path_of(target) if d is not None else None
+            out.append(issue(c.entry.path, c.entry.line, f"{c.entry.kind} '{c.entry.name}' reaches {name}, {what}; "
+                             "what the framework builds from it cannot be resolved statically", site=("unrecognised reach", c.entry.kind, *site)))
+            if where and where != c.entry.path and (where, target) not in noted:
+                noted.add((where, target))
+                out.append(issue(where, getattr(d, "line", None), f"{name} is reached by {c.entry.kind} '{c.entry.name}' ({c.entry.path}) but is {what}; "
+                                 "what the framework builds from it cannot be resolved statically", site=("unrecognised reach", "definition", *site)))
+    return out
+
+
+def _definition(d: object) -> tuple[str, tuple[str, ...]]:
+    """How a definition no dialect recognised reads in a note, and its shape (the note's identity)."""
+    if isinstance(d, FunctionFact | ClassFact):
+        kind = "a function" if isinstance(d, FunctionFact) else "a class"
+        decorators = [shape(decorator_call(x)[0]) for x in d.decorators]
+        if decorators:
+            return f"{kind} decorated by {', '.join('@' + describe(decorator_call(x)[0]) for x in d.decorators)}, which no dialect reads as a tool or an agent", (kind, *decorators)
+        return f"{kind} no dialect recognises as a tool or an agent", (kind,)
+    if isinstance(d, AssignFact):
+        return f"a variable holding {describe(d.value)}, which no dialect recognises as a tool or an agent", ("variable", shape(d.value))
+    return "a name no definition of the repository gives a value the receipt can read", ("unknown",)
