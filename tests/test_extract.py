@@ -230,6 +230,55 @@ def test_a_spread_dict_is_read_with_the_changes_made_through_every_name_of_it_be
     assert isinstance(tried.evaluate(Ref("app.BASE"))["ro"], Dynamic)  # may not run: check() may raise
 
 
+def test_a_helper_changes_its_parameter_through_a_shallow_copy_only_by_the_items_it_shares() -> None:
+    """A shallow copy's own keys are the copy's, however they are reached (a closure, another local
+    name of it); its items are the caller's, however they are reached (a local naming the parameter
+    or the copy)."""
+    src = """
+    def shared(config):
+        c = config
+        c["tools"].append(x)
+    def copy_alias_item(config):
+        config = dict(config)
+        c = config
+        d = c
+        d["tools"].append(x)
+    def copy_alias_key(config):
+        config = dict(config)
+        c = config
+        c["model"] = 1
+        c.update(a=1)
+        d = c
+        del d["x"]
+        d |= {"b": 2}
+    def closure_key(config):
+        config = dict(config)
+        def inner():
+            config["model"] = 1
+            config.update(a=1)
+        inner()
+    def closure_item(config):
+        config = dict(config)
+        c = config
+        def inner():
+            c["tools"]["a"] = 1
+        inner()
+    def closure_through_item(config):
+        tools = config["tools"]
+        def inner():
+            tools[0] = 1
+        inner()
+    def closure_own_param(config):
+        config = dict(config)
+        def inner(config):
+            config["model"] = 1
+        inner({})
+    """
+    mutates = {f.name: f.mutates for f in facts("app.py", src).functions if "<locals>" not in f.symbol}
+    assert mutates == {"shared": ["config"], "copy_alias_item": ["config"], "copy_alias_key": [], "closure_key": [],
+                       "closure_item": ["config"], "closure_through_item": ["config"], "closure_own_param": []}
+
+
 def test_program_sees_through_typing_cast_everywhere() -> None:
     """`cast(T, value)` returns `value`: its value, items, rendering and what a name holding it holds are the value's."""
     p = program(

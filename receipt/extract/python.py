@@ -262,6 +262,9 @@ class _Extractor:
         # Function scope prefix -> local name -> the parameter whose object (or an item of it) it names
         # (`tools = config["tools"]`): a change through the local is a change of the parameter's object.
         self.derived: dict[str, dict[str, str]] = {}
+        # Function scope prefix -> locals naming a parameter's shallow copy itself (`config =
+        # dict(config); c = config`): a key set through one is the copy's own (see `_copied`).
+        self.copies: dict[str, set[str]] = {}
         self.top: _Scope | None = None  # the module's scope (see run)
         self.consts: dict[tuple[type, object], Const] = {}  # see _const
         # Statements that may leave their block early: `return`/`raise` (out of the function) and
@@ -1111,18 +1114,38 @@ class _Extractor:
                 self.mutated.setdefault(scope.prefix, set()).add(name)
             return
         derived = self.derived.get(scope.prefix)
+        copies = self.copies.get(scope.prefix)
         if op != "=" and not op.startswith("in"):
-            if derived and name in derived:
+            if derived and name in derived and not (copies and name in copies):
                 self.mutated.setdefault(scope.prefix, set()).add(derived[name])
             return
-        root = _receiver_root(value) if op == "=" else None
-        param = root if root in scope.params and not self.rebound.get(scope.prefix, {}).get(root) else None
-        if param is None and derived and root in derived:
-            param = derived[root]
+        copy = False
+        if op != "=":
+            param = None
+        elif type(value) is Ref:  # `d = c`: the same object as the local `c`
+            param = self._derived_param(value, scope)
+            copy = param is not None and bool(copies) and value.name[len(scope.prefix) + 1:] in copies  # type: ignore[operator]
+        else:
+            root = _receiver_root(value)
+            deep = self.rebound.get(scope.prefix, {}).get(root) if root in scope.params else None
+            param = root if root in scope.params and not deep else None
+            if param is not None:
+                copy = deep is False and type(value) is Dyn and value.src == root  # type: ignore[union-attr]
+            elif derived and root in derived:
+                param = derived[root]
         if param is not None:
             self.derived.setdefault(scope.prefix, {})[name] = param
         elif derived:
             derived.pop(name, None)  # bound to something else from here on
+        if copy:
+            self.copies.setdefault(scope.prefix, set()).add(name)
+        elif copies:
+            copies.discard(name)
+
+    def _copy_alias(self, expr: Expr, scope: _Scope) -> bool:
+        """`expr` is a local naming a parameter's shallow copy itself (not an item of it)."""
+        copies = self.copies.get(scope.prefix)
+        return bool(copies) and type(expr) is Ref and expr.name[len(scope.prefix) + 1:] in copies  # type: ignore[union-attr,operator]
 
     def _derived_param(self, expr: Expr, scope: _Scope) -> str | None:
         """The parameter whose object the local `expr` (a `Ref` to `<prefix>.name...`) names, if any."""
@@ -1163,10 +1186,14 @@ class _Extractor:
             return
         if type(receiver) is Ref:
             param = self._derived_param(receiver, scope)
-            if param is not None:
+            if param is not None and not self._copy_alias(receiver, scope):
                 self.mutated.setdefault(scope.prefix, set()).add(param)
             return
         root = _receiver_root(receiver)
+        if root is not None and root not in params and (derived := self.derived.get(scope.prefix)) and root in derived:
+            # `c = config; c["tools"].append(x)`: an item of what the local names, shared with the caller's
+            self.mutated.setdefault(scope.prefix, set()).add(derived[root])
+            return
         if root is None or root not in params or root in _INSTANCE:
             return
         deep = self.rebound.get(scope.prefix, {}).get(root)
@@ -1219,7 +1246,8 @@ class _Extractor:
             # "del"), so evaluating ANN applies it; a computed key is a Dyn key (the whole value is then unknown).
             base = self.expr(target.value, scope)  # type: ignore[attr-defined]
             if isinstance(base, Ref) and op != "in":
-                if scope.is_function and (param := self._derived_param(base, scope)) is not None:
+                if (scope.is_function and (param := self._derived_param(base, scope)) is not None
+                        and not (op in ("=", "del") and self._copy_alias(base, scope))):  # (a key of the copy itself)
                     self.mutated.setdefault(scope.prefix, set()).add(param)  # `tools = config["tools"]; tools[0] = x`
                 key = self.expr(target.slice, scope)  # type: ignore[attr-defined]
                 if op not in ("=", "del"):  # `ANN["x"] += ...`
@@ -1232,6 +1260,9 @@ class _Extractor:
                 if (name is not None and name.group(0) in scope.params and base.src[name.end():name.end() + 1] in ("", "[")
                         and not self._copied(name.group(0), base.src, scope)):
                     self.mutated.setdefault(scope.prefix, set()).add(name.group(0))
+                elif name is not None and (derived := self.derived.get(scope.prefix)) and name.group(0) in derived:
+                    # `c = config; c["tools"]["x"] = v`: an item of what the local names, shared with the caller's
+                    self.mutated.setdefault(scope.prefix, set()).add(derived[name.group(0)])
             return
         if op == "in" and (t is ast.Tuple or t is ast.List):
             # `for name, cls in [("a", A), ...]`: each name takes its position in every item (op "in:<i>")
@@ -1356,6 +1387,16 @@ class _Extractor:
         self._collect_names(node.body, local_names, local_imports, top=False)
         declared_global = _declared_global(node.body) if self.scope_statements else set()
         inner.locals |= local_names - declared_global - inner.params
+        if scope.is_function:
+            # A closure sees the enclosing function's copies and names of its parameters' objects
+            # (those it does not bind itself): a key it sets on the copy is the copy's, not the caller's.
+            shadowed = local_names | {p.name for p in params}
+            for table in (self.rebound, self.derived, self.copies):
+                outer = table.get(scope.prefix)
+                if outer:
+                    kept = {n: outer[n] for n in outer if n not in shadowed} if type(outer) is dict else {n for n in outer if n not in shadowed}
+                    if kept:
+                        table[inner.prefix] = kept  # type: ignore[index]
         inner.local_imports.update(local_imports)
         inner.memo = {}  # its names are final: blocks derived from it share what they resolve
 
@@ -1417,6 +1458,7 @@ class _Extractor:
                 (symbol, *starts, len(facts.effects), len(facts.assigns), len(facts.functions)))
         self.rebound.pop(inner.prefix, None)
         self.derived.pop(inner.prefix, None)
+        self.copies.pop(inner.prefix, None)
         changed = self.mutated.pop(inner.prefix, None)
         if changed:
             own = {p.name for p in params}

@@ -170,6 +170,7 @@ FAILS_CLOSED = {
                 "spread_config_helper_appends_to_item_refund_tool",
                 "spread_config_helper_called_through_alias_adds_refund_tool",
                 "spread_config_helper_closure_adds_refund_tool",
+                "spread_config_helper_copy_alias_appends_refund_tool",
                 "spread_config_helper_item_alias_appends_refund_tool",
                 "spread_config_helper_setdefault_appends_refund_tool",
                 "spread_config_helper_shallow_copy_appends_refund_tool",

@@ -1,0 +1,21 @@
+from agents import Agent
+
+from support.tools import issue_refund, lookup_order
+
+CONFIG = {
+    "name": "Support",
+    "instructions": "Answer questions about orders.",
+    "tools": [lookup_order],
+}
+
+
+def with_refunds(config: dict) -> dict:
+    """The settings of `config` that also refund orders."""
+    config = dict(config)
+    refunds = config
+    refunds["tools"].append(issue_refund)
+    return refunds
+
+
+REFUND_CONFIG = with_refunds(CONFIG)
+support_agent = Agent(**CONFIG)
