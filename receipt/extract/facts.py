@@ -409,6 +409,9 @@ class ModuleFacts:
     module: str  # dotted module name derived from the path
     is_package: bool = False
     imports: dict[str, str] = field(default_factory=dict)  # qualified local symbol -> origin dotted name
+    # Modules whose names this one takes by `from m import *`, in the order they take effect: a name
+    # two of them give is the later one's. Those imported only in an `except` handler (a fallback
+    # when the `try` body's import failed) come first, the others in source order.
     star_imports: list[str] = field(default_factory=list)
     assigns: list[AssignFact] = field(default_factory=list)
     functions: list[FunctionFact] = field(default_factory=list)

@@ -452,12 +452,24 @@ class Program:
             target = f"{mod}.{head}"
         else:
             stars = self.modules[mod].star_imports
-            found = [(star, self.canonical(f"{star}.{head}", depth + 1)) for star in stars]
-            hits = [c for star, c in found if c != f"{star}.{head}" or self._defined(c)]
-            # What a repository module defines wins over a name one of its star imports takes
-            # from outside (perhaps only a guess below: which outside package exports what is
-            # not known).
-            target = next((c for c in hits if self.in_repo(c)), hits[0] if hits else None)
+            # The last star import known to give the name takes effect (`ModuleFacts.star_imports`
+            # lists them in that order). An outside package star-imported after it may give the
+            # name too (which outside package exports what is not known): a repository definition
+            # there (a stand-in for the SDK, `except ImportError: from compat import *`) reads as
+            # that package's, so it is never silence where the SDK's thing runs.
+            target = None
+            later: list[str] = []  # outside packages star-imported after the one that gives it
+            for star in reversed(stars):
+                c = self.canonical(f"{star}.{head}", depth + 1)
+                if c != f"{star}.{head}" or self._defined(c):
+                    target = c
+                    break
+                if not self.in_repo(star):
+                    later.append(star)
+            if target is not None and later and self.in_repo(target):
+                if len(later) > 1:
+                    return f"{STAR_AMBIGUOUS}.{rest}"
+                target = f"{later[0]}.{head}"
             if target is None:
                 if not (name == mod or name.startswith(mod + ".")):
                     # Found only through the suffix index (`agents` -> `app.agents`) and not defined

@@ -252,6 +252,11 @@ class _Extractor:
         self.source = source
         self.lines: list[str] | None = None  # of the source, split when a span is first needed
         self.in_fstring = 0  # inside an f-string, where Python < 3.12 misplaces nodes
+        # Star imports written in an `except` handler (`except ImportError: from compat import *`):
+        # fallbacks, which take effect only when the `try` body's imports failed.
+        self.handler_depth = 0
+        self.fallback_stars: set[str] = set()
+        self.plain_stars: set[str] = set()
         # A raise in a `try` body with handlers (id of its node) -> the handlers' types, innermost first.
         self.guarded: dict[int, list[Expr]] = {}
         # Function scope prefix -> names it changes in place (`p["k"] = v`, `p.update(...)`, ...): see `_mutates`.
@@ -306,6 +311,8 @@ class _Extractor:
             for alias in node.names:
                 if alias.name == "*":
                     self.facts.star_imports.append(mod)
+                    # `handler_depth` is kept by `_collect_names`, which sees every star import first.
+                    (self.fallback_stars if self.handler_depth else self.plain_stars).add(mod)
                     continue
                 yield alias.asname or alias.name, f"{mod}.{alias.name}" if mod else alias.name
 
@@ -340,8 +347,12 @@ class _Extractor:
                     sub = getattr(stmt, name, None)
                     if sub:
                         self._collect_names(sub, names, imports, top=top)
-                for h in getattr(stmt, "handlers", None) or ():
-                    self._collect_names(h.body, names, imports, top=top)
+                self.handler_depth += 1
+                try:
+                    for h in getattr(stmt, "handlers", None) or ():
+                        self._collect_names(h.body, names, imports, top=top)
+                finally:
+                    self.handler_depth -= 1
 
     # -- expressions -----------------------------------------------------------------------
     #
@@ -1535,9 +1546,12 @@ class _Extractor:
         names: set[str] = set()
         imports: dict[str, str] = {}
         self._collect_names(self.tree.body, names, imports, top=True)
+        fallbacks = self.fallback_stars - self.plain_stars  # before `body` records its own imports again
         scope = self.top = _Scope(module=self.module, module_names=names, imports=imports, prefix=self.module, memo={})
         self.body(self.tree.body, scope)
-        self.facts.star_imports = sorted(set(self.facts.star_imports))
+        # In the order they take effect (`ModuleFacts.star_imports`): fallbacks first, then source order.
+        order = list(dict.fromkeys(self.facts.star_imports))
+        self.facts.star_imports = [m for m in order if m in fallbacks] + [m for m in order if m not in fallbacks]
         if self.scan_dynamic_code:
             self.facts.dynamic_code = self._dynamic_code(scope)
         return self.facts
