@@ -42,9 +42,9 @@ import orjson
 
 from receipt.extract import gc_paused
 from receipt.extract.cache import touch, write_atomic
-from receipt.extract.screens import _NOTHING, _TREE_WIDE, ALWAYS, CANONICAL, MADE, ScreenMemo, _Kept, changed_keys, effects_placed
+from receipt.extract.screens import _NOTHING, _TREE_WIDE, ALWAYS, CANONICAL, ScreenMemo, _Kept, changed_keys, effects_placed
 
-FORMAT = "screens-v4"  # bump when the layout below changes (v4: selections kept by where their objects are)
+FORMAT = "screens-v5"  # bump when the layout below changes (v5: selections kept by place, effects by digest)
 _MERGED = {"modules": "M", "_by_import": "M", "_suffix": "M"}
 
 
@@ -420,14 +420,11 @@ def _encode_stored(memo: StoreMemo, modules: dict[str, Any], canon: dict[str, An
 
 
 def _placed_json(effects: dict[str, tuple]) -> list[Any]:
-    """`effects` (screens.effects_placed) as JSON: [paths, [[receiver, [path index, place, method, ...]], ...]]."""
+    """`effects` (screens.effects_placed) as JSON: [paths, [[receiver, digest (hex), [path index, ...] or null], ...]]."""
     paths: dict[str, int] = {}
     out = []
-    for key, places in effects.items():
-        flat: list[Any] = []
-        for path, at, method in places:
-            flat += (-1 if at < 0 else paths.setdefault(path, len(paths)), at, method)
-        out.append([key, flat])
+    for key, (digest, where) in effects.items():
+        out.append([key, digest.hex(), None if where is None else [paths.setdefault(p, len(paths)) for p in where]])
     return [list(paths), out]
 
 
@@ -437,16 +434,13 @@ def _placed_of(data: Any) -> dict[str, tuple]:
     if not all(p.__class__ is str for p in paths):
         raise ValueError("not a path")
     out: dict[str, tuple] = {}
-    for key, flat in keys:
-        if key.__class__ is not str or flat.__class__ is not list or len(flat) % 3:
+    fromhex = bytes.fromhex
+    for key, digest, where in keys:
+        if key.__class__ is not str or digest.__class__ is not str or len(digest) != 32:
             raise ValueError("not a receiver's effects")
-        places = []
-        for i in range(0, len(flat), 3):
-            p, at, method = flat[i : i + 3]
-            if p.__class__ is not int or at.__class__ is not int or method.__class__ is not str:
-                raise ValueError("not where an effect is")
-            places.append(MADE if p < 0 else (paths[p], at, method))
-        out[key] = tuple(places)
+        if where is not None and (where.__class__ is not list or not all(p.__class__ is int and p >= 0 for p in where)):
+            raise ValueError("not where a receiver's effects are")
+        out[key] = (fromhex(digest), None if where is None else tuple([paths[p] for p in where]))
     return out
 
 
