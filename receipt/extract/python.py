@@ -1436,9 +1436,11 @@ class _Extractor:
         # A function or class defined directly in the body is part of it too (with this scope).
         calls, raises, returns, indirect = fn.calls, fn.raises, fn.returns_exprs, fn.indirect
         here = inner
+        returned_calls: set[str] = set()  # `return inner()` directly in the body, reached unguarded
         for stmt in node.body:
             ev: list = []
             left = self.exits + self.jumps
+            reached = not here.guarded  # (before a `return` here conditions what follows it)
             if type(stmt) in _OWN_SCOPES:
                 self.stmt(stmt, here)
                 self._scan_children(stmt, here, ev)
@@ -1456,6 +1458,8 @@ class _Extractor:
                         indirect.append((sub.lineno, _src(func)))
                 elif kind is _RETURN:
                     returns.append(value)
+                    if sub is stmt and reached and type(value) is Call and type(value.func) is Ref:
+                        returned_calls.add(value.func.name)
                 else:
                     raises.append(value)
                     if (handlers := self.guarded.get(id(sub))) is not None:
@@ -1463,7 +1467,7 @@ class _Extractor:
         if returns:
             fn.body = self._body_digest(node)
         self.exits, self.jumps, self.handling = exits, jumps, handling
-        self._closures_run(inner.prefix, fn)
+        self._closures_run(inner.prefix, fn, returned_calls)
         if scope.is_function:
             self.closures.setdefault(scope.prefix, []).append(
                 (symbol, *starts, len(facts.effects), len(facts.assigns), len(facts.functions)))
@@ -1477,18 +1481,19 @@ class _Extractor:
             if scope.is_function and changed - own:  # a closure changing its enclosing function's parameter
                 self.mutated.setdefault(scope.prefix, set()).update(changed - own)
 
-    def _closures_run(self, prefix: str, fn: FunctionFact) -> None:
+    def _closures_run(self, prefix: str, fn: FunctionFact, returned_calls: set[str]) -> None:
         """A closure's body runs when its function calls it: unless the function's own body calls it
-        as a statement (or assigned value) outside any `if`/loop/handler (or returns it, leaving it
-        to its callers), what the closure does is guarded, as under an `if` (`def inner():
-        mcp.add_tool(f)` then `if flag: inner()`; a closure nobody calls may never run)."""
+        as a statement, assigned value or returned value (`return inner()`, `returned_calls`)
+        outside any `if`/loop/handler (or returns it, leaving it to its callers), what the closure
+        does is guarded, as under an `if` (`def inner(): mcp.add_tool(f)` then `if flag: inner()`;
+        a closure nobody calls may never run)."""
         closures = self.closures.pop(prefix, None)
         if not closures:
             return
         facts = self.facts
         inside = [range(e0, e1) for _s, e0, _a0, _f0, e1, _a1, _f1 in closures]
         inside_assigns = [range(a0, a1) for _s, _e0, a0, _f0, _e1, a1, _f1 in closures]
-        called: set[str] = set()
+        called = set(returned_calls)
         for i in range(min(e0 for _s, e0, *_rest in closures), len(facts.effects)):
             e = facts.effects[i]
             if not e.guarded and type(e.call.func) is Ref and not any(i in r for r in inside):
