@@ -1199,7 +1199,8 @@ def _server_kind(p: Program, call: Call) -> tuple[str, bool] | None:
     """(flavor, low-level) of the server class a call constructs, or None."""
     origin = p.origin(call.func)
     kind = _server_class(origin)
-    if kind is None and origin in p.classes:
+    # (None, a callee with no origin, is never asked: a read of a key that is not text keeps no screen)
+    if kind is None and origin is not None and origin in p.classes:
         for base in sorted(p.class_bases(p.classes[origin])):
             kind = _server_class(base)
             if kind:
