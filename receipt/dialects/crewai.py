@@ -308,9 +308,26 @@ class _Crew:
             extra=extra,
         )
         cand = self.kit.add(identity, entry)
-        for item in self.kit.items(setting("tools"), site, "tools"):
-            cand.reach.extend(self.tool_item(item.expr, item.conditional, site))
+        # A class default is read where the class says it: what cannot be read there is noted there
+        # (a pull request editing only the class is shown it), and inline tools are placed there.
+        where = site if call.kw("tools") is not None or config is not None else self.default_site(p.origin(call.func), "tools", site)
+        for item in self.kit.items(setting("tools"), where, "tools"):
+            cand.reach.extend(self.tool_item(item.expr, item.conditional, where))
         return identity
+
+    def default_site(self, origin: str | None, key: str, site: Site) -> Site:
+        """Where the class default of `key` an agent of class `origin` takes is written: the class
+        attribute (`class Researcher(Agent): tools = ...`), or the repository class deriving from
+        a base whose attributes cannot be read (a base of another library); `site` (the
+        constructor call) when no repository class gives it. Same `conditional` and `root`."""
+        last: ClassFact | None = None
+        for cls in self.agent_mro(origin):
+            if isinstance(cls, str):  # `class_default` reads it as "key of <base>": noted at `last`
+                return site if last is None else Site(self.program.path_of(last.symbol), last.line, site.conditional, site.root)
+            if key in cls.attrs:
+                return Site(self.program.path_of(cls.symbol), cls.attr_lines.get(key, cls.line), site.conditional, site.root)
+            last = cls
+        return site
 
     def settings(self, call: Call, origin: str | None) -> Callable[[str], Expr | None]:
         """What an Agent field is set to: the constructor's keyword, else the default a repository
