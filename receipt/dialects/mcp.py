@@ -379,6 +379,25 @@ class _Analyser:
         set from one): where it is registered from, the call site decides, not the nesting."""
         return isinstance(receiver, Dyn) or self.instance_params(receiver) is not None
 
+    def _run_at(self, owner: str | None, receiver: Expr, at: tuple[str, int, bool]) -> tuple[str, int, bool]:
+        """Where a registration on `owner`'s own server parameter copies its hints, when `owner` has
+        one call site, an unguarded statement of the same module: at that call, as a module-level use
+        (a module-level change of the hints between the function and its call is made before it).
+        Anything else (more sites, one in a function, under an `if`, in another module) keeps `at`:
+        the function may run before or after any line of its module."""
+        if owner is None or receiver.__class__ is not Dyn or receiver.why != "parameter":  # type: ignore[union-attr]
+            return at
+        fn = self.p.functions.get(owner)
+        if fn is None or not any(q.name == receiver.src for q in fn.params):  # type: ignore[union-attr]
+            return at
+        sites = self.call_sites().get(owner, ())
+        if len(sites) != 1:
+            return at
+        site, cond, caller = sites[0]
+        if cond or caller is not None or self._site_paths.get(id(site)) != at[0]:
+            return at
+        return (at[0], site.line, False)
+
     def _owner_with_param(self, symbol: str, pname: str) -> FunctionFact | None:
         """The function (this one or an enclosing one) that declares parameter `pname`."""
         while symbol:
@@ -649,7 +668,7 @@ class _Analyser:
             name_expr = kwargs.get("name", args[0] if args and not isinstance(args[0], Splat) else None)
             self.register(server, method, fn, name_expr, kwargs, conditional, path, fn.line,
                           dynamic_all=describe(call) if call is not None and call.star else None,
-                          at=(path, fn.line, ".<locals>." in fn.symbol))
+                          at=self._run_at(owner, receiver, (path, fn.line, ".<locals>." in fn.symbol)))
 
     def call(self, call: Call, cond: bool, owner: str | None, path: str, guarded: bool = False) -> None:
         """A statement-level (or assigned) call: `mcp.tool(fn)`, `mcp.tool()(fn)`, `add_tool`, `mount`, ...
@@ -689,11 +708,13 @@ class _Analyser:
                 if inner is not None:
                     target = call.args[0] if call.args else None
                     self.register_expr(server, kind, target, inner.args, dict(inner.kwargs), conditional, path, call.line, inner,
-                                       at=(path, call.line, cond or owner is not None), through=self._through_parameter(receiver))
+                                       at=self._run_at(owner, receiver, (path, call.line, cond or owner is not None)),
+                                       through=self._through_parameter(receiver))
                 else:
                     target, rest = (call.args[0], call.args[1:]) if call.args else (None, ())
                     self.register_expr(server, kind, target, rest, dict(call.kwargs), conditional, path, call.line, call,
-                                       at=(path, call.line, cond or owner is not None), through=self._through_parameter(receiver))
+                                       at=self._run_at(owner, receiver, (path, call.line, cond or owner is not None)),
+                                       through=self._through_parameter(receiver))
 
     def _wrapped_parameter(self, owner: str, target: Expr) -> str | None:
         """The decorator a helper returns, when `target` is what it registers in place of the
