@@ -1268,8 +1268,14 @@ class _Extractor:
             elif type(base) is Dyn and scope.is_function and op != "in":
                 # `config["tools"] = ...` / `config["a"]["b"] = ...` on a parameter: changes the caller's object
                 name = _LEADING_NAME.match(base.src)
+                # `config["tools"] += [x]` on a shallow copy first changes the item in place (the list
+                # the copy shares with the caller's), as `config["tools"].extend(x)` would; only a
+                # constant on the right (`+= 1`, `+= " more"`: an int or a str, immutable) rebinds the
+                # copy's own key.
+                constant = type(stmt) is ast.AugAssign and type(stmt.value) is ast.Constant  # type: ignore[attr-defined]
+                changed = base.src + "[" if op not in ("=", "del") and not constant else base.src
                 if (name is not None and name.group(0) in scope.params and base.src[name.end():name.end() + 1] in ("", "[")
-                        and not self._copied(name.group(0), base.src, scope)):
+                        and not self._copied(name.group(0), changed, scope)):
                     self.mutated.setdefault(scope.prefix, set()).add(name.group(0))
                 elif name is not None and (derived := self.derived.get(scope.prefix)) and name.group(0) in derived:
                     # `c = config; c["tools"]["x"] = v`: an item of what the local names, shared with the caller's

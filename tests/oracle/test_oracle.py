@@ -174,6 +174,7 @@ FAILS_CLOSED = {
                 "spread_config_helper_item_alias_appends_refund_tool",
                 "spread_config_helper_setdefault_appends_refund_tool",
                 "spread_config_helper_shallow_copy_appends_refund_tool",
+                "spread_config_helper_shallow_copy_iadds_refund_tool",
                 "spread_config_tools_appended_through_module_name",
                 "spread_config_tools_changed_inside_try",
             ),
