@@ -141,6 +141,8 @@ class Program:
                 if isinstance(func, Ref) and func.name.startswith(_CHANGING_MODULES) and self.canonical(func.name) in _CHANGES_ARGUMENT:
                     # `operator.setitem(CFG, "tools", [...])`, `dict.update(CFG, ...)`: changes its first argument
                     first = e.call.args[0] if e.call.args else None
+                    if first.__class__ is Dyn and first.why == "subscript" and len(first.parts) == 2:  # type: ignore[union-attr]
+                        first = first.parts[0]  # type: ignore[union-attr]  # `list.append(CFG["tools"], x)`: CFG's item changes
                     if first.__class__ is Ref:
                         self.effects_by_receiver.setdefault(self.canonical(first.name), []).append(("__passed__", e))  # type: ignore[union-attr]
                 elif isinstance(func, Ref) and "." in func.name:
@@ -1174,6 +1176,7 @@ class Program:
         CFG["tools"]`, `= CFG.get("tools")`, `= CFG.setdefault(...)`): `TOOLS.append(x)`, `TOOLS[0] = x`,
         `TOOLS += [...]` change what the dict holds ("__item_changed__", not read here)."""
         index = self.__dict__.get("_item_aliases_")
+        holders: dict[str, list[str]] = self.__dict__.get("_holders_", {})
         if index is None:
             index = {}
             for target, binds in self.assigns.items():
@@ -1184,8 +1187,20 @@ class Program:
                     index.setdefault(self.canonical(value.parts[0].name), []).append(target)  # type: ignore[union-attr]
                 elif value.__class__ is Call and value.func.__class__ is Ref and value.func.name.endswith((".get", ".setdefault")):  # type: ignore[union-attr]
                     index.setdefault(self.canonical(value.func.name.rpartition(".")[0]), []).append(target)  # type: ignore[union-attr]
+                elif value.__class__ is Seq or value.__class__ is Map:
+                    # `ALL = [CFG]`: an item of ALL is CFG itself (`ALL[0]["tools"] = ...` changes it)
+                    for item in value.items if value.__class__ is Seq else (v for _, v in value.items):  # type: ignore[union-attr]
+                        if item.__class__ is Ref:
+                            holders.setdefault(self.canonical(item.name), []).append(target)  # type: ignore[union-attr]
             self.__dict__["_item_aliases_"] = index
+            self.__dict__["_holders_"] = holders
         out = []
+        for holder in holders.get(symbol, ()):
+            # Only a change made inside one of its items ("?=": `ALL[0]["tools"] = ...`, `ALL[0].update(...)`)
+            # changes the held dict; rebinding an item or changing the container itself does not.
+            out += [AssignFact(symbol, a.value, a.line, a.conditional, "__item_changed__") for a in self.assigns.get(holder, ()) if a.op == "?="]
+            out += [AssignFact(symbol, e.call, e.call.line, e.conditional, "__item_changed__")
+                    for method, e in self.effects_by_receiver.get(holder, []) if method == "__item_changed__"]
         for alias in index.get(symbol, ()):
             binds = self.assigns.get(alias, ())
             out += [AssignFact(symbol, a.value, a.line, a.conditional, "__item_changed__") for a in binds[1:] if a.op in ("[]=", "del", "?=", "+=")]
@@ -1528,7 +1543,8 @@ class Program:
 _LIST_ITEM_CHANGES = frozenset({"[]=", "del", "?="})
 # What leaves a list's items the same (in another order, or one of them changed in itself).
 _REORDERS = frozenset({"sort", "reverse", "__item_changed__"})  # (an item's own change: not its membership)
-_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "__item_changed__", "__passed__"})
+_DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "__item_changed__", "__passed__",
+                           "__init__", "__ior__"})  # (`CFG.__init__(tools=...)` updates it in place, as `CFG |= {...}`)
 # A statement calling a method of an item of a name (`CFG["tools"].append(x)`): that name's value changes.
 _ITEM_CHANGED = re.compile(r"([A-Za-z_][\w.]*)\[[^\]]*\]\.(?!(?:%s)$)[A-Za-z_]\w*$" % "|".join(sorted(_READ_ONLY_METHODS)))
 _CHANGING_MODULES = ("operator.", "dict.", "list.", "builtins.")

@@ -44,6 +44,8 @@ _CONVERSIONS = {ord("r"): "builtins.repr", ord("s"): "builtins.str", ord("a"): "
 # Expressions nested deeper than this become `Dyn(..., "too-deep")`: the value is unknown, the rest
 # of the file is still analysed (a 1,200-term sum next to a tool must not hide the tool).
 _MAX_EXPR_DEPTH = 64
+# `globals()["CFG"]` / `vars()["CFG"]` at the start of a subscript's text: the module's name CFG.
+_GLOBALS_ITEM = re.compile(r"(globals|vars)\(\)\[(['\"])([A-Za-z_]\w*)\2\]")
 
 # Packages whose import makes a file agent code for the fail-closed rule: an unreadable file that
 # imports one of these and that the change touches fails the gate (see receipt.diff).
@@ -233,6 +235,8 @@ _CHANGES_ARGUMENT = frozenset({
     "builtins.dict.update", "builtins.dict.setdefault", "builtins.dict.pop", "builtins.dict.popitem", "builtins.dict.clear",
     "builtins.dict.__setitem__", "builtins.dict.__delitem__", "builtins.list.append", "builtins.list.extend",
     "builtins.list.insert", "builtins.list.remove", "builtins.list.pop", "builtins.list.clear", "builtins.setattr",
+    # re-initialising or augmenting in place: `dict.__init__(CFG, tools=[...])` updates CFG
+    "builtins.dict.__init__", "builtins.dict.__ior__", "builtins.list.__init__", "builtins.list.__iadd__",
 })
 _SAME_RESOLUTION = frozenset({"conditional", "guarded", "in_try", "class_symbol", "prefix"})
 
@@ -752,6 +756,7 @@ class _Extractor:
                     self.readers.discard(id(value))  # its arguments' calls are effects (see `_statement_calls`)
                 elif not self._setattr(call, stmt, scope):
                     self.facts.effects.append(EffectFact(call, scope.conditional, scope.guarded))
+                    self._changes_through(call, stmt, scope, False)
                     if scope.is_function and type(call.func) is Dyn:
                         self._mutates(call.func.src, scope)
             elif type(value) is ast.ListComp or type(value) is ast.SetComp:
@@ -1010,6 +1015,7 @@ class _Extractor:
         finally:
             self.depth = depth
         self.facts.effects.append(EffectFact(call, scope.conditional or cond, scope.guarded or cond))
+        self._changes_through(call, node, scope, cond)
         if scope.is_function:
             if type(call.func) is Dyn:
                 self._mutates(call.func.src, scope)
@@ -1243,6 +1249,39 @@ class _Extractor:
         self.facts.assigns.append(AssignFact(f"{obj.name}.{attr}", value, stmt.lineno, scope.conditional, "=", scope.guarded))  # type: ignore[union-attr]
         return True
 
+    def _changes_through(self, call: Call, node: ast.AST, scope: _Scope, cond: bool) -> None:
+        """A call changing a name's value through a spelling no effect is indexed by: a method of
+        what `.get(...)` returns (`CFG.get("tools").append(x)`: the dict's own list), or a method
+        fetched by `getattr(CFG, "update")(...)`. Recorded on the name as a change not read ("?=")."""
+        func = call.func
+        root: Expr | None = None
+        if type(func) is Attr and func.attr not in _READ_ONLY_METHODS and type(func.value) is Call:
+            inner = func.value.func
+            if type(inner) is Ref and inner.name.endswith((".get", ".__getitem__")):
+                root = Ref(inner.name.rpartition(".")[0])
+        elif type(func) is Call and type(func.func) is Ref and func.func.name == "builtins.getattr" and len(func.args) >= 2:
+            method = func.args[1]
+            if not (type(method) is Const and method.value in _READ_ONLY_METHODS):
+                root = func.args[0]
+        if type(root) is Ref:
+            self.facts.assigns.append(AssignFact(root.name, Dyn(_src(node), "changed in place"), getattr(node, "lineno", call.line),
+                                                 scope.conditional or cond, "?=", scope.guarded or cond))
+
+    def _subscript_root(self, base: Expr) -> str | None:
+        """The name a chain of subscripts starts at (`CFG["tools"]`, `ALL[0]`), or the module name
+        `globals()["CFG"]` / `vars()["CFG"]` spells."""
+        for _ in range(_MAX_EXPR_DEPTH):
+            if type(base) is not Dyn or base.why != "subscript":
+                return None
+            if len(base.parts) != 2:  # a subscript of a call: only `globals()[...]` is a name
+                found = _GLOBALS_ITEM.match(base.src)
+                return f"{self.module}.{found.group(3)}" if found is not None else None
+            inner = base.parts[0]
+            if type(inner) is Ref:
+                return inner.name
+            base = inner
+        return None
+
     def assign(self, target: ast.AST, value: Expr, stmt: ast.stmt, scope: _Scope, op: str) -> None:
         t = type(target)
         if t is ast.Name:
@@ -1280,6 +1319,11 @@ class _Extractor:
                 elif name is not None and (derived := self.derived.get(scope.prefix)) and name.group(0) in derived:
                     # `c = config; c["tools"]["x"] = v`: an item of what the local names, shared with the caller's
                     self.mutated.setdefault(scope.prefix, set()).add(derived[name.group(0)])
+            if type(base) is Dyn and op != "in" and (root := self._subscript_root(base)) is not None:
+                # `CFG["tools"][1:] = [...]`, `ALL[0]["tools"] = [...]`, `globals()["CFG"]["tools"] = ...`:
+                # what the name holds is changed in place, in a way not read ("?=").
+                self.facts.assigns.append(AssignFact(root, Dyn(_src(stmt), "changed in place"), stmt.lineno,
+                                                     scope.conditional or scope.in_try, "?=", scope.guarded or scope.in_try))
             return
         if op == "in" and (t is ast.Tuple or t is ast.List):
             # `for name, cls in [("a", A), ...]`: each name takes its position in every item (op "in:<i>")

@@ -157,7 +157,8 @@ FAILS_CLOSED = {
     for why, unread, cases in (
         (
             "Agent(**CONFIG) or Agent(tools=TOOLS) where CONFIG or TOOLS is changed in place in a way the program"
-            " does not follow (a helper, an alias, a try body, a copy, a match case, an assigned call): the spread or"
+            " does not follow (a helper, an alias, a try body, a copy, a match case, an assigned call, a list holding it,"
+            " .get(...), a slice, dict.__init__, getattr, globals()): the spread or"
             " the list is unreadable",
             ("agent '",),
             (
@@ -177,6 +178,13 @@ FAILS_CLOSED = {
                 "spread_config_helper_shallow_copy_iadds_refund_tool",
                 "spread_config_tools_appended_through_module_name",
                 "spread_config_tools_changed_inside_try",
+                "spread_config_tools_appended_through_get",
+                "spread_config_held_in_list_item_tools_replaced",
+                "spread_config_tools_slice_assigned",
+                "spread_config_tools_appended_by_unbound_list_method",
+                "spread_config_reinitialised_by_dict_init",
+                "spread_config_updated_through_getattr",
+                "spread_config_tools_set_through_globals",
             ),
         ),
         (
