@@ -61,6 +61,8 @@ def _merge_same_symbol(cands: list[Candidate]) -> list[Candidate]:
         if dup is not None:
             dup.symbols |= c.symbols
             dup.reach.extend(c.reach)
+            for r, at in c.listed_at.items():
+                dup.listed_at.setdefault(r, at)
             dup.entry.root = dup.entry.root or c.entry.root
             continue
         for s in c.symbols:

@@ -32,6 +32,9 @@ class Candidate:
     # An overlay that finds no framework entry to patch stands alone as its own entry, unless it
     # only carries flags (`@replayable` alone describes nothing by itself).
     standalone: bool = True
+    # Where a reach is listed when not at the entry (`class Researcher(Agent): tools = [...]` in
+    # another file than the constructor call): symbol -> (path, line), for the notes about it.
+    listed_at: dict[str, tuple[str, int]] = field(default_factory=dict)
 
 
 @dataclass

@@ -312,7 +312,10 @@ class _Crew:
         # (a pull request editing only the class is shown it), and inline tools are placed there.
         where = site if call.kw("tools") is not None or config is not None else self.default_site(p.origin(call.func), "tools", site)
         for item in self.kit.items(setting("tools"), where, "tools"):
-            cand.reach.extend(self.tool_item(item.expr, item.conditional, where))
+            found = self.tool_item(item.expr, item.conditional, where)
+            cand.reach.extend(found)
+            if where.path != site.path:
+                cand.listed_at.update((r, (where.path, where.line)) for r in found)
         return identity
 
     def default_site(self, origin: str | None, key: str, site: Site) -> Site:

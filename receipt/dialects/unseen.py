@@ -90,8 +90,9 @@ def unrecognised_reach(program: Program, candidates: list[Candidate]) -> list[Ex
     a variable holding what no dialect reads. The framework builds something from it at run time;
     leaving it out of the agent's reach without a word would be a silent miss.
 
-    The note is placed at the agent (the file that lists it) and, when the definition lives in
-    another file, there too: a pull request touching either is shown it. Its identity is the kind
+    The note is placed where the agent lists it (the agent, or the class default it takes:
+    `Candidate.listed_at`) and, when the definition lives in another file, there too: a pull
+    request touching either is shown it. Its identity is the kind
     of definition and the decorators' shape, never the names a pull request may rename."""
     symbols: set[str] = set()
     for c in candidates:
@@ -111,9 +112,10 @@ def unrecognised_reach(program: Program, candidates: list[Candidate]) -> list[Ex
             what, site = _definition(d)
             name = target.rsplit(".", 1)[-1]
             where = program.path_of(target) if d is not None else None
-            out.append(issue(c.entry.path, c.entry.line, f"{c.entry.kind} '{c.entry.name}' reaches {name}, {what}; "
+            listed, line = c.listed_at.get(r, (c.entry.path, c.entry.line))  # where the list naming it is
+            out.append(issue(listed, line, f"{c.entry.kind} '{c.entry.name}' reaches {name}, {what}; "
                              "what the framework builds from it cannot be resolved statically", site=("unrecognised reach", c.entry.kind, *site)))
-            if where and where != c.entry.path and (where, target) not in noted:
+            if where and where != listed and (where, target) not in noted:
                 noted.add((where, target))
                 out.append(issue(where, getattr(d, "line", None), f"{name} is reached by {c.entry.kind} '{c.entry.name}' ({c.entry.path}) but is {what}; "
                                  "what the framework builds from it cannot be resolved statically", site=("unrecognised reach", "definition", *site)))

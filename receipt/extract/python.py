@@ -1263,7 +1263,7 @@ class _Extractor:
             method = func.args[1]
             if not (type(method) is Const and method.value in _READ_ONLY_METHODS):
                 root = func.args[0]
-        if type(root) is Ref:
+        if type(root) is Ref and "." in root.name:  # (not `requests.get(url).raise_for_status()`: a package)
             self.facts.assigns.append(AssignFact(root.name, Dyn(_src(node), "changed in place"), getattr(node, "lineno", call.line),
                                                  scope.conditional or cond, "?=", scope.guarded or cond))
 

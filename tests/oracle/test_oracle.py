@@ -200,6 +200,7 @@ FAILS_CLOSED = {
                 "tool_under_repository_wrapper_decorator_added",
                 "noop_tool_under_repository_wrapper_decorator_kept",
                 "crewai/tool_under_repository_wrapper_decorator_added",
+                "crewai/agent_class_default_tools_gain_tool_under_repository_wrapper",
             ),
         ),
         (
