@@ -1576,6 +1576,8 @@ class _Extractor:
         )
         class_schema_facts(self, node, scope, cls)
         class_scope = scope.derive(prefix=symbol, class_symbol=symbol)
+        bare: dict[str, int] = {}  # names annotated without a value (`allow_code_execution: bool`), by line
+        namespace = False  # the body reads its own namespace (`locals()`, `vars()`)
         for stmt in node.body:
             t = type(stmt)
             if t is ast.FunctionDef or t is ast.AsyncFunctionDef:
@@ -1584,18 +1586,58 @@ class _Extractor:
             elif t is ast.Assign or t is ast.AnnAssign:
                 targets = stmt.targets if t is ast.Assign else [stmt.target]  # type: ignore[attr-defined]
                 if stmt.value is None:  # type: ignore[attr-defined]
+                    if type(stmt.target) is ast.Name:  # type: ignore[attr-defined]
+                        bare[stmt.target.id] = stmt.lineno  # type: ignore[attr-defined]
                     continue
                 value = self.expr(stmt.value, scope)  # type: ignore[attr-defined]
                 for target in targets:
                     if type(target) is ast.Name:
                         cls.attrs[target.id] = value
                         cls.attr_lines[target.id] = stmt.lineno
+                    elif type(target) is ast.Tuple or type(target) is ast.List:
+                        self._class_unpacked(cls, target, stmt.value, stmt, scope)  # type: ignore[attr-defined]
             elif t is ast.ClassDef:
                 self.klass(stmt, class_scope)  # type: ignore[arg-type]
             elif t is ast.Expr:
                 # `class Setup: allow_refunds(CONFIG)`: run when the class is defined (a call no fact holds)
                 self._calls_below(stmt.value, scope, stmt, False, False)  # type: ignore[attr-defined]
+            else:
+                # Set under an `if`, a loop, a `try`, a `with`, a `match`, or by `x += ...`: which value the
+                # class holds is not known here (a name it leaves unset keeps what a base gives).
+                bound: dict[str, ast.AST] = {}
+                _class_body_names(stmt, bound)
+                for name, binder in sorted(bound.items()):
+                    cls.attrs[name] = Dyn(_src(binder), "set conditionally in the class body")
+                    cls.attr_lines[name] = getattr(binder, "lineno", stmt.lineno)
+            if t is not ast.FunctionDef and t is not ast.AsyncFunctionDef and t is not ast.ClassDef and not namespace:
+                namespace = _uses_namespace(stmt)
+        if namespace:
+            # `locals().update(SETTINGS)` / `vars()["x"] = ...`: any annotated name may be given a value
+            # the receipt cannot see (pydantic reads the class namespace for each field's default).
+            for name, line in bare.items():
+                if name not in cls.attrs:
+                    cls.attrs[name] = Dyn("locals()", "set through the class namespace")
+                    cls.attr_lines[name] = line
         self.facts.classes.append(cls)
+
+    def _class_unpacked(self, cls: ClassFact, target: ast.AST, value: ast.AST, stmt: ast.stmt, scope: _Scope) -> None:
+        """`a, b = True, "unsafe"` in a class body: each name takes its item; against anything but a
+        literal of as many items (or with a starred name), each name is not known."""
+        elts = target.elts  # type: ignore[attr-defined]
+        if (type(value) in (ast.Tuple, ast.List) and len(value.elts) == len(elts)  # type: ignore[attr-defined]
+                and not any(type(e) is ast.Starred for e in (*elts, *value.elts))):  # type: ignore[attr-defined]
+            for e, v in zip(elts, value.elts):  # type: ignore[attr-defined]
+                if type(e) is ast.Name:
+                    cls.attrs[e.id] = self.expr(v, scope)
+                    cls.attr_lines[e.id] = stmt.lineno
+                elif type(e) is ast.Tuple or type(e) is ast.List:
+                    self._class_unpacked(cls, e, v, stmt, scope)
+            return
+        names: set[str] = set()
+        _add_target_names(target, names)
+        for name in names:
+            cls.attrs[name] = Dyn(_src(stmt), "unpacked in the class body")
+            cls.attr_lines[name] = stmt.lineno
 
     def run(self) -> ModuleFacts:
         names: set[str] = set()
@@ -1862,6 +1904,38 @@ def _looks_like_type(node: ast.AST) -> bool:
 def _class_like(name: str) -> bool:
     # CapWords (or a one-letter TypeVar); an ALL_CAPS constant is more likely a dict key
     return name[:1].isupper() and (len(name) == 1 or not name.isupper())
+
+
+def _class_body_names(stmt: ast.stmt, out: dict[str, ast.AST]) -> None:
+    """The names a class-body statement that is not a plain assignment may bind (`x += 1`; an
+    assignment, loop target, `with ... as`, `except ... as` or walrus inside an `if`, a loop, a
+    `try`, a `with` or a `match`), each with the innermost statement or expression binding it
+    (what is said of its value). Not the functions and classes it defines, nor their bodies."""
+    todo: list[tuple[ast.AST, ast.AST]] = [(stmt, stmt)]
+    while todo:
+        node, binder = todo.pop()
+        k = type(node)
+        if k is ast.FunctionDef or k is ast.AsyncFunctionDef or k is ast.ClassDef or k is ast.Lambda:
+            continue
+        if k is ast.Name and type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
+            out.setdefault(node.id, binder)  # type: ignore[attr-defined]
+        elif k is ast.ExceptHandler and node.name:  # type: ignore[attr-defined]
+            out.setdefault(node.name, node)  # type: ignore[attr-defined]
+        elif k is ast.Import or k is ast.ImportFrom:
+            for a in node.names:  # type: ignore[attr-defined]
+                out.setdefault((a.asname or a.name).split(".")[0], node)
+            continue
+        if isinstance(node, ast.stmt) or k is ast.NamedExpr:
+            binder = node
+        todo.extend((child, binder) for child in ast.iter_child_nodes(node))
+
+
+def _uses_namespace(stmt: ast.stmt) -> bool:
+    """Whether a class-body statement calls `locals()` or `vars()` (no argument: the namespace being built)."""
+    for node in ast.walk(stmt):
+        if type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in ("locals", "vars") and not node.args:  # type: ignore[attr-defined]
+            return True
+    return False
 
 
 def _add_target_names(t: ast.AST, out: set[str]) -> None:

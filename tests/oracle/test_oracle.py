@@ -97,6 +97,12 @@ UNBUILDABLE = {
     " Docker daemon at construction",
     "crewai/agent_subclass_mixin_after_agent_enables_unsafe_code_execution": "code_execution_mode='safe' needs a running"
     " Docker daemon at construction",
+    "crewai/agent_subclass_default_unpacked_enables_unsafe_code_execution": "code_execution_mode='safe' needs a running"
+    " Docker daemon at construction",
+    "crewai/agent_subclass_default_under_flag_enables_unsafe_code_execution": "code_execution_mode='safe' needs a running"
+    " Docker daemon at construction",
+    "crewai/agent_subclass_default_from_namespace_enables_unsafe_code_execution": "code_execution_mode='safe' needs a running"
+    " Docker daemon at construction",
     "crewai/agent_subclass_validator_enables_unsafe_code_execution": "code_execution_mode='safe' needs a running"
     " Docker daemon at construction",
     "google_adk/model_from_env_via_litellm": "LiteLlm needs google-adk[extensions] (litellm), not installed by the oracle extra",
