@@ -594,11 +594,32 @@ class Program:
             symbol = self.canonical(expr.name)
             d = self.lookup(symbol)
             if isinstance(d, AssignFact) and not (d.conditional and self._assigned_more_than_once(symbol)):
-                value = self.evaluate(d.value, 1)
+                value = self._copied_at(d, symbol) if d.value.__class__ is Map else self.evaluate(d.value, 1)
                 if isinstance(value, dict):
                     return self._mutated_dict(symbol, value, 0, d.value, at)
                 return value
         return self.evaluate(expr)
+
+    def _copied_at(self, d: AssignFact, symbol: str) -> Any:
+        """The dict display `d` binds `symbol` to, its `**X` spreads of dict names taken as they are
+        where `d` runs: `H = {**BASE}` copies BASE then, and a later change of BASE is not H's."""
+        value: Map = d.value  # type: ignore[assignment]
+        if not any(k.__class__ is Const and k.value is None and v.__class__ is Ref for k, v in value.items):  # type: ignore[union-attr]
+            return self.evaluate(value, 1)
+        at = (self.path_of(symbol), d.line, d.conditional or ".<locals>." in symbol)
+        result: dict[str, Any] = {}
+        for k, v in value.items:
+            if k.__class__ is Const and k.value is None:  # type: ignore[union-attr]
+                inner = self.evaluate_at(v, at) if v.__class__ is Ref else self.evaluate(v, 2)
+                if not isinstance(inner, dict):
+                    return Dynamic(dynamic=describe(value))
+                result.update(inner)
+                continue
+            key = self.evaluate(k, 2)
+            if not isinstance(key, (str, int, float, bool)):
+                return Dynamic(dynamic=describe(value))
+            result[str(key) if not isinstance(key, str) else key] = self.evaluate(v, 2)
+        return result
 
     def evaluate(self, expr: Expr | None, _depth: int = 0) -> Any:
         """A literal Python value (str/int/float/bool/None/list/dict), or `Dynamic(src)`."""
