@@ -1596,6 +1596,11 @@ class _Extractor:
                         cls.attr_lines[target.id] = stmt.lineno
                     elif type(target) is ast.Tuple or type(target) is ast.List:
                         self._class_unpacked(cls, target, stmt.value, stmt, scope)  # type: ignore[attr-defined]
+                    elif type(target) is ast.Subscript and _leading_name(target) not in cls.attrs:
+                        # `class Setup: CONFIG["tools"] = [...]`: a module name's item, changed when the class is defined
+                        self.assign(target, value, stmt, scope, "=")
+            elif t is ast.AugAssign and type(stmt.target) is ast.Subscript and _leading_name(stmt.target) not in cls.attrs:  # type: ignore[attr-defined]
+                self.assign(stmt.target, self.expr(stmt.value, scope), stmt, scope, "+=" if type(stmt.op) is ast.Add else "?=")  # type: ignore[attr-defined]
             elif t is ast.ClassDef:
                 self.klass(stmt, class_scope)  # type: ignore[arg-type]
             elif t is ast.Expr:
@@ -1873,6 +1878,13 @@ def _docstring(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> s
 def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """A static or class method: its first parameter is not an instance."""
     return any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in node.decorator_list)
+
+
+def _leading_name(node: ast.AST) -> str | None:
+    """The name a chain of subscripts and attributes starts at (`CFG` of `CFG["a"][1:]`)."""
+    while type(node) is ast.Subscript or type(node) is ast.Attribute:
+        node = node.value  # type: ignore[attr-defined]
+    return node.id if type(node) is ast.Name else None  # type: ignore[attr-defined]
 
 
 def _no_star(ex: _Extractor, stmt: ast.Import | ast.ImportFrom) -> Iterable[tuple[str, str]]:
