@@ -817,6 +817,9 @@ class _Analyser:
         if isinstance(target, Ref) and isinstance(self.p.lookup(target.name), AssignFact):
             value = self.p.value_of(target)  # `t = Tool.from_function(fn, ...)` then `mcp.add_tool(t)`
         if isinstance(value, Call) and _framework(self.p.origin(value.func), "from_function"):
+            # The tool copies its hints when from_function runs (where the variable holding it is
+            # bound), not when it is registered: a change of the hints in between is not the tool's.
+            at = self._made_at(target, at)
             kwargs = {**dict(value.kwargs), **kwargs}
             target, args = (value.args[0] if value.args else value.kw("fn")), value.args[1:]
             call = value
@@ -837,6 +840,19 @@ class _Analyser:
             return
         self.warn(server.flavor, path, line, f"{kind} registered on MCP server '{server.name}' with a callable that cannot be "
                   f"resolved statically: {describe(target) if target is not None else '?'}", site=("callable", kind, server.name, shape(target)))
+
+    def _made_at(self, target: Expr | None, at: tuple[str, int, bool] | None) -> tuple[str, int, bool] | None:
+        """Where the tool a variable holds was made (`ARCHIVE = Tool.from_function(...)`, through
+        aliases): its assignment, as a use at that line (in a function or under a condition: at
+        any time). `at` for a tool made where it is registered."""
+        d = self.p.lookup(target.name) if isinstance(target, Ref) else None
+        for _ in range(_MAX_DEPTH):
+            if not (isinstance(d, AssignFact) and isinstance(d.value, Ref)):
+                break
+            d = self.p.lookup(d.value.name)
+        if not isinstance(d, AssignFact):
+            return at
+        return (self.p.path_of(d.target), d.line, d.conditional or ".<locals>." in d.target)
 
     def _loop_items(self, name: str, line: int) -> list[Item] | None:
         """The items of the one plain loop binding `name` (`for f in (a, b):`) when it is not under an
@@ -907,8 +923,11 @@ class _Analyser:
         if isinstance(items, Dynamic):
             self.warn(server.flavor, server.path, server.call.line, f"tools of MCP server '{server.name}' are not statically known: {items.dynamic}", site=("server tools", server.name, shape(items.dynamic)))
             return
+        # The server copies what its tools were made with when it is built (`FastMCP(tools=[Tool.from_function(fn,
+        # annotations=HINTS)])`): a later change of HINTS is not the tool's.
+        at = (server.path, server.call.line, server.conditional or ".<locals>." in server.symbol)
         for item in items:
-            self.register_expr(server, "tool", item.expr, (), {}, item.conditional, server.path, server.call.line, None)
+            self.register_expr(server, "tool", item.expr, (), {}, item.conditional, server.path, server.call.line, None, at=at)
 
     # -- mounts
 

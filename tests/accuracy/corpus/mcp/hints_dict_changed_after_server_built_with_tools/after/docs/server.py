@@ -1,0 +1,18 @@
+"""Document store MCP server."""
+
+from __future__ import annotations
+
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.tools import Tool
+
+READ_ONLY = {"readOnlyHint": False, "openWorldHint": False}
+
+
+def archive_document(doc_id: str) -> str:
+    """Move a document to the archive."""
+    return doc_id
+
+
+mcp = FastMCP("Docs", tools=[Tool.from_function(archive_document, annotations=READ_ONLY)])
+# Servers built from here on are read-only again; mcp's tool was made with the hints above already.
+READ_ONLY["readOnlyHint"] = True

@@ -1,0 +1,21 @@
+"""Document store MCP server."""
+
+from __future__ import annotations
+
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.tools import Tool
+
+mcp = FastMCP("Docs")
+
+READ_ONLY = {"readOnlyHint": False, "openWorldHint": False}
+
+
+def archive_document(doc_id: str) -> str:
+    """Move a document to the archive."""
+    return doc_id
+
+
+ARCHIVE = Tool.from_function(archive_document, annotations=READ_ONLY)
+# Tools made from here on are read-only again; ARCHIVE was made with the hints above already.
+READ_ONLY["readOnlyHint"] = True
+mcp.add_tool(ARCHIVE)
