@@ -212,6 +212,10 @@ class Program:
         # Only calls spelling the last name of a changing function are looked at (a few of the program's).
         leaves = {symbol.rpartition(".")[2] for symbol in changing}
         leaves.add("partial")  # `functools.partial(allow_refunds, CFG)`: binds CFG to the parameter
+        for symbol in changing:  # `Policy(CFG)`: a class whose __init__ changes its parameter
+            owner, _, leaf = symbol.rpartition(".")
+            if leaf == "__init__" and owner in self.classes:
+                leaves.add(owner.rpartition(".")[2])
         # Names bound to a changing function (`allow = allow_refunds`, `for helper in (allow_refunds,)`) call it too.
         self._changing_names: dict[str, str] = {}
         for target, binds in self.assigns.items():
@@ -262,6 +266,8 @@ class Program:
         """The arguments of `call` bound to parameters its callee changes in place (see `_index_passed`)."""
         symbol = self.canonical(call.func.name)  # type: ignore[union-attr]
         symbol = self.__dict__.get("_changing_names", {}).get(symbol, symbol)
+        if symbol in self.classes:  # `Policy(CONFIG)`: its __init__ is called with CONFIG after the instance
+            symbol = self.canonical(f"{symbol}.__init__")
         names = changing.get(symbol)
         fn = self.functions.get(symbol)
         if not names or fn is None:

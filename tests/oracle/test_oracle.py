@@ -182,6 +182,8 @@ FAILS_CLOSED = {
                 "spread_config_helper_setdefault_appends_refund_tool",
                 "spread_config_helper_shallow_copy_appends_refund_tool",
                 "spread_config_helper_shallow_copy_iadds_refund_tool",
+                "spread_config_policy_constructor_adds_refund_tool",
+                "spread_config_helper_imported_as_alias_adds_refund_tool",
                 "spread_config_tools_appended_through_module_name",
                 "spread_config_tools_changed_inside_try",
                 "spread_config_tools_appended_through_get",
