@@ -1292,6 +1292,13 @@ class _Extractor:
                 self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op, scope.guarded))
             return
         if t is ast.Subscript:
+            name = _namespace_key(target)
+            if name is not None and op == "=" and self.expr(target.value.func, scope) == _GLOBALS:  # type: ignore[attr-defined]
+                # `globals()["trace"] = approve`: the module's name `trace` is bound to `approve`, from a
+                # function whenever it runs
+                self.facts.assigns.append(AssignFact(f"{self.module}.{name}", value, stmt.lineno, scope.conditional or scope.is_function or scope.in_try,
+                                                     "=", scope.guarded or scope.in_try))
+                return
             # `ANN["readOnlyHint"] = False` / `del ANN["x"]`: recorded on ANN as a one-item mapping (op "[]=" /
             # "del"), so evaluating ANN applies it; a computed key is a Dyn key (the whole value is then unknown).
             base = self.expr(target.value, scope)  # type: ignore[attr-defined]
@@ -1878,6 +1885,18 @@ def _docstring(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> s
 def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """A static or class method: its first parameter is not an instance."""
     return any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in node.decorator_list)
+
+
+_GLOBALS = Ref("builtins.globals")
+
+
+def _namespace_key(target: ast.Subscript) -> str | None:
+    """`x` of `globals()["x"]` (a call of a name without arguments, a constant identifier as key)."""
+    call, key = target.value, target.slice
+    if (type(call) is ast.Call and type(call.func) is ast.Name and not call.args and not call.keywords  # type: ignore[attr-defined]
+            and type(key) is ast.Constant and type(key.value) is str and key.value.isidentifier()):  # type: ignore[attr-defined]
+        return key.value  # type: ignore[attr-defined]
+    return None
 
 
 def _leading_name(node: ast.AST) -> str | None:

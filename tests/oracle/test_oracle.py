@@ -78,6 +78,7 @@ UNBUILDABLE = {
     "crewai/noop_hook_agent_filter_names_role_through_constant": _CREWAI_1_15_HOOKS,
     "crewai/refund_tool_given_to_agent_outside_hook_agent_filter": _CREWAI_1_15_HOOKS,
     "crewai/approval_hook_removed_through_unregister_hook": _CREWAI_1_15_HOOKS,
+    "crewai/approval_hook_removed_through_name_rebound_by_globals": _CREWAI_1_15_HOOKS,
     "crewai/noop_other_hook_unregistered_beside_approval_hook": _CREWAI_1_15_HOOKS,
     "crewai/approval_hook_unregistered_through_rebound_name": _CREWAI_1_15_HOOKS,
     "crewai/approval_hook_unregistered_through_name_rebound_under_flag": _CREWAI_1_15_HOOKS,
