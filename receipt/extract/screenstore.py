@@ -214,7 +214,6 @@ class KeptMemo(ScreenMemo):
         # selections of the others). An entry per site and module, as recording keeps them, was
         # 100,000 tuples at 5,000 files.
         self.reusable: dict[str, tuple[Any, list[str], str]] = {}
-        self._selected: dict[str, dict[str, list]] = {}  # module -> its kept selections, read when first asked
 
     def get(self, site: str, module: str, facts: Any) -> list | None:
         found = self.reusable.get(module)
@@ -223,10 +222,9 @@ class KeptMemo(ScreenMemo):
                 self.reused += 1
                 return _NOTHING
             if found[2]:
-                selected = self._selected.get(module)
-                if selected is None:
-                    selected = self._selected[module] = _selections(found[2])
-                kept = selected.get(site)
+                # Read from the text each time a site asks (a few per module): kept parsed, every
+                # module's selections were 15-20 MB of an awslabs/mcp head's peak.
+                kept = _selections(found[2]).get(site)
                 items = _items_at(facts, kept) if kept is not None else None
                 if items:
                     self.reused += 1
@@ -242,7 +240,6 @@ class KeptMemo(ScreenMemo):
             self.entries.clear()
             self.carried.clear()
             self.reusable.clear()
-            self._selected.clear()
             self.program = program
             return
         base, self.base = self.base, None
