@@ -1404,6 +1404,24 @@ def indexed_callee(effect: EffectFact) -> Expr | None:
     return func if func.__class__ is Ref or func.__class__ is Dyn else None
 
 
+def attribute_callee(effect: EffectFact) -> str | None:
+    """The attribute named when `effect`'s callee is an attribute of an expression (`Policy().allow`),
+    else None; without reading a lazily read effect whose rows tell it (else it is read)."""
+    if effect.__class__ is _LazyEffect:
+        pending: _Pending = _EFFECT_HELD.__get__(effect)
+        rows = pending._rows
+        i = pending.parts.effect_calls[_EFFECT_AT.__get__(effect)]
+        row = rows[i]
+        if row.__class__ is list and len(row) == 6 and row[0].__class__ is int and row[0] == _CALL and row[1].__class__ is int and 0 <= row[1] < i:
+            f = rows[row[1]]
+            if f.__class__ is not list or not f or f[0].__class__ is not int or (f[0] != _ATTR and f[0] in _NOT_NAMES):
+                return None  # a constant, or another kind of expression than an attribute
+            if f[0] == _ATTR and len(f) == 3 and f[2].__class__ is str:
+                return f[2]
+    func = effect.call.func
+    return func.attr if func.__class__ is Attr else None  # type: ignore[union-attr]
+
+
 def alias_of(a: AssignFact) -> str | None:
     """The name `a` binds its target to when it is `target = name`, else None; without reading a
     lazily read assignment (the entry's rows told when it was read)."""

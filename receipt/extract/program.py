@@ -35,6 +35,7 @@ from receipt.extract.facts import (
     alias_of,
     assigned_call_name,
     calls_named,
+    attribute_callee,
     indexed_callee,
     mutates_of,
     nodes_in,
@@ -240,18 +241,24 @@ class Program:
             leaves.update(symbol.rpartition(".")[2] for symbol in grew)
         for m in self.modules.values():
             for e in m.effects:
-                self._index_passed_call(indexed_callee(e), e, changing, leaves)
+                func = indexed_callee(e)
+                if func is None and attribute_callee(e) in leaves:  # `Policy().allow(CFG)`
+                    func = e.call.func
+                self._index_passed_call(func, e, changing, leaves)
             for a in m.assigns:
                 func = assigned_call_name(a)
                 if func is not None:
                     self._index_passed_call(func, a, changing, leaves)
 
     def _index_passed_call(self, func: Expr | None, fact: EffectFact | AssignFact, changing: dict[str, set[str]], leaves: set[str]) -> None:
-        if func.__class__ is not Ref or func.name.rpartition(".")[2] not in leaves:  # type: ignore[union-attr]
+        if func.__class__ is Attr:  # `Policy().allow(CFG)`: a method called on an instance made in place
+            if func.attr not in leaves:  # type: ignore[union-attr]
+                return
+        elif func.__class__ is not Ref or func.name.rpartition(".")[2] not in leaves:  # type: ignore[union-attr]
             return
         e = fact if isinstance(fact, EffectFact) else EffectFact(fact.value, fact.conditional, fact.guarded)  # type: ignore[arg-type]
         call = e.call
-        if self.canonical(func.name) == "functools.partial" and call.args:  # type: ignore[union-attr]
+        if func.__class__ is Ref and self.canonical(func.name) == "functools.partial" and call.args:  # type: ignore[union-attr]
             inner = call.args[0]
             if inner.__class__ is not Ref:
                 return
@@ -264,10 +271,15 @@ class Program:
 
     def _changed_arguments(self, call: Call, changing: dict[str, set[str]]) -> list[Expr]:
         """The arguments of `call` bound to parameters its callee changes in place (see `_index_passed`)."""
-        symbol = self.canonical(call.func.name)  # type: ignore[union-attr]
-        symbol = self.__dict__.get("_changing_names", {}).get(symbol, symbol)
-        if symbol in self.classes:  # `Policy(CONFIG)`: its __init__ is called with CONFIG after the instance
-            symbol = self.canonical(f"{symbol}.__init__")
+        if call.func.__class__ is Ref:
+            symbol = self.canonical(call.func.name)  # type: ignore[union-attr]
+            symbol = self.__dict__.get("_changing_names", {}).get(symbol, symbol)
+            if symbol in self.classes:  # `Policy(CONFIG)`: its __init__ is called with CONFIG after the instance
+                symbol = self.canonical(f"{symbol}.__init__")
+            elif symbol not in self.functions:  # `p.allow(CONFIG)` with `p = Policy()`
+                symbol = self._method_called(call.func) or symbol
+        else:
+            symbol = self._method_called(call.func) or ""
         names = changing.get(symbol)
         fn = self.functions.get(symbol)
         if not names or fn is None:
@@ -282,6 +294,25 @@ class Program:
             if arg is not None:
                 out.append(arg)
         return out
+
+    def _method_called(self, func: Expr) -> str | None:
+        """The repository method a call on an instance calls: `Policy().allow`, or `p.allow` where
+        `p = Policy()` is `p`'s one binding; None for any other callee."""
+        if func.__class__ is Attr:
+            inst, attr = func.value, func.attr  # type: ignore[union-attr]
+        elif func.__class__ is Ref and "." in func.name:  # type: ignore[union-attr]
+            owner, _, attr = func.name.rpartition(".")  # type: ignore[union-attr]
+            binds = [a for a in self.assigns.get(self.canonical(owner), ()) if a.op == "="]
+            if len(binds) != 1:
+                return None
+            inst = binds[0].value
+        else:
+            return None
+        if inst.__class__ is Call and inst.func.__class__ is Ref:  # type: ignore[union-attr]
+            cls = self.canonical(inst.func.name)  # type: ignore[union-attr]
+            if cls in self.classes:
+                return self.canonical(f"{cls}.{attr}")
+        return None
 
     def _own_projects_first(self, projects: dict[str, str], in_project: dict[tuple[str, str], str], packages: dict[str, str]) -> None:
         """Absolute imports of a name several projects of the tree define load the importing
