@@ -287,8 +287,12 @@ class Program:
         positional = [q.name for q in fn.params if q.kind in ("pos", "posonly")]
         if fn.owner_class and positional and positional[0] in ("self", "cls"):
             positional = positional[1:]  # called on the instance or class: the first argument is the next one
+        varargs = {q.name for q in fn.params if q.kind == "varargs"}
         out = []
         for name in sorted(names):
+            if name in varargs:  # `allow_refunds(*configs)`: every positional argument past the named ones
+                out.extend(call.args[len(positional):])
+                continue
             index = positional.index(name) if name in positional else len(call.args)
             arg = call.arg(index, name)
             if arg is not None:

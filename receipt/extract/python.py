@@ -168,6 +168,7 @@ class _Scope:
     locals: set[str] = field(default_factory=set)
     local_imports: dict[str, str] = field(default_factory=dict)
     params: set[str] = field(default_factory=set)
+    varargs: frozenset[str] = frozenset()  # the `*args` parameters among `params`
     conditional: bool = False
     # In a block that may not run within its own function (or module): an `if`, a loop, a handler.
     # A function body is conditional already, but a call directly in it runs whenever it does.
@@ -1137,7 +1138,11 @@ class _Extractor:
                 self.mutated.setdefault(scope.prefix, set()).add(derived[name])
             return
         copy = False
-        if op != "=":
+        if op == "in" and (param := _iterated_param(value, scope)) is not None:
+            # `for config in configs:` over `*configs`, or `for c in (config,)`: each item is the
+            # caller's object (a shallow copy's items too)
+            pass
+        elif op != "=":
             param = None
         elif type(value) is Ref:  # `d = c`: the same object as the local `c`
             param = self._derived_param(value, scope)
@@ -1440,6 +1445,7 @@ class _Extractor:
             imports=scope.imports,
             prefix=f"{symbol}.<locals>",
             params={p.name for p in params} | (scope.params if scope.is_function else set()),
+            varargs=frozenset(p.name for p in params if p.kind == "varargs") | (scope.varargs if scope.is_function else frozenset()),
             conditional=True,
             is_function=True,
         )
@@ -1897,6 +1903,17 @@ def _namespace_key(target: ast.Subscript) -> str | None:
             and type(key) is ast.Constant and type(key.value) is str and key.value.isidentifier()):  # type: ignore[attr-defined]
         return key.value  # type: ignore[attr-defined]
     return None
+
+
+def _iterated_param(value: Expr, scope: _Scope) -> str | None:
+    """The parameter a loop's items are objects of the caller's from: `*configs` iterated
+    (`for config in configs`), or a literal of one parameter (`for c in (config,)`, `[config]`)."""
+    items = value.items if type(value) is Seq else (value,)  # type: ignore[union-attr]
+    names = {e.src for e in items if type(e) is Dyn and e.why == "parameter" and e.src in scope.params}  # type: ignore[union-attr]
+    if len(names) != 1 or len(items) != len([e for e in items if type(e) is Dyn]):
+        return None
+    name = names.pop()
+    return name if type(value) is Seq or name in scope.varargs else None
 
 
 def _leading_name(node: ast.AST) -> str | None:
