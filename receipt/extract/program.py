@@ -295,6 +295,8 @@ class Program:
                 continue
             index = positional.index(name) if name in positional else len(call.args)
             arg = call.arg(index, name)
+            if arg is None and not call.star:  # `def allow(config=CONFIG)` called without it: the default is changed
+                arg = next((q.default_expr for q in fn.params if q.name == name), None)
             if arg is not None:
                 out.append(arg)
         return out

@@ -187,6 +187,7 @@ FAILS_CLOSED = {
                 "spread_config_policy_method_on_new_instance_adds_refund_tool",
                 "spread_config_policy_method_on_bound_instance_adds_refund_tool",
                 "spread_config_varargs_helper_loop_adds_refund_tool",
+                "spread_config_helper_default_parameter_adds_refund_tool",
                 "spread_config_helper_loop_over_its_parameter_adds_refund_tool",
                 "spread_config_helper_imported_as_alias_adds_refund_tool",
                 "spread_config_tools_appended_through_module_name",
