@@ -1142,7 +1142,7 @@ class _Analyser:
 # of the module and of what they ask the program; what they skip, the analyser would skip too.
 
 
-def _sites_of(p: Program, calls: Iterable[tuple[Call, bool, str | None]]) -> list[tuple[str, Call, bool, bool, str | None]]:
+def _sites_of(p: Program, calls: Iterable[tuple[Call, bool, str | None]]) -> list[tuple[str, Call, bool, bool, bool, str | None]]:
     """(callee, call, instance bound, applied, conditional, calling function) for calls of repository
     functions: the site is `_site_call(call, bound, applied)`. `Cls(args)` calls
     `Cls.__init__(<instance>, args)`; a method called on an instance (`self.m(...)`, `Cls(...).m(...)`,

@@ -34,8 +34,8 @@ from receipt.extract.facts import (
     Splat,
     alias_of,
     assigned_call_name,
-    calls_named,
     attribute_callee,
+    calls_named,
     indexed_callee,
     mutates_of,
     nodes_in,
@@ -646,23 +646,8 @@ class Program:
     def _copied_at(self, d: AssignFact, symbol: str) -> Any:
         """The dict display `d` binds `symbol` to, its `**X` spreads of dict names taken as they are
         where `d` runs: `H = {**BASE}` copies BASE then, and a later change of BASE is not H's."""
-        value: Map = d.value  # type: ignore[assignment]
-        if not any(k.__class__ is Const and k.value is None and v.__class__ is Ref for k, v in value.items):  # type: ignore[union-attr]
-            return self.evaluate(value, 1)
         at = (self.path_of(symbol), d.line, d.conditional or ".<locals>." in symbol)
-        result: dict[str, Any] = {}
-        for k, v in value.items:
-            if k.__class__ is Const and k.value is None:  # type: ignore[union-attr]
-                inner = self.evaluate_at(v, at) if v.__class__ is Ref else self.evaluate(v, 2)
-                if not isinstance(inner, dict):
-                    return Dynamic(dynamic=describe(value))
-                result.update(inner)
-                continue
-            key = self.evaluate(k, 2)
-            if not isinstance(key, (str, int, float, bool)):
-                return Dynamic(dynamic=describe(value))
-            result[str(key) if not isinstance(key, str) else key] = self.evaluate(v, 2)
-        return result
+        return self._evaluate_map(d.value, 1, lambda v: self.evaluate_at(v, at) if v.__class__ is Ref else self.evaluate(v, 2))  # type: ignore[arg-type]
 
     def evaluate(self, expr: Expr | None, _depth: int = 0) -> Any:
         """A literal Python value (str/int/float/bool/None/list/dict), or `Dynamic(src)`."""
@@ -692,19 +677,7 @@ class Program:
                 out.append(self.evaluate(item, _depth + 1))
             return out
         if isinstance(expr, Map):
-            result: dict[str, Any] = {}
-            for k, v in expr.items:
-                if isinstance(k, Const) and k.value is None:  # **spread
-                    inner = self.evaluate(v, _depth + 1)
-                    if isinstance(inner, dict):
-                        result.update(inner)
-                        continue
-                    return Dynamic(dynamic=describe(expr))
-                key = self.evaluate(k, _depth + 1)
-                if not isinstance(key, (str, int, float, bool)):
-                    return Dynamic(dynamic=describe(expr))
-                result[str(key) if not isinstance(key, str) else key] = self.evaluate(v, _depth + 1)
-            return result
+            return self._evaluate_map(expr, _depth, lambda v: self.evaluate(v, _depth + 1))
         if isinstance(expr, Concat):
             left, right = self.evaluate(expr.left, _depth + 1), self.evaluate(expr.right, _depth + 1)
             if isinstance(left, list) and isinstance(right, list):
@@ -737,6 +710,22 @@ class Program:
                 return self.evaluate(inner, _depth + 1)
             return self._evaluate_call(expr, _depth)
         return Dynamic(dynamic=describe(expr))
+
+    def _evaluate_map(self, expr: Map, depth: int, spread: Callable[[Expr], Any]) -> Any:
+        """A dict display's value, each `**X` spread's value as `spread` gives it."""
+        result: dict[str, Any] = {}
+        for k, v in expr.items:
+            if isinstance(k, Const) and k.value is None:  # **spread
+                inner = spread(v)
+                if isinstance(inner, dict):
+                    result.update(inner)
+                    continue
+                return Dynamic(dynamic=describe(expr))
+            key = self.evaluate(k, depth + 1)
+            if not isinstance(key, (str, int, float, bool)):
+                return Dynamic(dynamic=describe(expr))
+            result[str(key) if not isinstance(key, str) else key] = self.evaluate(v, depth + 1)
+        return result
 
     # -- values by meaning, for digests ---------------------------------------------------------
 

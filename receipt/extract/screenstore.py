@@ -42,6 +42,7 @@ import orjson
 
 from receipt.extract import gc_paused
 from receipt.extract.cache import touch, write_atomic
+from receipt.extract.program import calls_in
 from receipt.extract.screens import _NOTHING, _TREE_WIDE, ALWAYS, CANONICAL, ScreenMemo, _Kept, changed_keys, effects_placed
 
 FORMAT = "screens-v5"  # bump when the layout below changes (v5: selections kept by place, effects by digest)
@@ -67,8 +68,7 @@ def _file(root: Path, bound: dict[str, str]) -> Path:
 class Kept:
     """Screens read back from an entry: path -> (sites whose screen selected nothing, hashes of what
     they read, the JSON of [[site, its selection as `_placed_items` wrote it], ...] for the others
-    kept, or ""); and
-    `effects`, the program's `effects_by_receiver` by where each effect is
+    kept, or ""); and `effects`, the program's `effects_by_receiver` by where each effect is
     (screens.effects_placed), or None (not kept: the base's program is then built again)."""
 
     __slots__ = ("modules", "effects")
@@ -93,8 +93,6 @@ _PLAIN = (str, int, bool, type(None))
 
 def _places_of(m: Any, wanted: set[int]) -> dict[int, list[Any]]:
     """The place of each object of `m`'s facts whose id is in `wanted` (as far as found)."""
-    from receipt.extract.program import calls_in
-
     found: dict[int, list[Any]] = {}
 
     def see(obj: Any, place: list[Any]) -> bool:
@@ -154,8 +152,6 @@ def _at(m: Any, place: list[Any], inside: dict[tuple[str, int], list[Any]]) -> A
         if tag == "a" or tag == "e":
             calls = inside.get((tag, i))
             if calls is None:
-                from receipt.extract.program import calls_in
-
                 calls = inside[(tag, i)] = calls_in(m.assigns[i].value if tag == "a" else m.effects[i].call)
             return calls[k]
     raise ValueError("not a place")
@@ -172,13 +168,23 @@ def _items_at(m: Any, kept: list[Any]) -> list[Any] | None:
     inside: dict[tuple[str, int], list[Any]] = {}
     try:
         for whole, parts in kept:
-            values = tuple(part[1] if part[0] == 0 and isinstance(part[1], _PLAIN) else _at(m, part[1], inside) if part[0] == 1 else _raise() for part in parts)
+            values = tuple(_part(m, part, inside) for part in parts)
             if not values or (not whole and len(values) != 1):
                 return None
             out.append(values if whole is True else values[0])
     except (ValueError, IndexError, TypeError, AttributeError, KeyError):
         return None
     return out
+
+
+def _part(m: Any, part: list[Any], inside: dict[tuple[str, int], list[Any]]) -> Any:
+    """One part of a kept item (see `_placed_items`); ValueError when it is neither kind."""
+    kind, value = part
+    if kind == 0 and isinstance(value, _PLAIN):
+        return value
+    if kind == 1:
+        return _at(m, value, inside)
+    raise ValueError("not a part")
 
 
 def _selections(text: str) -> dict[str, list]:
@@ -191,10 +197,6 @@ def _selections(text: str) -> dict[str, list]:
     if not isinstance(rows, list) or not all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and isinstance(x[1], list) for x in rows):
         return {}
     return {site: items for site, items in rows}
-
-
-def _raise() -> Any:
-    raise ValueError("not a part")
 
 
 class KeptMemo(ScreenMemo):
