@@ -986,7 +986,7 @@ def unresolved_changes(
     registration it concerns and the shape of what cannot be followed, never a name the change may
     rename), not by its wording: a renamed function does not make a standing note new. Notes of one
     identity in one file pair in source order. With `touched`, notes in files the change does not
-    touch are context, never changes. `pairing` as for `diff_surfaces`: the moves it found.
+    touch are news only at a new place (see below). `pairing` as for `diff_surfaces`: the moves it found.
     """
     def notes(surface: Surface) -> dict[tuple[str, str, str], list[Any]]:
         out: dict[tuple[str, str, str], list[Any]] = {}
@@ -1012,20 +1012,33 @@ def unresolved_changes(
                 if site == key[2] or _same_after_move(site, key[2], pairing.modules):
                     old[key] = issues
                     break
+    # A file the change does not touch reads the same at both revisions, so its lines are its
+    # notes' places: a note at a line where base had one of the same reason and kind is the same
+    # standing limitation, whatever a change elsewhere made of its wording (a server renamed in
+    # another file renames the note's site). A note at a new place there is news: the change
+    # elsewhere made a registration of this file unreadable (`TOOLS, N = helper()` in the module
+    # an untouched agent takes TOOLS from).
+    standing = {(i.path, i.reason, _site_kind(i), i.line) for issues in old.values() for i in issues}
     out = []
     for identity, issues in sorted(new.items()):
         path = identity[0]
-        # Committed bytecode is listed without a blob: whether it is new is what base says.
-        if touched is not None and path not in touched and not any(i.reason in _UNSEEN_CODE for i in issues):
-            continue
         known = old.get(identity, [])
         exact = {i.message for i in known}
         fresh = [i for i in issues if i.message not in exact]
-        for issue in fresh[max(0, len(known) - (len(issues) - len(fresh))):]:
+        fresh = fresh[max(0, len(known) - (len(issues) - len(fresh))):]
+        # Committed bytecode is listed without a blob: whether it is new is what base says.
+        if touched is not None and path not in touched and not any(i.reason in _UNSEEN_CODE for i in issues):
+            fresh = [i for i in fresh if (i.path, i.reason, _site_kind(i), i.line) not in standing]
+        for issue in fresh:
             subject = Subject(kind="file", name=path, path=path, line=issue.line, key=f"file:{path}")
             change_id = _UNSEEN_CODE.get(issue.reason, "surface.unresolved")
             out.append(make_change(change_id, subject, None, {"unresolved": issue.message}, f"file '{path}': {issue.message}"))
     return sort_changes(out)
+
+
+def _site_kind(issue: Any) -> str:
+    """What kind of registration a note concerns: the first part of its site (`dialects.base.issue`)."""
+    return (issue.site or issue.message).split("\x1f", 1)[0]
 
 
 def config_change(path: str, base_text: str | None, head_text: str | None) -> Change | None:

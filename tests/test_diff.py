@@ -935,3 +935,21 @@ def test_equal_entries_are_diffed_as_every_rule_would():
     changes = diff_surfaces(base, head)
     assert [c.id for c in changes if c.subject.key == "agent:a"] == ["agent.reach_added", "agent.reach_removed"]
     assert changes == diff_surfaces(base, head, rules=ENTRY_RULES)
+
+
+def test_a_new_note_in_a_file_the_change_does_not_touch_is_news_at_a_new_place_only() -> None:
+    """An untouched file reads the same at both revisions: a note at a line where base had one of the
+    same reason and kind stands (a change elsewhere may reword it: a renamed server in its site); a
+    note at a new line was made by the change elsewhere and is reported."""
+    def note(line: int, site: str) -> ExtractionIssue:
+        return ExtractionIssue(path="agents.py", line=line, kind="unresolved", reason="unresolved", message=f"note {site}", site=site)
+
+    base = surf(skipped=[note(5, "agent tools\x1fserver-a")])
+    reworded = surf(rev="head", skipped=[note(5, "agent tools\x1fserver-b")])
+    assert unresolved_changes(base, reworded, touched={"other.py"}) == []
+    # the same rewording in a file the change touches is a new identity, as before
+    assert [c.id for c in unresolved_changes(base, reworded, touched={"agents.py"})] == ["surface.unresolved"]
+    grown = surf(rev="head", skipped=[note(5, "agent tools\x1fserver-a"), note(9, "agent tools\x1fTOOLS, N = helper()")])
+    found = unresolved_changes(base, grown, touched={"other.py"})
+    assert [(c.id, c.subject.path, c.subject.line) for c in found] == [("surface.unresolved", "agents.py", 9)]
+    assert [c.id for c in unresolved_changes(surf(), grown, touched={"other.py"})] == ["surface.unresolved"] * 2
