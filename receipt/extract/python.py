@@ -1346,9 +1346,16 @@ class _Extractor:
         if op.startswith("in"):
             return  # other loop targets (attributes, starred): not followed
         if t is ast.Tuple or t is ast.List:
-            if isinstance(value, Seq) and len(value.items) == len(target.elts):  # type: ignore[attr-defined]
-                for e, v in zip(target.elts, value.items):  # type: ignore[attr-defined]
+            elts = target.elts  # type: ignore[attr-defined]
+            if isinstance(value, Seq) and len(value.items) == len(elts) and not any(type(e) is ast.Starred for e in elts):
+                for e, v in zip(elts, value.items):
                     self.assign(e, v, stmt, scope, op)
+                return
+            # `TOOLS, COUNT = configure(TOOLS)`, `first, *rest = items`: each target is bound to what is
+            # not read here. Left out, a name kept the value an earlier binding gave it.
+            unpacked = Dyn(_src(stmt), "unpacked")
+            for e in elts:
+                self.assign(e.value if type(e) is ast.Starred else e, unpacked, stmt, scope, op)
             return
         ref = self.expr(target, scope)
         if isinstance(ref, Ref):
