@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from receipt.dialects.base import Candidate, DialectResult, decorator_call, issue, shape
 from receipt.dialects.registry import FRAMEWORK_PACKAGES
-from receipt.extract.facts import AssignFact, ClassFact, FunctionFact
+from receipt.extract.facts import AssignFact, ClassFact, Const, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import ExtractionIssue
 
@@ -106,7 +106,7 @@ def unrecognised_reach(program: Program, candidates: list[Candidate]) -> list[Ex
             if r.startswith("key:") or r in symbols:
                 continue
             target = program.canonical(r)
-            if target in symbols or program.is_external(target):
+            if _known(program, target, symbols, 0):
                 continue
             d = program.lookup(target)
             what, site = _definition(d)
@@ -120,6 +120,25 @@ def unrecognised_reach(program: Program, candidates: list[Candidate]) -> list[Ex
                 out.append(issue(where, getattr(d, "line", None), f"{name} is reached by {c.entry.kind} '{c.entry.name}' ({c.entry.path}) but is {what}; "
                                  "what the framework builds from it cannot be resolved statically", site=("unrecognised reach", "definition", *site)))
     return out
+
+
+def _known(program: Program, target: str, symbols: set[str], depth: int) -> bool:
+    """True when `target` is an entry, an outside package's name, or a variable each of whose
+    bindings is None or such a name (`x = agent_a if flag else None`: the framework is handed one
+    of them, each in the surface already). Any other binding (a call, an in-place change, `+=`)
+    leaves it unknown."""
+    if target in symbols or program.is_external(target):
+        return True
+    binds = program.assigns.get(target, ())
+    if depth >= 8 or not binds or any(a.op != "=" for a in binds):
+        return False
+    for a in binds:
+        v = a.value
+        if v.__class__ is Const and v.value is None:  # type: ignore[union-attr]
+            continue
+        if v.__class__ is not Ref or not _known(program, program.canonical(v.name), symbols, depth + 1):  # type: ignore[union-attr]
+            return False
+    return True
 
 
 def _definition(d: object) -> tuple[str, tuple[str, ...]]:
