@@ -369,6 +369,21 @@ def pair_with_doubts(base: Iterable[Entry], head: Iterable[Entry]) -> Pairing:
     taken = set(pairs.values())
     remaining_old = [e for e in remaining_old if e.key not in taken]
 
+    # Stage 3a: a server whose own name is not statically known is named by its variable
+    # (`Entry.scope_by_variable`), which clients never see; its home is then its place among such
+    # servers of its module (dialects/mcp.py `_server_homes`), not that variable. The same kind and
+    # name at the same home, on such a server on both sides, exactly one on each side, is the same
+    # entry under a renamed variable; a tool moved to another server has another home. A server
+    # name clients see is never paired away this way.
+    by_home = lambda e: (e.kind, e.name, e.home)  # noqa: E731
+    olds = group((e for e in remaining_old if e.scope_by_variable), by_home)
+    for k, news in group((e for e in left_new if e.scope_by_variable), by_home).items():
+        if len(news) == 1 and len(olds.get(k, ())) == 1:
+            pairs[news[0].key] = olds[k][0].key
+    left_new = [e for e in left_new if e.key not in pairs]
+    taken = set(pairs.values())
+    remaining_old = [e for e in remaining_old if e.key not in taken]
+
     # Stage 3b: a moved folder (a project moved into `crews/`, a package renamed): its files keep
     # their path below the folder, so the same client name and bound name in files whose paths end
     # alike is the same entry. The longest shared path end decides first (so `a/x/t.py` pairs with

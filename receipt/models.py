@@ -132,6 +132,10 @@ class Entry(_Model):
     # The registered name's expression when it is not statically known (`name` is then a fallback,
     # e.g. the function name): identity follows the expression, so renaming the function is no change.
     name_expr: str | None = None
+    # `scope` is the name of the variable the server is bound to (its own name is computed or left to
+    # the framework): clients never see it, so renaming that variable is no change (identity stage 3).
+    # Written to JSON only when true.
+    scope_by_variable: bool = False
     path: str
     line: int
     dialect: str  # markers | mcp | fastmcp | openai-agents | pydantic-ai | langchain | ... | corvid
@@ -199,7 +203,10 @@ class Entry(_Model):
 
     @model_serializer(mode="wrap")
     def _without_empty_models(self, handler: Any) -> Any:
-        return _without_empty(handler(self), ("models",))
+        data = _without_empty(handler(self), ("models",))
+        if isinstance(data, dict) and data.get("scope_by_variable") is False:
+            del data["scope_by_variable"]
+        return data
 
     def model_post_init(self, __context: Any) -> None:
         if not self.key:
@@ -233,7 +240,8 @@ class ExtractionIssue(_Model):
     message: str
     frameworks: list[str] = Field(default_factory=list)  # agent frameworks an unreadable file imports
     # Whether the compared change adds or modifies this file (None: not computed). Issues in files the
-    # change does not touch are context, listed but never reported as changes.
+    # change does not touch are context, listed but not reported again; a note there is reported only
+    # at a line where base had none of its reason and kind (`receipt.diff.unresolved_changes`).
     touched: bool | None = None
     # What a note is about, independent of its wording: the registration it concerns and the shape of
     # the expression it cannot follow, never a name the change may rename (a function, a variable).

@@ -412,3 +412,35 @@ def test_a_receipt_pairs_its_two_surfaces_once(git_repo: GitRepoBuilder, monkeyp
     assert [c.id for c in result.changes] == []  # the moved agent, tool and note are the same ones
     assert [i.reason for i in result.skipped if i.kind == "unresolved"]  # the note is there, and standing
     assert len(calls) == 1
+
+
+UNNAMED_SERVERS = (
+    "import os\nfrom mcp.server.fastmcp import FastMCP\n\n"
+    "app = FastMCP(os.environ['OPS_SERVER'])\nspare = FastMCP()\n\n"
+    "@app.tool(annotations={'readOnlyHint': True})\ndef wipe(path: str) -> str:\n    return path\n"
+)
+
+
+def test_renaming_the_variable_of_a_server_clients_do_not_see_by_that_name_is_no_change(git_repo: GitRepoBuilder) -> None:
+    git_repo.commit({"server.py": UNNAMED_SERVERS})
+    git_repo.commit({"server.py": UNNAMED_SERVERS.replace("app", "primary")})
+    assert receipt_of(git_repo)[1]["changes"] == []
+    # The same rename that also drops the read-only hint is seen on the one tool.
+    git_repo.commit({"server.py": UNNAMED_SERVERS.replace("app", "ops_server").replace("'readOnlyHint': True", "'readOnlyHint': False")})
+    got = seen(receipt_of(git_repo)[1])
+    assert ("tool.read_only_lost", "wipe", "warning") in got
+    assert not any(i in ("tool.added", "tool.removed") for i, _, _ in got)
+
+
+def test_a_tool_moved_to_another_server_or_a_server_renamed_for_clients_is_not_paired_away(git_repo: GitRepoBuilder) -> None:
+    # Moved between two servers that both stay: clients of each see it come and go.
+    git_repo.commit({"server.py": UNNAMED_SERVERS})
+    git_repo.commit({"server.py": UNNAMED_SERVERS.replace("@app.tool", "@spare.tool")})
+    got = seen(receipt_of(git_repo)[1])
+    assert ("tool.removed", "wipe", "warning") in got and ("tool.added", "wipe", "info") in got
+    # A server name clients see, renamed with its variable.
+    named = UNNAMED_SERVERS.replace("os.environ['OPS_SERVER']", "'ops'")
+    git_repo.commit({"server.py": named})
+    git_repo.commit({"server.py": named.replace("app", "infra").replace("'ops'", "'infra'")})
+    got = seen(receipt_of(git_repo)[1])
+    assert ("tool.removed", "wipe", "warning") in got and ("tool.added", "wipe", "info") in got

@@ -139,6 +139,14 @@ class Server:
     path: str
     include_tags: frozenset[str] | None = None
     exclude_tags: frozenset[str] = frozenset()
+    # `name` is the variable (or factory) the server is bound to: its own name is computed or left to
+    # the framework, so clients never see this one. Renaming that variable is no change (identity.py).
+    named_by_variable: bool = False
+
+    @property
+    def site_name(self) -> str:
+        """The server as a note's identity names it: not by a variable a pull request may rename."""
+        return "" if self.named_by_variable else self.name
 
 
 @dataclass
@@ -227,10 +235,11 @@ class _Analyser:
                 continue
             flavor, low = kind
             name = self.p.evaluate(call.kw("name") if generated else call.arg(0, "name"))
-            if not isinstance(name, str) or not name:
+            by_variable = not isinstance(name, str) or not name
+            if by_variable:
                 # Dynamic or defaulted (the frameworks then invent one): the variable names it.
                 name = a.target.rsplit(".", 1)[-1]
-            server = Server(a.target, flavor, low, name, a.conditional or "<locals>" in a.target, call, m.path)
+            server = Server(a.target, flavor, low, name, a.conditional or "<locals>" in a.target, call, m.path, named_by_variable=by_variable)
             if flavor == "fastmcp":
                 server.include_tags = self._tag_set(call.kw("include_tags"))
                 server.exclude_tags = self._tag_set(call.kw("exclude_tags")) or frozenset()
@@ -250,10 +259,11 @@ class _Analyser:
                 continue
             flavor, low = self._server_kind(made[0])  # type: ignore[misc]
             name = self.p.evaluate(made[0].arg(0, "name"))
-            if not isinstance(name, str) or not name:
+            by_variable = not isinstance(name, str) or not name
+            if by_variable:
                 name = symbol.rsplit(".", 1)[-1]
             target = f"{symbol}.<return>"
-            self.a.servers[target] = Server(target, flavor, low, name, True, made[0], self.p.path_of(symbol))
+            self.a.servers[target] = Server(target, flavor, low, name, True, made[0], self.p.path_of(symbol), named_by_variable=by_variable)
 
     def _constructed(self, call: Call) -> Call | None:
         """The server constructor call an assigned value makes: the call itself, or the one a repository
@@ -634,7 +644,7 @@ class _Analyser:
                 self.lowlevel_handler(server, fn, kind, False)
             else:
                 self.warn(server.flavor, server.path, server.call.line,
-                          f"{kw} handler of MCP server '{server.name}' is not statically known: {describe(expr)}", site=("handler", kw, server.name, shape(expr)))
+                          f"{kw} handler of MCP server '{server.name}' is not statically known: {describe(expr)}", site=("handler", kw, server.site_name, shape(expr)))
 
     def decorator(self, fn: FunctionFact, dec: Expr) -> None:
         dec = self.p.see_through(dec)
@@ -700,7 +710,7 @@ class _Analyser:
                     self.removed.append((symbol, "tool" if method == "remove_tool" else "prompt", name, conditional))
                 else:
                     self.warn(server.flavor, path, call.line, f"{method} on MCP server '{server.name}' with a name that is not "
-                              f"statically known: {describe(call)}", site=("computed name", method, server.name, shape(call)))
+                              f"statically known: {describe(call)}", site=("computed name", method, server.site_name, shape(call)))
             elif method in ("mount", "import_server"):
                 self.mount(server, call, conditional, path)
             elif not server.lowlevel:
@@ -807,7 +817,7 @@ class _Analyser:
             over = self._loop_items(target.name, line) or over
         if isinstance(over, Dynamic):
             self.warn(server.flavor, path, line, f"{kind}s registered on MCP server '{server.name}' in a loop over items that are "
-                      f"not statically known: {over.dynamic}", site=("loop", kind, server.name, shape(over.dynamic)))
+                      f"not statically known: {over.dynamic}", site=("loop", kind, server.site_name, shape(over.dynamic)))
             return
         if over is not None:
             for item in over:
@@ -839,7 +849,7 @@ class _Analyser:
             self.add(server, entry, set(), kwargs)
             return
         self.warn(server.flavor, path, line, f"{kind} registered on MCP server '{server.name}' with a callable that cannot be "
-                  f"resolved statically: {describe(target) if target is not None else '?'}", site=("callable", kind, server.name, shape(target)))
+                  f"resolved statically: {describe(target) if target is not None else '?'}", site=("callable", kind, server.site_name, shape(target)))
 
     def _made_at(self, target: Expr | None, at: tuple[str, int, bool] | None) -> tuple[str, int, bool] | None:
         """Where the tool a variable holds was made (`ARCHIVE = Tool.from_function(...)`, through
@@ -874,7 +884,7 @@ class _Analyser:
             if not isinstance(name, str):
                 fallback = describe(name_expr)
                 self.warn(server.flavor, path, line, f"{kind} name of {fn.name} is not statically known "
-                          f"({fallback}); using the function name", site=("name", kind, server.name, shape(name_expr)))
+                          f"({fallback}); using the function name", site=("name", kind, server.site_name, shape(name_expr)))
                 name = fn.name
         entry = self.entry(server, kind, name, fn, fn.doc, kwargs, cond, path, line, dynamic_all, at=at)
         entry.name_expr = name_expression(self.p, name_expr) if fallback is not None else None
@@ -921,7 +931,7 @@ class _Analyser:
             return
         items = self.p.items(expr)
         if isinstance(items, Dynamic):
-            self.warn(server.flavor, server.path, server.call.line, f"tools of MCP server '{server.name}' are not statically known: {items.dynamic}", site=("server tools", server.name, shape(items.dynamic)))
+            self.warn(server.flavor, server.path, server.call.line, f"tools of MCP server '{server.name}' are not statically known: {items.dynamic}", site=("server tools", server.site_name, shape(items.dynamic)))
             return
         # The server copies what its tools were made with when it is built (`FastMCP(tools=[Tool.from_function(fn,
         # annotations=HINTS)])`): a later change of HINTS is not the tool's.
@@ -1011,11 +1021,11 @@ class _Analyser:
             items = self._listed(ret, kind)
             if isinstance(items, Dynamic):
                 self.warn(server.flavor, path, fn.line, f"{kind}s listed by {fn.name}() on MCP server '{server.name}' are not "
-                          f"statically known: {items.dynamic}", site=("listed", kind, server.name, shape(items.dynamic)))
+                          f"statically known: {items.dynamic}", site=("listed", kind, server.site_name, shape(items.dynamic)))
                 continue
             found.extend(items)
         if not fn.returns_exprs:
-            self.warn(server.flavor, path, fn.line, f"{fn.name}() lists the {kind}s of MCP server '{server.name}' but returns nothing we can read", site=("listed nothing", kind, server.name))
+            self.warn(server.flavor, path, fn.line, f"{fn.name}() lists the {kind}s of MCP server '{server.name}' but returns nothing we can read", site=("listed nothing", kind, server.site_name))
         for item in found:
             self.lowlevel_item(server, item, kind, cond or item.conditional, path, fn)
 
@@ -1096,12 +1106,12 @@ class _Analyser:
             fields = {k.value: v for k, v in expr.items if isinstance(k, Const) and isinstance(k.value, str)}
         if fields is None:
             self.warn(server.flavor, path, line, f"a {kind} listed by {handler.name}() on MCP server '{server.name}' is not "
-                      f"statically known: {describe(item.expr)}", site=("listed item", kind, server.name, shape(item.expr)))
+                      f"statically known: {describe(item.expr)}", site=("listed item", kind, server.site_name, shape(item.expr)))
             return
         name = self.p.evaluate(fields.get("name"))
         if not isinstance(name, str):
             self.warn(server.flavor, path, line, f"a {kind} name listed by {handler.name}() on MCP server '{server.name}' is not "
-                      f"statically known: {describe(fields['name']) if 'name' in fields else 'missing'}", site=("listed name", kind, server.name, shape(fields.get("name"))))
+                      f"statically known: {describe(fields['name']) if 'name' in fields else 'missing'}", site=("listed name", kind, server.site_name, shape(fields.get("name"))))
             return
         item_path = self.path_of_call(expr) or path
         if kind == "tool":
@@ -1111,7 +1121,7 @@ class _Analyser:
                 signature = schema_signature(self.p.evaluate(schema)) or input_schema_signature(self.p, schema)
                 if signature is None:  # fail closed: an unknown schema is said, never an empty one
                     self.warn(server.flavor, item_path, line, f"the input schema of tool '{name}' on MCP server "
-                              f"'{server.name}' is not statically known: {describe(schema)}", site=("input schema", server.name, shape(schema)))
+                              f"'{server.name}' is not statically known: {describe(schema)}", site=("input schema", server.site_name, shape(schema)))
         else:
             signature = prompt_signature(self.p, fields.get("arguments"))
         entry = Entry(kind=kind, name=name, scope=server.name, path=item_path, line=line, dialect=server.flavor,  # type: ignore[arg-type]
@@ -1772,11 +1782,29 @@ def _passes_filters(analysis: Analysis, view: View, tags: list[str]) -> bool:
     return True
 
 
+def _server_homes(analysis: Analysis) -> dict[str, str]:
+    """Each server's identity (its entries' `home`): its symbol, or for a server named by its
+    variable (`Server.named_by_variable`), its place among such servers of the same module or
+    function in source order (`shop.server.<server 1>`): renaming that variable, which clients never
+    see, keeps it, and a tool moved to another such server changes it."""
+    out: dict[str, str] = {}
+    ranks: dict[str, int] = {}
+    for symbol, server in sorted(analysis.servers.items(), key=lambda kv: (kv[1].path, kv[1].call.line or 0, kv[0])):
+        if server.named_by_variable:
+            parent = symbol.rsplit(".", 1)[0]
+            ranks[parent] = ranks.get(parent, 0) + 1
+            out[symbol] = f"{parent}.<server {ranks[parent]}>"
+        else:
+            out[symbol] = symbol
+    return out
+
+
 def extract_flavor(program: Program, flavor: str) -> DialectResult:
     """Candidates for the servers of one flavor ("mcp" = the SDK, "fastmcp" = the standalone package)."""
     analysis = analyse(program)
     result = DialectResult(issues=[i for f, i in analysis.issues if f == flavor])
     views = _views(analysis) if analysis.servers else {}
+    homes = _server_homes(analysis)
     for reg in analysis.registrations:
         if analysis.servers[reg.server].flavor != flavor:
             continue
@@ -1786,7 +1814,8 @@ def extract_flavor(program: Program, flavor: str) -> DialectResult:
             entry = reg.entry.model_copy(deep=True, update={
                 "name": name,
                 "scope": root.name,
-                "home": view.root,  # identity: the server object clients reach it through
+                "scope_by_variable": root.named_by_variable,
+                "home": homes[view.root],  # identity: the server object clients reach it through
                 "key": "",
                 "conditional": reg.entry.conditional or view.conditional,
                 "root": reg.enabled and _passes_filters(analysis, view, reg.entry.tags),
