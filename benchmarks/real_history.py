@@ -166,7 +166,11 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # Then -n 80 with both fixes (the 30 older commits' reports read): valkey V2's tool rewrite, the
     # new RODA server, parameter descriptions (PromQL, mssql/oracle, aws-transform get_resource: now
     # seen through its decorator factory): right.
-    "awslabs+mcp": (80, 1, 2),
+    # 2026-11-24, a sweep comparing the receipts of this tool before and after the session's trust
+    # fixes: 77eb7df022 (openapi-mcp-server built by FastMCP.from_openapi, its variable renamed from
+    # server to primary_server) read prompt workflow_fn removed and added, for a server whose name
+    # clients never see (fixed, corpus fastmcp/noop_server_renamed_keeps_notes_of_untouched_file).
+    "awslabs+mcp": (81, 3, 2),
     # 2026-11-23 (sweep-apps; every commit with changes read against `git show`). 8002190ec6: a
     # sibling example's `tools.calculator_tools` (two projects, one import name) became resolvable
     # when the other copy went: tool.added + reach_added for an untouched example (fixed: own project
@@ -198,7 +202,10 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # agents/ copies deleted: removed) are right.
     # Fifth sweep (the whole first-parent history under agents/ and python/agents: 26 commits, the 11
     # not read before): model bumps, env models, a confirm agent replaced: right.
-    "google+adk-samples": (26, 50, 1),
+    # Sixth sweep (2026-11-24): d85af31f49 and 1fad631362 noted bqml's AgentTool(agent=database_agent)
+    # as reaching an unrecognised variable, a local bound to the BigQuery agent or None (fixed, corpus
+    # google_adk/tool_added_delegating_to_agent_chosen_at_run_time).
+    "google+adk-samples": (26, 52, 1),
     # d933d455ec: a pyproject.toml added above an example gave its file another import name: its
     # `graph` removed + added next to a new same-named app (fixed: same file, same name). storm.py's
     # model bumps in a hand-built StateGraph are not reported (a graph's nodes' models are not read).
