@@ -626,6 +626,14 @@ class Program:
                 return inner
         return expr
 
+    def _rebound_by_loop(self, symbol: str) -> AssignFact | None:
+        """The first loop binding `symbol` (`for TOOLS in ...`) when an assignment binds it too: after
+        the loop the name holds what the loop last gave it, not what the assignment said. A name only
+        loops bind is a loop variable (`iterated`)."""
+        assigns = self.assigns.get(symbol, ())
+        loops = [a for a in assigns if a.op == "in" or a.op.startswith("in:")]
+        return loops[0] if loops and len(loops) < len(assigns) else None
+
     def _assigned_more_than_once(self, symbol: str) -> bool:
         return sum(1 for a in self.assigns.get(symbol, ()) if a.op == "=") > 1
 
@@ -689,6 +697,8 @@ class Program:
             symbol = self.canonical(expr.name)
             d = self.lookup(symbol)
             if isinstance(d, AssignFact):
+                if (loop := self._rebound_by_loop(symbol)) is not None:
+                    return Dynamic(dynamic=f"{describe(expr)}, rebound by the loop at line {loop.line}")
                 if d.conditional and self._assigned_more_than_once(symbol):
                     # Which branch runs is not known; the alternatives are, and a changed one is a change.
                     choices = sorted({describe(a.value) for a in self.assigns.get(symbol, ()) if a.op == "="})
@@ -1034,6 +1044,8 @@ class Program:
             base = [a for a in assigns if a.op == "="]
             if not base:
                 return Dynamic(dynamic=short_name(expr.name))
+            if (loop := self._rebound_by_loop(symbol)) is not None:
+                return Dynamic(dynamic=f"{short_name(expr.name)} rebound by the loop at line {loop.line}")
             first = base[0]
             out = self.items(first.value, _depth + 1, expand)
             if isinstance(out, Dynamic):

@@ -1,0 +1,17 @@
+from agents import Agent
+
+from shop.tools import lookup_order, refund_order
+
+TOOL_SETS = [[lookup_order], [lookup_order, refund_order]]
+SUPPORT_TOOLS = [lookup_order]
+# the widest tool set this deployment allows
+for SUPPORT_TOOLS in TOOL_SETS:
+    if len(SUPPORT_TOOLS) > 1:
+        break
+
+support_agent = Agent(
+    name="Support",
+    instructions="Answer questions about orders. Never promise a refund.",
+    tools=SUPPORT_TOOLS,
+    model="gpt-4.1",
+)
