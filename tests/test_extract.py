@@ -650,3 +650,24 @@ def test_a_name_resolved_at_the_depth_limit_does_not_poison_the_same_name_resolv
         answers.append({n: p.canonical(n) for n in order})
     assert answers[0] == answers[1] == answers[2]
     assert answers[0]["m.a10"] == answers[0]["m.a20"] == "m.real"  # within the limit, resolved in full
+
+
+def test_writes_to_the_module_namespace_bind_its_names() -> None:
+    """globals().update(...), vars()[...] at module level and setattr(sys.modules[__name__], ...)
+    bind the module's names as an assignment does; names computed at run time are noted."""
+    src = (
+        "import sys\n"
+        "globals().update(TOOLS=[1], MODEL='a')\n"
+        "globals().update({'LIMIT': 3})\n"
+        "setattr(sys.modules[__name__], 'HOOKS', [])\n"
+        "vars()['FLAG'] = True\n"
+        "def later():\n"
+        "    vars()['LOCAL'] = 1\n"
+        "    globals().update(LATE=2)\n"
+        "globals().update(load_overrides())\n"
+    )
+    m = extract_file("app.py", src.encode())
+    bound = {(a.target, a.conditional) for a in m.assigns}
+    assert {("app.TOOLS", False), ("app.MODEL", False), ("app.LIMIT", False), ("app.HOOKS", False), ("app.FLAG", False), ("app.LATE", True)} <= bound
+    assert not any(a.target.endswith("LOCAL") and not a.target.startswith("app.later") for a in m.assigns)
+    assert [(line, kind) for line, kind, _ in m.dynamic_code] == [(9, "dynamic-names")]

@@ -27,6 +27,7 @@ _FRAMEWORKS = tuple(sorted({p for ps in FRAMEWORK_PACKAGES.values() for p in ps}
 _WHAT = {
     "dynamic-code": "runs code computed at run time",
     "dynamic-import": "imports a module whose name is computed at run time",
+    "dynamic-names": "binds module names computed at run time",
 }
 
 

@@ -249,6 +249,8 @@ class _Extractor:
         self.scope_statements = scope_statements
         # False when no call in the source can reach exec/eval/compile/import_module/__import__: skips a full walk.
         self.scan_dynamic_code = dynamic_code
+        # Writes to the module's namespace under names computed at run time (`_namespace_write`).
+        self.namespace_writes: list[tuple[int, str, str]] = []
         self.is_package = is_package
         self.facts = ModuleFacts(path=path, module=self.module, is_package=is_package)
         self.tree = tree
@@ -1243,8 +1245,44 @@ class _Extractor:
         if deep is not None:
             self.rebound.setdefault(scope.prefix, {})[name] = deep
 
+    def _module_namespace(self, func: Expr, scope: _Scope) -> bool:
+        """`func()` is the module's namespace: `globals()`, or `vars()` / `locals()` at module level."""
+        return func == _GLOBALS or (not scope.is_function and (func == _VARS or func == _LOCALS))
+
+    def _namespace_write(self, call: Call, stmt: ast.stmt, scope: _Scope) -> bool:
+        """`globals().update(TOOLS=v)`, `globals().update({"TOOLS": v})` and
+        `setattr(sys.modules[__name__], "TOOLS", v)` bind the module's name as `TOOLS = v` does (from
+        a function, whenever it runs: conditional). Names computed at run time are noted as code the
+        receipt cannot follow (`dynamic_code`): any name of the module may be rebound."""
+        func = call.func
+        pairs: list[tuple[Expr, Expr]] | None = None
+        if (type(func) is Attr and func.attr == "update" and type(func.value) is Call and not func.value.args
+                and self._module_namespace(func.value.func, scope)):
+            pairs = [(Const(k), v) for k, v in call.kwargs]
+            for arg in call.args:
+                if type(arg) is not Map:
+                    pairs = None
+                    break
+                pairs += arg.items
+            if call.star or call.spread:
+                pairs = None
+        elif (func == _SETATTR and len(call.args) == 3 and not call.star and type(call.args[0]) is Dyn
+                and call.args[0].src.replace(" ", "") == "sys.modules[__name__]"):
+            pairs = [(call.args[1], call.args[2])]
+        else:
+            return False
+        written = [(k.value, v) for k, v in pairs or () if type(k) is Const and type(k.value) is str and k.value.isidentifier()]
+        if pairs is None or len(written) != len(pairs):
+            self.namespace_writes.append((stmt.lineno, "dynamic-names", _src(stmt)))
+        for name, value in written:
+            self.facts.assigns.append(AssignFact(f"{self.module}.{name}", value, stmt.lineno, scope.conditional or scope.is_function or scope.in_try,
+                                                 "=", scope.guarded or scope.in_try))
+        return True
+
     def _setattr(self, call: Call, stmt: ast.stmt, scope: _Scope) -> bool:
         """`setattr(obj, "attr", v)` is `obj.attr = v`; with a computed name, any attribute (`obj.*`) may change."""
+        if self._namespace_write(call, stmt, scope):
+            return True
         if call.func != _SETATTR or len(call.args) != 3 or call.star or type(call.args[0]) is not Ref:
             return False
         obj, name, value = call.args
@@ -1298,7 +1336,7 @@ class _Extractor:
             return
         if t is ast.Subscript:
             name = _namespace_key(target)
-            if name is not None and op == "=" and self.expr(target.value.func, scope) == _GLOBALS:  # type: ignore[attr-defined]
+            if name is not None and op == "=" and self._module_namespace(self.expr(target.value.func, scope), scope):  # type: ignore[attr-defined]
                 # `globals()["trace"] = approve`: the module's name `trace` is bound to `approve`, from a
                 # function whenever it runs
                 self.facts.assigns.append(AssignFact(f"{self.module}.{name}", value, stmt.lineno, scope.conditional or scope.is_function or scope.in_try,
@@ -1676,6 +1714,8 @@ class _Extractor:
         self.facts.star_imports = [m for m in order if m in fallbacks] + [m for m in order if m not in fallbacks]
         if self.scan_dynamic_code:
             self.facts.dynamic_code = self._dynamic_code(scope)
+        if self.namespace_writes:
+            self.facts.dynamic_code = sorted({*self.facts.dynamic_code, *self.namespace_writes})
         return self.facts
 
     def _dynamic_code(self, scope: _Scope) -> list[tuple[int, str, str]]:
@@ -1901,6 +1941,8 @@ def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 _GLOBALS = Ref("builtins.globals")
+_VARS = Ref("builtins.vars")
+_LOCALS = Ref("builtins.locals")
 
 
 def _namespace_key(target: ast.Subscript) -> str | None:
