@@ -626,13 +626,26 @@ class Program:
                 return inner
         return expr
 
-    def _rebound_by_loop(self, symbol: str) -> AssignFact | None:
-        """The first loop binding `symbol` (`for TOOLS in ...`) when an assignment binds it too: after
-        the loop the name holds what the loop last gave it, not what the assignment said. A name only
-        loops bind is a loop variable (`iterated`)."""
+    def _rebound(self, symbol: str) -> str | None:
+        """How `symbol`, which an assignment binds, may be bound otherwise by the time it is read,
+        or None. After `for TOOLS in SETS:` the name holds what the loop last gave it; a name a def
+        or a class binds as well holds whichever binding ran last (the facts keep no order between
+        those and the assignment), as does a name a star import of a repository module defining it
+        may rebind. A name only loops bind is a loop variable (`iterated`). (A name also bound by
+        `from x import TOOLS` is the import's everywhere in its module: python.py `_name`.)"""
         assigns = self.assigns.get(symbol, ())
         loops = [a for a in assigns if a.op == "in" or a.op.startswith("in:")]
-        return loops[0] if loops and len(loops) < len(assigns) else None
+        if loops:
+            return f"rebound by the loop at line {loops[0].line}" if len(loops) < len(assigns) else None
+        if symbol in self.functions or symbol in self.classes:
+            return "also bound by a def or class statement"
+        module, _, name = symbol.rpartition(".")
+        m = self.modules.get(module)
+        for star in m.star_imports if m is not None else ():
+            split = self.module_split(star)
+            if split is not None and not split[1] and self._defined(f"{split[0]}.{name}"):
+                return f"also given by from {star} import *"
+        return None
 
     def _assigned_more_than_once(self, symbol: str) -> bool:
         return sum(1 for a in self.assigns.get(symbol, ()) if a.op == "=") > 1
@@ -697,8 +710,8 @@ class Program:
             symbol = self.canonical(expr.name)
             d = self.lookup(symbol)
             if isinstance(d, AssignFact):
-                if (loop := self._rebound_by_loop(symbol)) is not None:
-                    return Dynamic(dynamic=f"{describe(expr)}, rebound by the loop at line {loop.line}")
+                if (rebound := self._rebound(symbol)) is not None:
+                    return Dynamic(dynamic=f"{describe(expr)}, {rebound}")
                 if d.conditional and self._assigned_more_than_once(symbol):
                     # Which branch runs is not known; the alternatives are, and a changed one is a change.
                     choices = sorted({describe(a.value) for a in self.assigns.get(symbol, ()) if a.op == "="})
@@ -1044,8 +1057,8 @@ class Program:
             base = [a for a in assigns if a.op == "="]
             if not base:
                 return Dynamic(dynamic=short_name(expr.name))
-            if (loop := self._rebound_by_loop(symbol)) is not None:
-                return Dynamic(dynamic=f"{short_name(expr.name)} rebound by the loop at line {loop.line}")
+            if (rebound := self._rebound(symbol)) is not None:
+                return Dynamic(dynamic=f"{short_name(expr.name)} {rebound}")
             first = base[0]
             out = self.items(first.value, _depth + 1, expand)
             if isinstance(out, Dynamic):
