@@ -885,9 +885,9 @@ class _Crew:
         for r in fn.returns_exprs:
             found.append(self.return_verdict(r, depth, home))
         verdict = max(found, key=lambda v: v[0])
-        # The facts merge a nested def's (or nested class's) returns, raises and calls into the
-        # enclosing function's (factories need them), and keep no position to tell them apart: when
-        # a nested scope has any, a verdict read from them may be the nested function's, not the hook's.
+        # The facts merge a nested def's raises and calls into the enclosing function's (factories
+        # need them; its returns are its own), and keep no position to tell them apart: when a nested
+        # scope has any, a verdict read from them may be the nested function's, not the hook's.
         if verdict[0] != _OBSERVES:
             nested = self.nested_exits(fn)
             if nested:
@@ -895,14 +895,14 @@ class _Crew:
         return verdict
 
     def nested_exits(self, fn: FunctionFact) -> str | None:
-        """The first function defined in `fn`'s body that returns, raises or calls a repository
-        function; None when there is none. Only those are merged (extract/python.py scans a def
-        that is a statement of the body, not the defs inside it, nor a local class's methods)."""
+        """The first function defined in `fn`'s body that raises or calls a repository function;
+        None when there is none. Only those are merged (extract/python.py scans a def that is a
+        statement of the body, not the defs inside it, nor a local class's methods)."""
         p = self.program
         prefix = f"{fn.symbol}.<locals>."
         for symbol in sorted(s for s in p.functions if s.startswith(prefix) and "." not in s[len(prefix):]):
             inner = p.functions[symbol]
-            if inner.returns_exprs or inner.raises or any(p.origin(c.func) in p.functions for c in inner.calls):
+            if inner.raises or any(p.origin(c.func) in p.functions for c in inner.calls):
                 return inner.name
         return None
 

@@ -1552,6 +1552,8 @@ class _Extractor:
             if type(stmt) in _OWN_SCOPES:
                 self.stmt(stmt, here)
                 self._scan_children(stmt, here, ev)
+                # What a nested function calls or raises counts for this one; what it returns is its own.
+                ev = [e for e in ev if e[0] is not _RETURN]
             else:
                 self.stmt(stmt, here, ev)
             if self.exits + self.jumps != left:  # `if not ok: return`: what follows may not run

@@ -577,9 +577,9 @@ class Approvals:
 
 
 def test_a_return_false_in_a_function_the_hook_defines_is_not_the_hooks() -> None:
-    """The facts merge a nested def's returns into its enclosing function's: a hook defining one that
-    may block gives a dynamic approval, never a gate; one whose nested def neither returns nor raises
-    is read as before."""
+    """What a nested def returns is its own: a hook whose only `return False` is in a function it
+    defines (and never calls) blocks nothing; one whose nested def only prints and which itself
+    returns False is a gate."""
     nested = '''
 from crewai.hooks import before_tool_call
 
@@ -589,8 +589,7 @@ def guard(context):
         return False
     return None
 '''
-    got = _approvals(nested)["tool:delete_record"]
-    assert isinstance(got, Dynamic) and "deny" in got.dynamic
+    assert _approvals(nested)["tool:delete_record"] == "never"
     quiet = nested.replace("        return False", "        print('no')").replace("    return None", "    return False")
     assert _approvals(quiet)["tool:delete_record"] == "conditional"
 
