@@ -873,7 +873,10 @@ class _Extractor:
             if target not in self.tools:
                 d = self.p.lookup(target)
                 if isinstance(d, AssignFact) and isinstance(d.value, Call):
-                    self._tool_from_call(d.value, target, self.p.path_of(target), d.line, d.conditional)
+                    made = self._tool_from_call(d.value, target, self.p.path_of(target), d.line, d.conditional)
+                    returned = self._returned_tools(d.value) if made is None else None
+                    if returned:  # `t = make_lookup_tool(...)`: the tool the repository helper returns
+                        return [_ToolRef(symbol, True) for symbol in returned]
                 elif d is None and self.p.is_external(target):
                     # Another package's object (`from agent_kit import shell_tool`): what it is cannot
                     # be read here. A name of the repository no dialect recognises is the linker's note.
@@ -893,6 +896,20 @@ class _Extractor:
                     return out
         self._note(spec.path, getattr(expr, "line", 0) or spec.line, f"agent {spec.var_name}: tool {describe(expr)} cannot be resolved statically", site=("agent tool", shape(expr)))
         return []
+
+    def _returned_tools(self, call: Call) -> list[str] | None:
+        """The tools a repository helper returns when each of its returns names one (`def make():
+        @function_tool ... def lookup(...): ...; return lookup`), else None."""
+        fn = self.p.functions.get(self._origin(call.func) or "")
+        if fn is None or not fn.returns_exprs:
+            return None
+        out: list[str] = []
+        for ret in fn.returns_exprs:
+            target = self.p.canonical(ret.name) if isinstance(ret, Ref) else None
+            if target is None or target not in self.tools:
+                return None
+            out.append(target)
+        return out
 
     def _attach_tool(self, symbol: str, conditional: bool) -> None:
         cand = self.tools.get(symbol)
