@@ -571,8 +571,10 @@ _UNSEEN_KINDS: tuple[ChangeKind, ...] = (
         "surface.dynamic_code",
         "regression",
         "Code computed at run time",
-        "This change adds `exec`, `eval` or `compile` of a value computed at run time, or an import of a "
-        "module whose name is computed at run time (`importlib.import_module(name)`, `__import__(name)`). "
+        "This change adds `exec`, `eval` or `compile` of a value computed at run time, `exec` or `eval` of "
+        "code written in a string, a write to the module's namespace under names computed at run time "
+        "(`globals().update(overrides)`), or an import of a module whose name is computed at run time "
+        "(`importlib.import_module(name)`, `__import__(name)`). "
         "Whatever that code defines or registers (tools, agents, approvals) is invisible to the receipt, "
         "so it fails closed: a regression by default. Replace it with ordinary imports and literal "
         "module names, or, if it cannot reach agent code, lower the severity in config or accept the "

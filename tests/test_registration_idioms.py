@@ -102,6 +102,19 @@ def test_exec_of_a_file_at_module_level_is_code_the_receipt_cannot_see(git_repo:
     assert receipt["changes"] == [] and code == 0
 
 
+@pytest.mark.parametrize("spelling", [
+    "exec('@mcp.tool()\\ndef wipe(path: str) -> str: ...')",
+    "globals().update(load_overrides())",
+])
+def test_code_in_a_string_or_names_bound_at_run_time_are_code_the_receipt_cannot_see(git_repo: GitRepoBuilder, spelling: str) -> None:
+    base = git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER})
+    head = git_repo.commit({"ops/server.py": SERVER + f"\n{spelling}\n"})
+    code, receipt = _receipt(git_repo, base, head)
+    assert _changes(receipt) == [("surface.dynamic_code", "ops/server.py", "regression")]
+    assert spelling.split("(")[0] in receipt["changes"][0]["message"]
+    assert code == 1
+
+
 def test_import_of_a_computed_module_name_is_reported(git_repo: GitRepoBuilder) -> None:
     base = git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER})
     head = git_repo.commit({"ops/plugins.py": "import importlib\nimport os\n\nplugin = importlib.import_module(os.environ['OPS_PLUGIN'])\n"})

@@ -1,10 +1,11 @@
 """Code the analyser cannot see, reported so a receipt never says "no changes" while it was blind.
 
 Not a framework: this dialect only turns facts into issues. `exec`/`eval`/`compile` of a value
-computed at run time and imports of computed module names (`importlib.import_module(name)`,
-`__import__(name)`) run code no static reading can follow; each occurrence is an issue with reason
-`dynamic-code` (catalogue: `surface.dynamic_code`). Committed bytecode, native extensions and `.pth`
-files are found by the tree listing (reason `compiled-code`). A module taking names by star imports
+computed at run time, `exec`/`eval` of code written in a string, writes to the module's namespace
+under computed names (`globals().update(overrides)`) and imports of computed module names
+(`importlib.import_module(name)`, `__import__(name)`) run code no static reading can follow; each
+occurrence is an issue with reason `dynamic-code` (catalogue: `surface.dynamic_code`). Committed
+bytecode, native extensions and `.pth` files are found by the tree listing (reason `compiled-code`). A module taking names by star imports
 from several outside packages, one of them a framework's, is noted: which package a name it uses
 comes from is not known (the linker resolves such a name to no package). Calls an exported agent makes through
 a computed target (`globals()[...]()`) are reported by the linker, which knows what is exported
@@ -28,6 +29,7 @@ _WHAT = {
     "dynamic-code": "runs code computed at run time",
     "dynamic-import": "imports a module whose name is computed at run time",
     "dynamic-names": "binds module names computed at run time",
+    "string-code": "runs code written in a string, which is not analysed",
 }
 
 

@@ -1721,7 +1721,8 @@ class _Extractor:
         return self.facts
 
     def _dynamic_code(self, scope: _Scope) -> list[tuple[int, str, str]]:
-        """exec/eval/compile of a non-literal and imports of computed module names, anywhere in the file."""
+        """exec/eval/compile of a non-literal, exec/eval of a string literal and imports of computed
+        module names, anywhere in the file."""
         out: list[tuple[int, str, str]] = []
         # A call can resolve to one of those only if its callee is spelled with the name's last
         # part (`exec`, `importlib.import_module`) or with a module-level alias of it. Statements
@@ -1742,6 +1743,9 @@ class _Extractor:
             literal = isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, (str, bytes))
             if func in _RUNS_CODE and not literal:
                 out.append((node.lineno, "dynamic-code", _src(node)))
+            elif func in _RUNS_CODE and func != _COMPILE:
+                # `exec("TOOLS = [refund]")`: code in a string is code the receipt does not read
+                out.append((node.lineno, "string-code", _src(node)))
             elif func in _IMPORTS and not literal:
                 out.append((node.lineno, "dynamic-import", _src(node)))
         return sorted(set(out))
@@ -1897,7 +1901,8 @@ _RUNS_CODE_HINT = re.compile(r"(?<![\w.])(?:exec|eval|compile)(?!\w)|builtins|im
 # Words every match of _RUNS_CODE_HINT contains: `in` finds them far faster than the regex, which
 # tries its look-behind at every position (0.8 ms a file, a tenth of extracting it).
 _RUNS_CODE_WORDS = ("exec", "eval", "compile", "builtins", "import_module", "__import__")
-_RUNS_CODE = frozenset({Ref("builtins.exec"), Ref("builtins.eval"), Ref("builtins.compile")})
+_COMPILE = Ref("builtins.compile")  # makes a code object; what runs it is exec/eval of a name
+_RUNS_CODE = frozenset({Ref("builtins.exec"), Ref("builtins.eval"), _COMPILE})
 _IMPORTS = frozenset({Ref("builtins.__import__"), Ref("importlib.import_module"), Ref("importlib.__import__")})
 _NAMESPACES = frozenset({"globals", "locals", "vars"})
 # The last part of each name in _RUNS_CODE and _IMPORTS, and those names (see _dynamic_code).
