@@ -251,6 +251,14 @@ class _Extractor:
         self.scan_dynamic_code = dynamic_code
         # Writes to the module's namespace under names computed at run time (`_namespace_write`).
         self.namespace_writes: list[tuple[int, str, str]] = []
+        # Names a module-level statement imports and another one assigns (`from base import TOOLS`
+        # then `TOOLS = TOOLS + [refund]`): which binding a use sees follows statement order
+        # (`_bound_here`); never cached in a scope's memo. `final_local`: those the module's last
+        # binding statement assigns, whose import the facts then do not keep (see `run`).
+        self.shadowing: frozenset[str] = frozenset()
+        self.final_local: frozenset[str] = frozenset()
+        self.local_now: set[str] = set()
+        self.top_statements: set[int] = set()
         self.is_package = is_package
         self.facts = ModuleFacts(path=path, module=self.module, is_package=is_package)
         self.tree = tree
@@ -378,6 +386,8 @@ class _Extractor:
             if name in scope.locals:
                 return Ref(f"{scope.prefix}.{name}")
         if name in scope.imports:
+            if name in self.shadowing and name in (self.final_local if scope.is_function else self.local_now):
+                return Ref(f"{self.module}.{name}")  # the module's own value, bound after the import
             return Ref(scope.imports[name])
         if name in scope.module_names:
             return Ref(f"{self.module}.{name}")
@@ -395,6 +405,11 @@ class _Extractor:
         out = memo.get(dotted)
         if out is None:
             first, dot, rest = dotted.partition(".")
+            if first in self.shadowing and not (scope.is_function and (first in scope.params or first in scope.local_imports or first in scope.locals)):
+                # bound by order (`_bound_here`): resolved afresh at every use, never kept in a memo;
+                # a function's use sees the module's last binding (it runs once the module has)
+                base = self._name(first, scope)
+                return Ref(f"{base.name}.{rest}") if dot and type(base) is Ref else base  # type: ignore[union-attr]
             if dot and first == scope.self_name:  # `self.x.y`: the class attribute x, then its y
                 out = Ref(f"{scope.self_class}.{rest}")
             elif scope.is_function and first not in scope.params and first not in scope.local_imports and first not in scope.locals:
@@ -745,6 +760,11 @@ class _Extractor:
                 for target in stmt.targets:  # type: ignore[attr-defined]
                     self._scan(target, scope, ev)
             value = self.expr(stmt.value, scope, ev)  # type: ignore[attr-defined]
+            if self.shadowing:
+                bound: set[str] = set()
+                for target in stmt.targets:  # type: ignore[attr-defined]
+                    _add_target_names(target, bound)
+                self._bound_here(stmt, bound, True)
             for target in stmt.targets:  # type: ignore[attr-defined]
                 self._assign_choice(target, stmt.value, value, stmt, scope)  # type: ignore[attr-defined]
         elif t is ast.Expr:
@@ -801,7 +821,10 @@ class _Extractor:
                 self._scan(stmt.target, scope, ev)  # type: ignore[attr-defined]
                 self._scan(stmt.annotation, scope, ev)  # type: ignore[attr-defined]
             if stmt.value is not None:  # type: ignore[attr-defined]
-                self._assign_choice(stmt.target, stmt.value, self.expr(stmt.value, scope, ev), stmt, scope)  # type: ignore[attr-defined]
+                value = self.expr(stmt.value, scope, ev)  # type: ignore[attr-defined]
+                if self.shadowing and type(stmt.target) is ast.Name:  # type: ignore[attr-defined]
+                    self._bound_here(stmt, (stmt.target.id,), True)  # type: ignore[attr-defined]
+                self._assign_choice(stmt.target, stmt.value, value, stmt, scope)  # type: ignore[attr-defined]
         elif t is ast.AugAssign:
             if ev is not None:
                 self._scan(stmt.target, scope, ev)  # type: ignore[attr-defined]
@@ -839,6 +862,8 @@ class _Extractor:
             if not scope.is_function:
                 for local, origin in self._import_bindings(stmt):  # type: ignore[arg-type]
                     self.facts.imports.setdefault(f"{self.module}.{local}", origin)
+                if self.shadowing:
+                    self._bound_here(stmt, (local for local, _ in _no_star(self, stmt)), False)  # type: ignore[arg-type]
         elif t is _MATCH:
             self._match(stmt, scope, ev)  # type: ignore[arg-type]
         else:
@@ -1709,8 +1734,11 @@ class _Extractor:
         imports: dict[str, str] = {}
         self._collect_names(self.tree.body, names, imports, top=True)
         fallbacks = self.fallback_stars - self.plain_stars  # before `body` records its own imports again
+        self._order_bindings(imports)
         scope = self.top = _Scope(module=self.module, module_names=names, imports=imports, prefix=self.module, memo={})
         self.body(self.tree.body, scope)
+        for name in self.final_local:  # the module's own value of the name, not the import's, is what it exports
+            self.facts.imports.pop(f"{self.module}.{name}", None)
         # In the order they take effect (`ModuleFacts.star_imports`): fallbacks first, then source order.
         order = list(dict.fromkeys(self.facts.star_imports))
         self.facts.star_imports = [m for m in order if m in fallbacks] + [m for m in order if m not in fallbacks]
@@ -1719,6 +1747,35 @@ class _Extractor:
         if self.namespace_writes:
             self.facts.dynamic_code = sorted({*self.facts.dynamic_code, *self.namespace_writes})
         return self.facts
+
+    def _order_bindings(self, imports: dict[str, str]) -> None:
+        """`shadowing` and `final_local` from the module body's own statements (not those under an
+        `if` or `try`: a fallback assignment in `except ImportError:` keeps the import's name)."""
+        last: dict[str, str] = {}
+        assigned: set[str] = set()
+        for stmt in self.tree.body:
+            t = type(stmt)
+            if t is ast.Assign or (t is ast.AnnAssign and stmt.value is not None):  # type: ignore[attr-defined]
+                self.top_statements.add(id(stmt))
+                found: set[str] = set()
+                for target in stmt.targets if t is ast.Assign else (stmt.target,):  # type: ignore[attr-defined]
+                    _add_target_names(target, found)
+                assigned |= found
+                last.update(dict.fromkeys(found, "assign"))
+            elif t is ast.Import or t is ast.ImportFrom:
+                self.top_statements.add(id(stmt))
+                last.update(dict.fromkeys((local for local, _ in _no_star(self, stmt)), "import"))  # type: ignore[arg-type]
+        self.shadowing = frozenset(n for n in imports if n in assigned)
+        self.final_local = frozenset(n for n in self.shadowing if last.get(n) == "assign")
+
+    def _bound_here(self, stmt: ast.stmt, names: Iterable[str], local: bool) -> None:
+        """A module-level statement binding names of `shadowing`: to the module's own value
+        (`local`: an assignment) or to the import's, for the statements that follow."""
+        if id(stmt) not in self.top_statements:
+            return
+        for name in names:
+            if name in self.shadowing:
+                (self.local_now.add if local else self.local_now.discard)(name)
 
     def _dynamic_code(self, scope: _Scope) -> list[tuple[int, str, str]]:
         """exec/eval/compile of a non-literal, exec/eval of a string literal and imports of computed

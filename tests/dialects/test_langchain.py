@@ -681,13 +681,17 @@ SYSTEM_RULES = 'ChatPromptTemplate.from_messages([("system", "Answer about order
 
 
 def test_a_partial_chain_that_loops_back_is_dynamic_not_a_crash() -> None:
-    # `prompt = prompt.partial(...)` over an imported `prompt`: the receiver names the same variable.
+    # `prompt = prompt.partial(...)` over an imported `prompt`: the right side is the imported
+    # template, the name the module's own from then on; its partial value is read, and a change of it seen.
     files = {
         "app/__init__.py": "",
         "app/prompts.py": f"from langchain_core.prompts import ChatPromptTemplate\nprompt = {SYSTEM_RULES}\n",
         "app/agent.py": EXECUTOR.replace("prompt = {prompt}", 'from app.prompts import prompt\nprompt = prompt.partial(rules="Be brief.")'),
     }
-    assert _dynamic(surface_of(files)["agent:executor"].instructions_sha256)
+    brief = surface_of(files)["agent:executor"]
+    assert not _dynamic(brief.instructions_sha256) and "Be brief." in (brief.instructions_text or "")
+    files["app/agent.py"] = files["app/agent.py"].replace("Be brief.", "Be thorough.")
+    assert surface_of(files)["agent:executor"].instructions_sha256 != brief.instructions_sha256
     # Two templates each the other's partial.
     mutual = EXECUTOR.replace("prompt = {prompt}", 'a = b.partial(x="1")\nb = a.partial(y="2")\nprompt = a')
     assert _dynamic(surface_of({"app/agent.py": mutual})["agent:executor"].instructions_sha256)
