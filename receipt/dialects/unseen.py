@@ -5,12 +5,13 @@ computed at run time, `exec`/`eval` of code written in a string, writes to the m
 under computed names (`globals().update(overrides)`) and imports of computed module names
 (`importlib.import_module(name)`, `__import__(name)`) run code no static reading can follow; each
 occurrence is an issue with reason `dynamic-code` (catalogue: `surface.dynamic_code`). Committed
-bytecode, native extensions and `.pth` files are found by the tree listing (reason `compiled-code`). A module taking names by star imports
-from several outside packages, one of them a framework's, is noted: which package a name it uses
-comes from is not known (the linker resolves such a name to no package). Calls an exported agent makes through
-a computed target (`globals()[...]()`) are reported by the linker, which knows what is exported
-(`unfollowable_reach`), and so is a tool or agent an agent lists that no dialect recognises
-(`unrecognised_reach`): only the linker knows that no dialect made it an entry.
+bytecode, native extensions and `.pth` files are found by the tree listing (reason `compiled-code`).
+A module taking names by star imports from several outside packages, one of them a framework's, is
+noted: which package a name it uses comes from is not known (the linker resolves such a name to no
+package). Calls an exported agent makes through a computed target (`globals()[...]()`) are reported
+by the linker, which knows what is exported (`unfollowable_reach`), and so is a tool or agent an
+agent lists that no dialect recognises (`unrecognised_reach`): only the linker knows that no dialect
+made it an entry.
 """
 
 from __future__ import annotations

@@ -631,8 +631,8 @@ class Program:
         or None. After `for TOOLS in SETS:` the name holds what the loop last gave it; a name a def
         or a class binds as well holds whichever binding ran last (the facts keep no order between
         those and the assignment), as does a name a star import of a repository module defining it
-        may rebind. A name only loops bind is a loop variable (`iterated`). (A name also bound by
-        `from x import TOOLS` is the import's everywhere in its module: python.py `_name`.)"""
+        may rebind. A name only loops bind is a loop variable (`iterated`). (A name an import binds
+        too is bound in statement order by the facts: python.py `_order_bindings`.)"""
         assigns = self.assigns.get(symbol, ())
         loops = [a for a in assigns if a.op == "in" or a.op.startswith("in:")]
         if loops:
