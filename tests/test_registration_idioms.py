@@ -132,11 +132,19 @@ def test_committed_compiled_code_is_reported(git_repo: GitRepoBuilder, name: str
     assert code == 1
 
 
-def test_approval_switched_off_after_the_decorator_is_an_approval_lowered(git_repo: GitRepoBuilder) -> None:
+@pytest.mark.parametrize("spelling", [
+    "delete_repo.needs_approval = False",
+    "delete_repo.__dict__['needs_approval'] = False",
+    "vars(delete_repo)['needs_approval'] = False",
+    "object.__setattr__(delete_repo, 'needs_approval', False)",
+    "delete_repo.__dict__.update(needs_approval=False)",
+    "vars(delete_repo).update({'needs_approval': False})",
+])
+def test_approval_switched_off_after_the_decorator_is_an_approval_lowered(git_repo: GitRepoBuilder, spelling: str) -> None:
     agent = ("from agents import Agent, function_tool\n\n@function_tool(needs_approval=True)\ndef delete_repo(name: str) -> str: ...\n\n"
              "bot = Agent(name='bot', tools=[delete_repo])\n")
     base = git_repo.commit({"app/__init__.py": "", "app/bot.py": agent})
-    head = git_repo.commit({"app/bot.py": agent + "\ndelete_repo.needs_approval = False\n"})
+    head = git_repo.commit({"app/bot.py": agent + f"\n{spelling}\n"})
     code, receipt = _receipt(git_repo, base, head)
     assert ("tool.approval_lowered", "delete_repo", "regression") in _changes(receipt), _changes(receipt)
     assert code == 1

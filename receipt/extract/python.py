@@ -1305,17 +1305,37 @@ class _Extractor:
         return True
 
     def _setattr(self, call: Call, stmt: ast.stmt, scope: _Scope) -> bool:
-        """`setattr(obj, "attr", v)` is `obj.attr = v`; with a computed name, any attribute (`obj.*`) may change."""
+        """`setattr(obj, "attr", v)` (or `object.__setattr__(obj, ...)`) is `obj.attr = v`, and so is
+        `obj.__dict__.update(attr=v)` / `vars(obj).update({"attr": v})`; with a computed name, any
+        attribute (`obj.*`) may change."""
         if self._namespace_write(call, stmt, scope):
             return True
-        if call.func != _SETATTR or len(call.args) != 3 or call.star or type(call.args[0]) is not Ref:
+        func = call.func
+        if (func == _SETATTR or func == _OBJECT_SETATTR) and len(call.args) == 3 and not call.star and type(call.args[0]) is Ref:
+            self._attribute_written(call.args[0].name, call.args[1], call.args[2], stmt, scope)
+            return True
+        owner = None
+        if type(func) is Ref and func.name.endswith(".__dict__.update"):
+            owner = func.name[: -len(".__dict__.update")]
+        elif type(func) is Attr and func.attr == "update":
+            owner = _attributes_of(func.value)
+        if owner is None:
             return False
-        obj, name, value = call.args
-        attr = name.value if isinstance(name, Const) and isinstance(name.value, str) else "*"
-        if attr == "*":
-            value = Dyn(_src(stmt.value), "setattr")  # type: ignore[attr-defined]
-        self.facts.assigns.append(AssignFact(f"{obj.name}.{attr}", value, stmt.lineno, scope.conditional, "=", scope.guarded))  # type: ignore[union-attr]
+        pairs: list[tuple[Expr, Expr]] | None = [(Const(k), v) for k, v in call.kwargs]
+        for arg in call.args:
+            pairs = pairs + list(arg.items) if type(arg) is Map and pairs is not None else None
+        if pairs is None or call.star or call.spread:
+            pairs = [(Dyn(_src(stmt), "update"), Dyn(_src(stmt), "update"))]
+        for key, value in pairs:
+            self._attribute_written(owner, key, value, stmt, scope)
         return True
+
+    def _attribute_written(self, owner: str, key: Expr, value: Expr, stmt: ast.stmt, scope: _Scope) -> None:
+        """`owner.<key> = value`; a key not known names any attribute (`owner.*`, its value unknown)."""
+        attr = key.value if type(key) is Const and type(key.value) is str and key.value.isidentifier() else "*"  # type: ignore[union-attr]
+        if attr == "*":
+            value = Dyn(_src(stmt), "setattr")
+        self.facts.assigns.append(AssignFact(f"{owner}.{attr}", value, stmt.lineno, scope.conditional, "=", scope.guarded))
 
     def _changes_through(self, call: Call, node: ast.AST, scope: _Scope, cond: bool) -> None:
         """A call changing a name's value through a spelling no effect is indexed by: a method of
@@ -1370,6 +1390,12 @@ class _Extractor:
             # `ANN["readOnlyHint"] = False` / `del ANN["x"]`: recorded on ANN as a one-item mapping (op "[]=" /
             # "del"), so evaluating ANN applies it; a computed key is a Dyn key (the whole value is then unknown).
             base = self.expr(target.value, scope)  # type: ignore[attr-defined]
+            owner = _attributes_of(base)
+            if owner is not None and op in ("=", "del"):
+                # `tool.__dict__["needs_approval"] = False`, `vars(tool)[...] = ...`: `tool.needs_approval = False`
+                key = self.expr(target.slice, scope)  # type: ignore[attr-defined]
+                self._attribute_written(owner, key, value if op == "=" else Dyn(_src(stmt), "deleted"), stmt, scope)
+                return
             if isinstance(base, Ref) and op != "in":
                 if (scope.is_function and (param := self._derived_param(base, scope)) is not None
                         and not (op in ("=", "del") and self._copy_alias(base, scope))):  # (a key of the copy itself)
@@ -2005,6 +2031,16 @@ def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 _GLOBALS = Ref("builtins.globals")
+_OBJECT_SETATTR = Ref("builtins.object.__setattr__")
+
+
+def _attributes_of(base: Expr) -> str | None:
+    """The object whose attributes `base` is, as a mapping: `obj.__dict__` or `vars(obj)`."""
+    if type(base) is Ref and base.name.endswith(".__dict__"):
+        return base.name[: -len(".__dict__")]
+    if type(base) is Call and base.func == _VARS and len(base.args) == 1 and type(base.args[0]) is Ref and not base.kwargs:
+        return base.args[0].name  # type: ignore[union-attr]
+    return None
 _VARS = Ref("builtins.vars")
 _LOCALS = Ref("builtins.locals")
 
