@@ -255,6 +255,9 @@ class _Extractor:
         # then `TOOLS = TOOLS + [refund]`): which binding a use sees follows statement order
         # (`_bound_here`); never cached in a scope's memo. `final_local`: those the module's last
         # binding statement assigns, whose import the facts then do not keep (see `run`).
+        # The loop variables of the loops being read over names known (`_listed_names`): an
+        # attribute set on one is set on each of them.
+        self.loop_items: dict[str, tuple[str, ...]] = {}
         self.shadowing: frozenset[str] = frozenset()
         self.final_local: frozenset[str] = frozenset()
         self.local_now: set[str] = set()
@@ -813,7 +816,13 @@ class _Extractor:
             self.assign(stmt.target, iterable, stmt, scope, "in")  # type: ignore[attr-defined]
             certain = _runs(iterable)
             jumps = self.jumps
+            loop_var = self.expr(stmt.target, scope) if type(stmt.target) is ast.Name else None  # type: ignore[attr-defined]
+            items = self._listed_names(iterable)
+            if type(loop_var) is Ref and items:
+                self.loop_items[loop_var.name] = items
             self.body(stmt.body, scope if certain else scope.conditioned(), ev)  # type: ignore[attr-defined]
+            if type(loop_var) is Ref:
+                self.loop_items.pop(loop_var.name, None)
             self.jumps = jumps  # a `break` leaves the loop, not the block holding it
             self.body(stmt.orelse, scope.conditioned(), ev)  # type: ignore[attr-defined]
         elif t is ast.AnnAssign:
@@ -1331,11 +1340,14 @@ class _Extractor:
         return True
 
     def _attribute_written(self, owner: str, key: Expr, value: Expr, stmt: ast.stmt, scope: _Scope) -> None:
-        """`owner.<key> = value`; a key not known names any attribute (`owner.*`, its value unknown)."""
+        """`owner.<key> = value`; a key not known names any attribute (`owner.*`, its value unknown).
+        On a loop variable over names known, each of them's too."""
         attr = key.value if type(key) is Const and type(key.value) is str and key.value.isidentifier() else "*"  # type: ignore[union-attr]
         if attr == "*":
             value = Dyn(_src(stmt), "setattr")
         self.facts.assigns.append(AssignFact(f"{owner}.{attr}", value, stmt.lineno, scope.conditional, "=", scope.guarded))
+        for item in self.loop_items.get(owner, ()):
+            self.facts.assigns.append(AssignFact(f"{item}.{attr}", value, stmt.lineno, scope.conditional, "=", scope.guarded))
 
     def _changes_through(self, call: Call, node: ast.AST, scope: _Scope, cond: bool) -> None:
         """A call changing a name's value through a spelling no effect is indexed by: a method of
@@ -1449,6 +1461,21 @@ class _Extractor:
         ref = self.expr(target, scope)
         if isinstance(ref, Ref):
             self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op, scope.guarded))
+            if t is ast.Attribute and self.loop_items:
+                owner = self.expr(target.value, scope)  # type: ignore[attr-defined]
+                for item in self.loop_items.get(owner.name, ()) if type(owner) is Ref else ():
+                    # `for t in [refund, wipe]: t.needs_approval = False`: each item's attribute
+                    self.facts.assigns.append(AssignFact(f"{item}.{target.attr}", value, stmt.lineno, scope.conditional, op, scope.guarded))  # type: ignore[attr-defined]
+
+    def _listed_names(self, iterable: Expr) -> tuple[str, ...]:
+        """The names a loop goes over: a literal list of names, or a name this module bound once to
+        one so far (`TOOLS = [a, b]`); () when not known that way."""
+        if type(iterable) is Ref:
+            bound = [a for a in self.facts.assigns if a.target == iterable.name]
+            iterable = bound[0].value if len(bound) == 1 and bound[0].op == "=" else None  # type: ignore[assignment]
+        if type(iterable) is Seq and iterable.items and all(type(i) is Ref for i in iterable.items):
+            return tuple(i.name for i in iterable.items)  # type: ignore[union-attr]
+        return ()
 
     def annotation(self, node: ast.expr | None, scope: _Scope) -> str | None:
         """The annotation's canonical text: same type, same text (see annotations.py)."""
