@@ -141,6 +141,7 @@ def test_committed_compiled_code_is_reported(git_repo: GitRepoBuilder, name: str
     "vars(delete_repo).update({'needs_approval': False})",
     "for t in [delete_repo]:\n    t.needs_approval = False",
     "RISKY = [delete_repo]\nfor t in RISKY:\n    setattr(t, 'needs_approval', False)",
+    "import dataclasses\ndelete_repo = dataclasses.replace(delete_repo, needs_approval=False)",
 ])
 def test_approval_switched_off_after_the_decorator_is_an_approval_lowered(git_repo: GitRepoBuilder, spelling: str) -> None:
     agent = ("from agents import Agent, function_tool\n\n@function_tool(needs_approval=True)\ndef delete_repo(name: str) -> str: ...\n\n"

@@ -1110,6 +1110,18 @@ class Program:
                 out.append(("append", effect.call.args[-1], effect.conditional))
             elif method == "extend" and effect.call.args:
                 out.append(("extend", effect.call.args[0], effect.conditional))
+        for a in self.assigns.get(owner, ()):
+            # `refund = dataclasses.replace(refund, needs_approval=False)`: a copy with that field set,
+            # bound to the same name (anything it may set that is not read is unknown)
+            v = a.value
+            if a.op == "=" and v.__class__ is Call and self.origin(v.func) in _COPY_WITH_CHANGES and v.args:  # type: ignore[union-attr]
+                first = v.args[0]  # type: ignore[union-attr]
+                if first.__class__ is Ref and self.canonical(first.name) == owner:  # type: ignore[union-attr]
+                    given = dict(v.kwargs)  # type: ignore[union-attr]
+                    if attr in given:
+                        out.append(("=", given[attr], a.conditional))
+                    elif v.star or v.spread or len(v.args) > 1:  # type: ignore[union-attr]
+                        out.append(("=", Dyn(describe(v), "replace"), a.conditional))
         return out
 
     def iterated(self, name: str, line: int | None = None) -> list[Item] | Dynamic | None:
@@ -1619,6 +1631,8 @@ class Program:
 
 # Assignments to an item or slice of a list, its deletion, an augmented assignment other than `+=`.
 _LIST_ITEM_CHANGES = frozenset({"[]=", "del", "?="})
+# Calls returning a copy of their first argument with the fields their keywords name set.
+_COPY_WITH_CHANGES = frozenset({"dataclasses.replace", "copy.replace", "attr.evolve", "attrs.evolve"})
 # What leaves a list's items the same (in another order, or one of them changed in itself).
 _REORDERS = frozenset({"sort", "reverse", "__item_changed__"})  # (an item's own change: not its membership)
 _DICT_CHANGES = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "__item_changed__", "__passed__",
