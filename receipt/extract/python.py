@@ -1292,14 +1292,7 @@ class _Extractor:
         pairs: list[tuple[Expr, Expr]] | None = None
         if (type(func) is Attr and func.attr == "update" and type(func.value) is Call and not func.value.args
                 and self._module_namespace(func.value.func, scope)):
-            pairs = [(Const(k), v) for k, v in call.kwargs]
-            for arg in call.args:
-                if type(arg) is not Map:
-                    pairs = None
-                    break
-                pairs += arg.items
-            if call.star or call.spread:
-                pairs = None
+            pairs = _updated(call)
         elif (func == _SETATTR and len(call.args) == 3 and not call.star and type(call.args[0]) is Dyn
                 and call.args[0].src.replace(" ", "") == "sys.modules[__name__]"):
             pairs = [(call.args[1], call.args[2])]
@@ -1330,10 +1323,8 @@ class _Extractor:
             owner = _attributes_of(func.value)
         if owner is None:
             return False
-        pairs: list[tuple[Expr, Expr]] | None = [(Const(k), v) for k, v in call.kwargs]
-        for arg in call.args:
-            pairs = pairs + list(arg.items) if type(arg) is Map and pairs is not None else None
-        if pairs is None or call.star or call.spread:
+        pairs = _updated(call)
+        if pairs is None:
             pairs = [(Dyn(_src(stmt), "update"), Dyn(_src(stmt), "update"))]
         for key, value in pairs:
             self._attribute_written(owner, key, value, stmt, scope)
@@ -2059,6 +2050,17 @@ def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 _GLOBALS = Ref("builtins.globals")
 _OBJECT_SETATTR = Ref("builtins.object.__setattr__")
+
+
+def _updated(call: Call) -> list[tuple[Expr, Expr]] | None:
+    """The (key, value) pairs a `dict.update`-like call sets (`update(a=1)`, `update({"a": 1})`);
+    None when some are not written out (a mapping computed at run time, `**kw`)."""
+    pairs: list[tuple[Expr, Expr]] = [(Const(k), v) for k, v in call.kwargs]
+    for arg in call.args:
+        if type(arg) is not Map:
+            return None
+        pairs += arg.items
+    return None if call.star or call.spread else pairs
 
 
 def _attributes_of(base: Expr) -> str | None:
