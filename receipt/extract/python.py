@@ -1302,9 +1302,14 @@ class _Extractor:
         if pairs is None or len(written) != len(pairs):
             self.namespace_writes.append((stmt.lineno, "dynamic-names", _src(stmt)))
         for name, value in written:
-            self.facts.assigns.append(AssignFact(f"{self.module}.{name}", value, stmt.lineno, scope.conditional or scope.is_function or scope.in_try,
-                                                 "=", scope.guarded or scope.in_try))
+            self._module_name_bound(name, value, stmt, scope)
         return True
+
+    def _module_name_bound(self, name: str, value: Expr, stmt: ast.stmt, scope: _Scope) -> None:
+        """The module's name `name` bound to `value` through its namespace (`globals()[...]`,
+        `globals().update(...)`): from a function whenever it runs, so conditional there."""
+        self.facts.assigns.append(AssignFact(f"{self.module}.{name}", value, stmt.lineno, scope.conditional or scope.is_function or scope.in_try,
+                                             "=", scope.guarded or scope.in_try))
 
     def _setattr(self, call: Call, stmt: ast.stmt, scope: _Scope) -> bool:
         """`setattr(obj, "attr", v)` (or `object.__setattr__(obj, ...)`) is `obj.attr = v`, and so is
@@ -1337,8 +1342,13 @@ class _Extractor:
         if attr == "*":
             value = Dyn(_src(stmt), "setattr")
         self.facts.assigns.append(AssignFact(f"{owner}.{attr}", value, stmt.lineno, scope.conditional, "=", scope.guarded))
+        self._set_on_loop_items(owner, attr, value, stmt, scope, "=")
+
+    def _set_on_loop_items(self, owner: str, attr: str, value: Expr, stmt: ast.stmt, scope: _Scope, op: str) -> None:
+        """`owner.attr` set on a loop variable over names known (`for t in [refund, wipe]:
+        t.needs_approval = False`): each of them's attribute."""
         for item in self.loop_items.get(owner, ()):
-            self.facts.assigns.append(AssignFact(f"{item}.{attr}", value, stmt.lineno, scope.conditional, "=", scope.guarded))
+            self.facts.assigns.append(AssignFact(f"{item}.{attr}", value, stmt.lineno, scope.conditional, op, scope.guarded))
 
     def _changes_through(self, call: Call, node: ast.AST, scope: _Scope, cond: bool) -> None:
         """A call changing a name's value through a spelling no effect is indexed by: a method of
@@ -1385,10 +1395,7 @@ class _Extractor:
         if t is ast.Subscript:
             name = _namespace_key(target)
             if name is not None and op == "=" and self._module_namespace(self.expr(target.value.func, scope), scope):  # type: ignore[attr-defined]
-                # `globals()["trace"] = approve`: the module's name `trace` is bound to `approve`, from a
-                # function whenever it runs
-                self.facts.assigns.append(AssignFact(f"{self.module}.{name}", value, stmt.lineno, scope.conditional or scope.is_function or scope.in_try,
-                                                     "=", scope.guarded or scope.in_try))
+                self._module_name_bound(name, value, stmt, scope)  # `globals()["trace"] = approve`
                 return
             # `ANN["readOnlyHint"] = False` / `del ANN["x"]`: recorded on ANN as a one-item mapping (op "[]=" /
             # "del"), so evaluating ANN applies it; a computed key is a Dyn key (the whole value is then unknown).
@@ -1454,9 +1461,8 @@ class _Extractor:
             self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op, scope.guarded))
             if t is ast.Attribute and self.loop_items:
                 owner = self.expr(target.value, scope)  # type: ignore[attr-defined]
-                for item in self.loop_items.get(owner.name, ()) if type(owner) is Ref else ():
-                    # `for t in [refund, wipe]: t.needs_approval = False`: each item's attribute
-                    self.facts.assigns.append(AssignFact(f"{item}.{target.attr}", value, stmt.lineno, scope.conditional, op, scope.guarded))  # type: ignore[attr-defined]
+                if type(owner) is Ref:
+                    self._set_on_loop_items(owner.name, target.attr, value, stmt, scope, op)  # type: ignore[attr-defined]
 
     def _listed_names(self, iterable: Expr) -> tuple[str, ...]:
         """The names a loop goes over: a literal list of names, or a name this module bound once to
@@ -2049,6 +2055,8 @@ def _is_static(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 _GLOBALS = Ref("builtins.globals")
+_VARS = Ref("builtins.vars")
+_LOCALS = Ref("builtins.locals")
 _OBJECT_SETATTR = Ref("builtins.object.__setattr__")
 
 
@@ -2070,8 +2078,6 @@ def _attributes_of(base: Expr) -> str | None:
     if type(base) is Call and base.func == _VARS and len(base.args) == 1 and type(base.args[0]) is Ref and not base.kwargs:
         return base.args[0].name  # type: ignore[union-attr]
     return None
-_VARS = Ref("builtins.vars")
-_LOCALS = Ref("builtins.locals")
 
 
 def _namespace_key(target: ast.Subscript) -> str | None:
