@@ -106,6 +106,24 @@ def test_lazy_facts_read_back_as_the_eager_ones_and_decode_nothing_before_a_read
     assert repr(lazy) == repr(eager)
 
 
+def test_decoded_facts_are_the_extracted_ones_and_encode_to_the_same_entry() -> None:
+    """Decoded functions share one empty list for each empty field (most of them): they still
+    equal what extraction made, encode to the very entry (the digests a cached surface is checked
+    against), and the shared list refuses a change that would reach every function at once."""
+    extracted = extract_file("app/main.py", SOURCE.encode())
+    for decoded in (facts_from_json(_json()), facts_from_json(_json(), lazy=True, where="app/main.py")):
+        assert decoded == extracted
+        assert json.loads(json.dumps(facts_to_json(decoded))) == _json()
+        [total] = [f for f in decoded.functions if f.name == "total"]
+        [configure] = [f for f in decoded.functions if f.name == "configure"]
+        assert total.decorators == total.raises == total.mutates == configure.decorators == []
+        with pytest.raises(TypeError):
+            total.decorators.append(configure)
+        with pytest.raises(TypeError):
+            total.raises += [configure]
+        assert configure.decorators == [] and total.raises == []
+
+
 def _calls_spoilt(j: list) -> list:  # type: ignore[type-arg]
     """Every call's line as text: a malformed expression, the records around it as written."""
     for row in j[-1]:

@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 import weakref
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from receipt.dialects.base import (
     Candidate,
@@ -205,6 +205,7 @@ class _Analyser:
         self.p = program
         self.a = Analysis()
         self._call_paths: dict[int, str] | None = None
+        self._own_calls: dict[str, set[int]] = {}  # a handler module's path -> ids of its calls and dicts
         self._sites: dict[str, list[tuple[Call, bool, str | None]]] | None = None
         self.removed: list[tuple[str, str, str, bool]] = []  # (server, kind, name, conditional)
         self._factories: set[str] = set()  # functions whose returned server an assignment holds
@@ -1088,13 +1089,18 @@ class _Analyser:
 
     def lowlevel_item(self, server: Server, item: Item, kind: str, cond: bool, path: str, handler: FunctionFact) -> None:
         expr = item.expr
+        made = False  # `expr` made here (by a helper's substitution): no module holds it
         for _ in range(_MAX_DEPTH):
             if isinstance(expr, Ref):
-                expr = self.p.value_of(expr) or expr
+                value = self.p.value_of(expr)
+                if value is not None:
+                    expr, made = value, False
             if isinstance(expr, Call) and not _framework(self.p.origin(expr.func), "Tool", "Prompt"):
                 fn = self.p.functions.get(self.p.origin(expr.func) or "")
                 if fn is not None and len(fn.returns_exprs) == 1 and not expr.star:
-                    expr = substitute(fn.returns_exprs[0], bind(fn, expr))  # a helper building the Tool
+                    returned = fn.returns_exprs[0]
+                    expr = substitute(returned, bind(fn, expr))  # a helper building the Tool
+                    made = expr is not returned
                     continue
             break
         fields: dict[str, Expr] | None = None
@@ -1113,7 +1119,7 @@ class _Analyser:
             self.warn(server.flavor, path, line, f"a {kind} name listed by {handler.name}() on MCP server '{server.name}' is not "
                       f"statically known: {describe(fields['name']) if 'name' in fields else 'missing'}", site=("listed name", kind, server.site_name, shape(fields.get("name"))))
             return
-        item_path = self.path_of_call(expr) or path
+        item_path = (None if made else self.path_of_call(expr, handler)) or path
         if kind == "tool":
             schema = fields.get("inputSchema", fields.get("input_schema"))
             signature = None
@@ -1131,21 +1137,34 @@ class _Analyser:
             apply_hints(entry, self.hints(fields.get("annotations")))
         self.a.registrations.append(Registration(server.symbol, entry, set(), True))
 
-    def path_of_call(self, expr: Call | Map) -> str | None:
-        """The file a `Tool(...)` call (or `{"name": ...}` dict) is written in (it may be a constant in another module)."""
+    def path_of_call(self, expr: Call | Map, handler: FunctionFact) -> str | None:
+        """The file a `Tool(...)` call (or `{"name": ...}` dict) is written in (it may be a constant
+        in another module). The handler's own module is looked at first: walking every module's
+        expressions (the fallback) read all of a program's facts, lazily read modules included."""
+        own = self.p.module_of.get(handler.symbol)
+        if own is not None and self._call_paths is None:
+            if own.path not in self._own_calls:
+                self._own_calls[own.path] = {id(sub) for sub in _calls_and_maps(own)}
+            if id(expr) in self._own_calls[own.path]:
+                return own.path
         if self._call_paths is None:
             self._call_paths = {}
             for m in self.p.modules.values():
-                roots: list[Expr] = [a.value for a in m.assigns] + [e.call for e in m.effects]
-                for f in m.functions:
-                    roots.extend(f.returns_exprs)
-                for r in roots:
-                    for sub in nodes_in(r, (Call, Map)):
-                        self._call_paths.setdefault(id(sub), m.path)
+                for sub in _calls_and_maps(m):
+                    self._call_paths.setdefault(id(sub), m.path)
         return self._call_paths.get(id(expr))
 
 
 # --- helpers (pure) -------------------------------------------------------------------------------
+
+
+def _calls_and_maps(m: ModuleFacts) -> Iterator[Call | Map]:
+    """Every call and dict written in module `m` (at module level, in statements, in returns)."""
+    roots: list[Expr] = [a.value for a in m.assigns] + [e.call for e in m.effects]
+    for f in m.functions:
+        roots.extend(f.returns_exprs)
+    for r in roots:
+        yield from nodes_in(r, (Call, Map))
 
 
 # --- screens: what each scan of the analyser looks at in one module (`Program.scan`). Pure functions
