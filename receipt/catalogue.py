@@ -452,7 +452,8 @@ _KINDS: tuple[ChangeKind, ...] = (
         "Registration that cannot be resolved statically",
         "This change adds something that looks like an agent or tool registration which cannot be "
         "resolved without running the code (a tool list returned by a function from another "
-        "package, a server built at run time, a name computed at run time). What it registers is "
+        "package, a server built at run time, a name computed at run time, a listed tool's name bound "
+        "again after its definition to what a wrapper returns). What it registers is "
         "not in the surface, so the receipt cannot vouch for it: review it by hand, or declare it "
         "with a native marker. Only registrations new in this change are reported. " + _ACCEPT,
     ),

@@ -7,7 +7,7 @@ from typing import Iterable
 
 from receipt.dialects.base import Candidate, DialectResult
 from receipt.dialects.markers import apply_declared
-from receipt.dialects.unseen import unfollowable_reach, unrecognised_reach
+from receipt.dialects.unseen import rebound_reach, unfollowable_reach, unrecognised_reach
 from receipt.extract.program import Program
 from receipt.identity import assign_slots, unique_keys
 from receipt.models import Entry, ExtractionIssue
@@ -118,6 +118,7 @@ def link(program: Program, results: Iterable[DialectResult], exports: Iterable[s
 
     issues.extend(unfollowable_reach(program, cands))
     issues.extend(unrecognised_reach(program, cands))
+    issues.extend(rebound_reach(program, cands))
     entries = sorted((c.entry for c in cands), key=lambda e: (e.kind, e.key))
     issues.sort(key=lambda i: (i.path, i.line or 0, i.message))
     return entries, issues

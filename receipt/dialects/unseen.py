@@ -11,7 +11,8 @@ noted: which package a name it uses comes from is not known (the linker resolves
 package). Calls an exported agent makes through a computed target (`globals()[...]()`) are reported
 by the linker, which knows what is exported (`unfollowable_reach`), and so is a tool or agent an
 agent lists that no dialect recognises (`unrecognised_reach`): only the linker knows that no dialect
-made it an entry.
+made it an entry. So is a listed definition whose name an assignment binds again after it
+(`refund = traced(refund)`, `rebound_reach`): the linker knows which entry was made where.
 """
 
 from __future__ import annotations
@@ -123,6 +124,50 @@ def unrecognised_reach(program: Program, candidates: list[Candidate]) -> list[Ex
                 noted.add((where, target))
                 out.append(issue(where, getattr(d, "line", None), f"{name} is reached by {c.entry.kind} '{c.entry.name}' ({c.entry.path}) but is {what}; "
                                  "what the framework builds from it cannot be resolved statically", site=("unrecognised reach", "definition", *site)))
+    return out
+
+
+def rebound_reach(program: Program, candidates: list[Candidate]) -> list[ExtractionIssue]:
+    """One note per tool or agent an agent lists by the name of a definition (`@function_tool def
+    refund`) that an assignment after it binds again (`refund = traced(refund)`): what the name
+    holds from then on is what that value makes of the entry, read nowhere, and an agent listing
+    the name may hold it (an agent built later, or in a function run later, does). Written inline
+    (`tools=[traced(refund)]`) the same wrapper is a registration that cannot be followed; spelt
+    as a rebinding it must not pass unseen. Not noted: an assignment a dialect made the entry from
+    (`refund = function_tool(refund)` over a plain def), or one binding the name to itself."""
+    made_at: dict[str, set[tuple[str, int]]] = {}
+    for c in candidates:
+        for symbol in c.symbols:
+            made_at.setdefault(symbol, set()).add((c.entry.path, c.entry.line))
+    out: list[ExtractionIssue] = []
+    noted: set[tuple[str, str]] = set()
+    for c in candidates:
+        if c.entry.dialect in _REACH_IS_CALLS or c.entry.kind not in ("agent", "tool"):
+            continue
+        for r in sorted(set(c.reach)):
+            if r.startswith("key:"):
+                continue
+            target = program.canonical(r)
+            d = program.functions.get(target) or program.classes.get(target)
+            if d is None or target not in made_at:
+                continue
+            path = program.path_of(target)
+            later = [a for a in program.assigns.get(target, ()) if a.line > d.line and (path, a.line) not in made_at[target]
+                     and not (a.value.__class__ is Ref and program.canonical(a.value.name) == target)]  # type: ignore[union-attr]
+            if not later:
+                continue
+            a = later[-1]
+            name = target.rsplit(".", 1)[-1]
+            may = "may be bound" if a.conditional else "is bound"
+            listed, line = c.listed_at.get(r, (c.entry.path, c.entry.line))
+            out.append(issue(listed, line, f"{c.entry.kind} '{c.entry.name}' reaches {name}, which {may} again after its definition, "
+                             f"to {describe(a.value)}: what it holds from then on cannot be resolved statically",
+                             site=("rebound reach", c.entry.kind, shape(a.value))))
+            if path != listed and (path, target) not in noted:
+                noted.add((path, target))
+                out.append(issue(path, a.line, f"{name} {may} again after its definition, to {describe(a.value)}; {c.entry.kind} "
+                                 f"'{c.entry.name}' ({c.entry.path}) reaches it: what it holds from then on cannot be resolved statically",
+                                 site=("rebound reach", "definition", shape(a.value))))
     return out
 
 

@@ -207,6 +207,13 @@ FAILS_CLOSED = {
             ),
         ),
         (
+            "a tool's name bound again after its definition to what a helper returns (refund_order ="
+            " audited(refund_order), a copy without approval): noted where it is listed and rebound, the"
+            " definition's attributes kept, so the static side still says approval where the SDK holds the copy",
+            ("tool '",),
+            ("approved_tool_rebound_by_repository_wrapper_after_definition",),
+        ),
+        (
             "star imports of two agent frameworks: which one gives Agent and function_tool is not known",
             ("agent '", "tool '"),
             ("agent_module_star_imports_two_frameworks",),
