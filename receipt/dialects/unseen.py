@@ -17,6 +17,8 @@ made it an entry. So is a listed definition whose name an assignment binds again
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from receipt.dialects.base import Candidate, DialectResult, decorator_call, issue, shape
 from receipt.dialects.registry import FRAMEWORK_PACKAGES
 from receipt.extract.facts import AssignFact, ClassFact, Const, FunctionFact, Ref
@@ -104,27 +106,32 @@ def unrecognised_reach(program: Program, candidates: list[Candidate]) -> list[Ex
         symbols |= c.symbols
     out: list[ExtractionIssue] = []
     noted: set[tuple[str, str]] = set()
+    for c, r, target in _listed_reaches(program, candidates):
+        if r in symbols or _known(program, target, symbols, 0):
+            continue
+        d = program.lookup(target)
+        what, site = _definition(d)
+        name = target.rsplit(".", 1)[-1]
+        where = program.path_of(target) if d is not None else None
+        listed, line = c.listed_at.get(r, (c.entry.path, c.entry.line))  # where the list naming it is
+        out.append(issue(listed, line, f"{c.entry.kind} '{c.entry.name}' reaches {name}, {what}; "
+                         "what the framework builds from it cannot be resolved statically", site=("unrecognised reach", c.entry.kind, *site)))
+        if where and where != listed and (where, target) not in noted:
+            noted.add((where, target))
+            out.append(issue(where, getattr(d, "line", None), f"{name} is reached by {c.entry.kind} '{c.entry.name}' ({c.entry.path}) but is {what}; "
+                             "what the framework builds from it cannot be resolved statically", site=("unrecognised reach", "definition", *site)))
+    return out
+
+
+def _listed_reaches(program: Program, candidates: list[Candidate]) -> Iterator[tuple[Candidate, str, str]]:
+    """(candidate, reach as listed, its canonical symbol) for what each agent or tool lists by name
+    (not the native markers' agents: their reach is every function they call)."""
     for c in candidates:
         if c.entry.dialect in _REACH_IS_CALLS or c.entry.kind not in ("agent", "tool"):
             continue
         for r in sorted(set(c.reach)):
-            if r.startswith("key:") or r in symbols:
-                continue
-            target = program.canonical(r)
-            if _known(program, target, symbols, 0):
-                continue
-            d = program.lookup(target)
-            what, site = _definition(d)
-            name = target.rsplit(".", 1)[-1]
-            where = program.path_of(target) if d is not None else None
-            listed, line = c.listed_at.get(r, (c.entry.path, c.entry.line))  # where the list naming it is
-            out.append(issue(listed, line, f"{c.entry.kind} '{c.entry.name}' reaches {name}, {what}; "
-                             "what the framework builds from it cannot be resolved statically", site=("unrecognised reach", c.entry.kind, *site)))
-            if where and where != listed and (where, target) not in noted:
-                noted.add((where, target))
-                out.append(issue(where, getattr(d, "line", None), f"{name} is reached by {c.entry.kind} '{c.entry.name}' ({c.entry.path}) but is {what}; "
-                                 "what the framework builds from it cannot be resolved statically", site=("unrecognised reach", "definition", *site)))
-    return out
+            if not r.startswith("key:"):
+                yield c, r, program.canonical(r)
 
 
 def rebound_reach(program: Program, candidates: list[Candidate]) -> list[ExtractionIssue]:
@@ -141,33 +148,33 @@ def rebound_reach(program: Program, candidates: list[Candidate]) -> list[Extract
             made_at.setdefault(symbol, set()).add((c.entry.path, c.entry.line))
     out: list[ExtractionIssue] = []
     noted: set[tuple[str, str]] = set()
-    for c in candidates:
-        if c.entry.dialect in _REACH_IS_CALLS or c.entry.kind not in ("agent", "tool"):
+    for c, r, target in _listed_reaches(program, candidates):
+        d = program.functions.get(target) or program.classes.get(target)
+        if d is None or target not in made_at:
             continue
-        for r in sorted(set(c.reach)):
-            if r.startswith("key:"):
-                continue
-            target = program.canonical(r)
-            d = program.functions.get(target) or program.classes.get(target)
-            if d is None or target not in made_at:
-                continue
-            path = program.path_of(target)
-            later = [a for a in program.assigns.get(target, ()) if a.line > d.line and (path, a.line) not in made_at[target]
-                     and not (a.value.__class__ is Ref and program.canonical(a.value.name) == target)]  # type: ignore[union-attr]
-            if not later:
-                continue
-            a = later[-1]
-            name = target.rsplit(".", 1)[-1]
-            may = "may be bound" if a.conditional else "is bound"
-            listed, line = c.listed_at.get(r, (c.entry.path, c.entry.line))
-            out.append(issue(listed, line, f"{c.entry.kind} '{c.entry.name}' reaches {name}, which {may} again after its definition, "
-                             f"to {describe(a.value)}: what it holds from then on cannot be resolved statically",
-                             site=("rebound reach", c.entry.kind, shape(a.value))))
-            if path != listed and (path, target) not in noted:
-                noted.add((path, target))
-                out.append(issue(path, a.line, f"{name} {may} again after its definition, to {describe(a.value)}; {c.entry.kind} "
-                                 f"'{c.entry.name}' ({c.entry.path}) reaches it: what it holds from then on cannot be resolved statically",
-                                 site=("rebound reach", "definition", shape(a.value))))
+        path = program.path_of(target)
+        home = program.module_of.get(target)
+        own = {id(x) for x in home.assigns} if home is not None else set()
+        # After the definition: later in its module, or from another module (`tools.refund = ...`
+        # runs once the import has run the def).
+        later = [a for a in program.assigns.get(target, ()) if (a.line > d.line or id(a) not in own) and (path, a.line) not in made_at[target]
+                 and not (a.value.__class__ is Ref and program.canonical(a.value.name) == target)]  # type: ignore[union-attr]
+        if not later:
+            continue
+        a = later[-1]
+        if id(a) not in own:
+            path = next((m.path for m in program.modules.values() if any(x is a for x in m.assigns)), path)
+        name = target.rsplit(".", 1)[-1]
+        may = "may be bound" if a.conditional else "is bound"
+        listed, line = c.listed_at.get(r, (c.entry.path, c.entry.line))
+        out.append(issue(listed, line, f"{c.entry.kind} '{c.entry.name}' reaches {name}, which {may} again after its definition, "
+                         f"to {describe(a.value)}: what it holds from then on cannot be resolved statically",
+                         site=("rebound reach", c.entry.kind, shape(a.value))))
+        if path != listed and (path, target) not in noted:
+            noted.add((path, target))
+            out.append(issue(path, a.line, f"{name} {may} again after its definition, to {describe(a.value)}; {c.entry.kind} "
+                             f"'{c.entry.name}' ({c.entry.path}) reaches it: what it holds from then on cannot be resolved statically",
+                             site=("rebound reach", "definition", shape(a.value))))
     return out
 
 

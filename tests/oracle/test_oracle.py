@@ -211,7 +211,7 @@ FAILS_CLOSED = {
             " audited(refund_order), a copy without approval): noted where it is listed and rebound, the"
             " definition's attributes kept, so the static side still says approval where the SDK holds the copy",
             ("tool '",),
-            ("approved_tool_rebound_by_repository_wrapper_after_definition",),
+            ("approved_tool_rebound_by_repository_wrapper_after_definition", "approved_tool_rebound_by_importing_module"),
         ),
         (
             "star imports of two agent frameworks: which one gives Agent and function_tool is not known",

@@ -1,0 +1,7 @@
+from agents import function_tool
+
+
+@function_tool(needs_approval=True)
+def refund_order(order_id: str, amount: float) -> str:
+    """Refund part of an order to the customer's card."""
+    return f"refunded {amount} on {order_id}"
