@@ -487,6 +487,17 @@ class _Extractor:
         self.tool_own_conditional[id(cand)] = conditional
         return cand
 
+    def _approval_set_on_unknown_items(self) -> None:
+        """`for t in load_tools(): t.needs_approval = False` over a container whose items are not
+        known: the tools whose approval it changes are not known either. Noted where it is set
+        (each tool's approval is read as the rest of the program says: marking every tool unknown
+        would bury the one change in noise)."""
+        for container, _index, a in self.p.item_writes("needs_approval"):
+            if isinstance(self.p.container_items(container), Dynamic):
+                path = self.p.path_of(container.rpartition(".<locals>.")[0] or container)
+                self._note(path, a.line, f"needs_approval = {describe(a.value)} set on items of {describe(Ref(container))}, which cannot be "
+                           "resolved statically: the tools whose approval it changes are not known", site=("approval on unknown items", shape(Ref(container))))
+
     def _apply_enabled(self, expr: Expr | None, symbols: Iterable[str]) -> None:
         enabled = self._enabled(expr)
         for s in symbols:
@@ -1030,6 +1041,8 @@ class _Extractor:
     # -- finish -----------------------------------------------------------------------------------
 
     def finish(self) -> DialectResult:
+        if self.tools:
+            self._approval_set_on_unknown_items()
         for spec in self.spec_order:
             agent = self._agent_candidate(spec)
             agent.symbols |= spec.symbols

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import re
 import json
 import math
 import operator
@@ -375,6 +376,27 @@ class ClassFact:
     def __post_init__(self) -> None:
         self.symbol = _shared(self.symbol)  # also each method's `owner_class`
         self.name = _shared(self.name)
+
+
+# An assignment target `C[*].attr`: `attr` set on items of what `C` names (`for t in C: t.attr = v`,
+# `C[i].attr = v`), or `C[2].attr`: on the item at that position. `Program.mutations` applies it.
+_ITEM_WRITE = re.compile(r"(.+)\[(\*|-?[0-9]+)\]\.([^.\[\]]+)")
+
+
+def item_write(container: str, index: int | None, attr: str) -> str:
+    """The target of `attr` set on the item `index` (None: which one is not known) of `container`."""
+    return f"{container}[{'*' if index is None else index}].{attr}"
+
+
+def item_written(target: str) -> tuple[str, int | None, str] | None:
+    """(container, index or None, attribute) of an `item_write` target, else None."""
+    if "]." not in target:
+        return None
+    found = _ITEM_WRITE.fullmatch(target)
+    if found is None:
+        return None
+    container, index, attr = found.groups()
+    return container, None if index == "*" else int(index), attr
 
 
 @dataclass(slots=True)

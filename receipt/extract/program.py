@@ -37,6 +37,7 @@ from receipt.extract.facts import (
     attribute_callee,
     calls_named,
     indexed_callee,
+    item_written,
     mutates_of,
     nodes_in,
     walk,
@@ -1110,6 +1111,19 @@ class Program:
                 out.append(("append", effect.call.args[-1], effect.conditional))
             elif method == "extend" and effect.call.args:
                 out.append(("extend", effect.call.args[0], effect.conditional))
+        for container, index, a in self.item_writes(attr):
+            # `for t in support.tools: t.needs_approval = False`, `support.tools[1].needs_approval = False`:
+            # set on the container's items, maybe this one (a container whose items are not known is
+            # the dialect's note)
+            items = self.container_items(container)
+            if isinstance(items, Dynamic):
+                continue
+            if index is not None and -len(items) <= index < len(items) and not any(i.conditional for i in items):
+                items = [items[index]]  # the position is certain only when every item is always there
+            for i in items:
+                if i.expr.__class__ is Ref and self.canonical(i.expr.name) == owner:  # type: ignore[union-attr]
+                    out.append((a.op, a.value, a.conditional or i.conditional or (index is not None and len(items) > 1)))
+                    break
         for a in self.assigns.get(owner, ()):
             # `refund = dataclasses.replace(refund, needs_approval=False)`: a copy with that field set,
             # bound to the same name (anything it may set that is not read is unknown)
@@ -1123,6 +1137,55 @@ class Program:
                     elif v.star or v.spread or len(v.args) > 1:  # type: ignore[union-attr]
                         out.append(("=", Dyn(describe(v), "replace"), a.conditional))
         return out
+
+    def item_writes(self, attr: str) -> list[tuple[str, int | None, AssignFact]]:
+        """(container, position or None, assignment) for each `facts.item_write` target of the
+        program setting `attr` (or any attribute): set on items of what the container names.
+        Indexed once, on the first question."""
+        found = self.__dict__.get("_item_writes")
+        if found is None:
+            found = {}
+            for target, binds in self.assigns.items():
+                parts = item_written(target)
+                if parts is not None:
+                    container, index, name = parts
+                    found.setdefault(name, []).extend((container, index, a) for a in binds)
+            self._item_writes = found
+        return found.get(attr, []) + (found.get("*", []) if attr != "*" else [])
+
+    def container_items(self, container: str) -> list[Item] | Dynamic:
+        """The items of what `container` names: a list it is bound to, or the keyword argument an
+        object was built with (`support.tools` of `support = Agent(tools=[...])`) and what is added
+        to that attribute later (`support.tools.append(x)`)."""
+        items = self.items(Ref(container))
+        if not isinstance(items, Dynamic):
+            return items
+        resolving: set[str] = self.__dict__.setdefault("_containers_resolving", set())
+        if container in resolving:  # `for a in X.tools: a.tools = ...`: read through itself
+            return items
+        resolving.add(container)
+        try:
+            return self._built_with_items(container, items)
+        finally:
+            resolving.discard(container)
+
+    def _built_with_items(self, container: str, items: Dynamic) -> list[Item] | Dynamic:
+        owner, _, field_name = self.canonical(container).rpartition(".")
+        d = self.lookup(owner) if owner else None
+        given = d.value.kw(field_name) if isinstance(d, AssignFact) and d.op == "=" and d.value.__class__ is Call else None  # type: ignore[union-attr]
+        if given is None:
+            return items
+        found = self.items(given)
+        if isinstance(found, Dynamic):
+            return found
+        for op, value, cond in self.mutations(owner, field_name):
+            if op == "append":
+                found = [*found, Item(value, True)]
+            elif op in ("extend", "+=") and not isinstance(more := self.items(value), Dynamic):
+                found = [*found, *(Item(i.expr, True) for i in more)]
+            else:
+                return Dynamic(dynamic=describe(Ref(container)))
+        return found
 
     def iterated(self, name: str, line: int | None = None) -> list[Item] | Dynamic | None:
         """What a loop variable takes (`for f in [a, b]` -> a, b), or None when `name` is no loop variable.

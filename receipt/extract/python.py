@@ -28,6 +28,7 @@ from receipt.extract.facts import (
     FunctionFact,
     Map,
     ModuleFacts,
+    item_write,
     ParamFact,
     PIPE,
     Ref,
@@ -258,6 +259,10 @@ class _Extractor:
         # The loop variables of the loops being read over names known (`_listed_names`): an
         # attribute set on one is set on each of them.
         self.loop_items: dict[str, tuple[str, ...]] = {}
+        # The loop variables of the loops being read over a name whose items are not listed here
+        # (`for t in support.tools`): an attribute set on one is set on an item of that name's
+        # (`ITEM_WRITE`), which the program reads once it knows the items.
+        self.loop_over: dict[str, str] = {}
         self.shadowing: frozenset[str] = frozenset()
         self.final_local: frozenset[str] = frozenset()
         self.local_now: set[str] = set()
@@ -820,9 +825,12 @@ class _Extractor:
             items = self._listed_names(iterable)
             if type(loop_var) is Ref and items:
                 self.loop_items[loop_var.name] = items
+            elif type(loop_var) is Ref and type(iterable) is Ref:
+                self.loop_over[loop_var.name] = iterable.name
             self.body(stmt.body, scope if certain else scope.conditioned(), ev)  # type: ignore[attr-defined]
             if type(loop_var) is Ref:
                 self.loop_items.pop(loop_var.name, None)
+                self.loop_over.pop(loop_var.name, None)
             self.jumps = jumps  # a `break` leaves the loop, not the block holding it
             self.body(stmt.orelse, scope.conditioned(), ev)  # type: ignore[attr-defined]
         elif t is ast.AnnAssign:
@@ -1321,6 +1329,11 @@ class _Extractor:
         if (func == _SETATTR or func == _OBJECT_SETATTR) and len(call.args) == 3 and not call.star and type(call.args[0]) is Ref:
             self._attribute_written(call.args[0].name, call.args[1], call.args[2], stmt, scope)
             return True
+        if (func == _SETATTR or func == _OBJECT_SETATTR) and len(call.args) == 3 and not call.star and (root := self._subscript_root(call.args[0])) is not None:
+            key = call.args[1]  # `setattr(support.tools[0], "needs_approval", False)`: an item's attribute
+            known = type(key) is Const and type(key.value) is str and key.value.isidentifier()  # type: ignore[union-attr]
+            self._set_on_item(root, key.value if known else "*", call.args[2] if known else Dyn(_src(stmt), "setattr"), stmt, scope, "=", _position(call.args[0]))  # type: ignore[union-attr]
+            return True
         owner = None
         if type(func) is Ref and func.name.endswith(".__dict__.update"):
             owner = func.name[: -len(".__dict__.update")]
@@ -1346,9 +1359,21 @@ class _Extractor:
 
     def _set_on_loop_items(self, owner: str, attr: str, value: Expr, stmt: ast.stmt, scope: _Scope, op: str) -> None:
         """`owner.attr` set on a loop variable over names known (`for t in [refund, wipe]:
-        t.needs_approval = False`): each of them's attribute."""
+        t.needs_approval = False`): each of them's attribute; over another name's items (`for t in
+        support.tools`), an item's attribute of that name's."""
         for item in self.loop_items.get(owner, ()):
             self.facts.assigns.append(AssignFact(f"{item}.{attr}", value, stmt.lineno, scope.conditional, op, scope.guarded))
+        container = self.loop_over.get(owner)
+        if container is not None:
+            self._set_on_item(container, attr, value, stmt, scope, op, every=True)
+
+    def _set_on_item(self, container: str, attr: str, value: Expr, stmt: ast.stmt, scope: _Scope, op: str,
+                     index: int | None = None, every: bool = False) -> None:
+        """`attr` set on items of what `container` names (facts.item_write): on each of them (`every`:
+        a loop over it), on the one at `index` (`C[1].attr = v`), or on one not known here (`C[i].attr
+        = v`, conditional: it may be any of them)."""
+        conditional = scope.conditional if every or index is not None else True
+        self.facts.assigns.append(AssignFact(item_write(container, index, attr), value, stmt.lineno, conditional, op, scope.guarded))
 
     def _changes_through(self, call: Call, node: ast.AST, scope: _Scope, cond: bool) -> None:
         """A call changing a name's value through a spelling no effect is indexed by: a method of
@@ -1459,10 +1484,16 @@ class _Extractor:
         ref = self.expr(target, scope)
         if isinstance(ref, Ref):
             self.facts.assigns.append(AssignFact(ref.name, value, stmt.lineno, scope.conditional, op, scope.guarded))
-            if t is ast.Attribute and self.loop_items:
+            if t is ast.Attribute and (self.loop_items or self.loop_over):
                 owner = self.expr(target.value, scope)  # type: ignore[attr-defined]
                 if type(owner) is Ref:
                     self._set_on_loop_items(owner.name, target.attr, value, stmt, scope, op)  # type: ignore[attr-defined]
+        elif t is ast.Attribute and op != "in":
+            # `support.tools[0].needs_approval = False`: an attribute of an item of `support.tools`
+            owner = self.expr(target.value, scope)  # type: ignore[attr-defined]
+            root = self._subscript_root(owner)
+            if root is not None:
+                self._set_on_item(root, target.attr, value, stmt, scope, op, _position(owner))  # type: ignore[attr-defined]
 
     def _listed_names(self, iterable: Expr) -> tuple[str, ...]:
         """The names a loop goes over: a literal list of names, or a name this module bound once to
@@ -2069,6 +2100,14 @@ def _updated(call: Call) -> list[tuple[Expr, Expr]] | None:
             return None
         pairs += arg.items
     return None if call.star or call.spread else pairs
+
+
+def _position(item: Expr) -> int | None:
+    """The constant position `C[1]` names in its container (a plain int, not a slice), else None."""
+    if type(item) is Dyn and item.why == "subscript" and len(item.parts) == 2 and type(item.parts[1]) is Const:  # type: ignore[union-attr]
+        index = item.parts[1].value  # type: ignore[union-attr]
+        return index if type(index) is int else None
+    return None
 
 
 def _attributes_of(base: Expr) -> str | None:
