@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import collections
 import itertools
-import re
 import json
 import math
 import operator
+import re
 import sys
 from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any, Callable, Iterator, Union
