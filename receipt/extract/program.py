@@ -1111,6 +1111,9 @@ class Program:
                 out.append(("append", effect.call.args[-1], effect.conditional))
             elif method == "extend" and effect.call.args:
                 out.append(("extend", effect.call.args[0], effect.conditional))
+            elif method in _TAKES_ITEMS_OUT:
+                # `support.tools.remove(refund)`, `.clear()`, `.pop()`: what is left is not read here
+                out.append(("?=", Dyn(describe(effect.call), "changed in place"), effect.conditional))
         for container, index, a in self.item_writes(attr):
             # `for t in support.tools: t.needs_approval = False`, `support.tools[1].needs_approval = False`:
             # set on the container's items, maybe this one (a container whose items are not known is
@@ -1694,6 +1697,8 @@ class Program:
 
 # Assignments to an item or slice of a list, its deletion, an augmented assignment other than `+=`.
 _LIST_ITEM_CHANGES = frozenset({"[]=", "del", "?="})
+# Methods of a list or dict that take items out of it, in place (`mutations`).
+_TAKES_ITEMS_OUT = frozenset({"remove", "pop", "clear", "popitem", "__delitem__"})
 # Calls returning a copy of their first argument with the fields their keywords name set.
 _COPY_WITH_CHANGES = frozenset({"dataclasses.replace", "copy.replace", "attr.evolve", "attrs.evolve"})
 # What leaves a list's items the same (in another order, or one of them changed in itself).

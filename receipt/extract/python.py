@@ -1329,6 +1329,10 @@ class _Extractor:
         if (func == _SETATTR or func == _OBJECT_SETATTR) and len(call.args) == 3 and not call.star and type(call.args[0]) is Ref:
             self._attribute_written(call.args[0].name, call.args[1], call.args[2], stmt, scope)
             return True
+        if type(func) is Ref and func.name.endswith(".__setattr__") and len(call.args) == 2 and not call.star:
+            # `refund.__setattr__("needs_approval", False)`: the object's own method, as setattr
+            self._attribute_written(func.name[: -len(".__setattr__")], call.args[0], call.args[1], stmt, scope)
+            return True
         if (func == _SETATTR or func == _OBJECT_SETATTR) and len(call.args) == 3 and not call.star and (root := self._subscript_root(call.args[0])) is not None:
             key = call.args[1]  # `setattr(support.tools[0], "needs_approval", False)`: an item's attribute
             known = type(key) is Const and type(key.value) is str and key.value.isidentifier()  # type: ignore[union-attr]

@@ -165,7 +165,7 @@ FAILS_CLOSED = {
         (
             "Agent(**CONFIG) or Agent(tools=TOOLS) where CONFIG or TOOLS is changed in place in a way the program"
             " does not follow (a helper, an alias, a try body, a copy, a match case, an assigned call, a list holding it,"
-            " .get(...), a slice, dict.__init__, getattr, globals(), a tuple assignment from a call, a loop rebinding the name, a star import of a repository module defining"
+            " .get(...), a slice, dict.__init__, getattr, globals(), a tuple assignment from a call, a loop rebinding the name, remove/pop/clear, a star import of a repository module defining"
             " it too): the spread or"
             " the list is unreadable",
             ("agent '",),
@@ -204,6 +204,7 @@ FAILS_CLOSED = {
                 "tool_list_rebound_by_tuple_unpacking",
                 "tool_list_rebound_by_loop",
                 "tool_list_rebound_by_star_import_of_repository_module",
+                "tool_taken_out_of_agent_list_in_place",
             ),
         ),
         (

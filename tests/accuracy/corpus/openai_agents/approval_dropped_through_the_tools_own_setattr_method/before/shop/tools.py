@@ -1,0 +1,13 @@
+from agents import function_tool
+
+
+@function_tool(needs_approval=True)
+def refund_order(order_id: str, amount: float) -> str:
+    """Refund part of an order to the customer's card."""
+    return f"refunded {amount} on {order_id}"
+
+
+@function_tool
+def lookup_order(order_id: str) -> str:
+    """Look an order up."""
+    return order_id
