@@ -44,6 +44,7 @@ from receipt.dialects.base import (
     Candidate,
     DialectResult,
     as_bool,
+    assigned_later,
     decorator_call,
     digest,
     issue,
@@ -977,6 +978,7 @@ class _Analyser:
                 return value
             if isinstance(value, dict):
                 return {_HINTS[k]: v for k, v in value.items() if k in _HINTS}
+        named = expr if isinstance(expr, Ref) else None
         expr = self.p.value_of(expr) or expr
         if isinstance(expr, Const) and expr.value is None:
             return {}
@@ -984,9 +986,20 @@ class _Analyser:
             origin = self.p.origin(expr.func)
             if _framework(origin, "ToolAnnotations") or origin == "builtins.dict":
                 out = self._hint_items(expr.kwargs)
-                if expr.star or expr.args:
+                spread = [self.hints(x, depth + 1, at) for x in expr.spread] if expr.star and expr.spread and not expr.args else [Dynamic(dynamic="")]
+                if all(isinstance(x, dict) for x in spread):
+                    for x in spread:  # `ToolAnnotations(**{"destructiveHint": True})`: the dict's items are keywords
+                        out.update(x)  # type: ignore[arg-type]
+                elif expr.star or expr.args:
                     for h in _HINT_NAMES:
                         out.setdefault(h, Dynamic(dynamic=describe(expr)))
+                if named is not None and origin != "builtins.dict":
+                    # `DANGER.destructiveHint = False` after it was built: every tool holding the
+                    # object has the hint it was left with
+                    for key, hint in _HINTS.items():
+                        later = assigned_later(self.p, [named.name], key)
+                        if later is not None:
+                            out[hint] = self.p.evaluate(later)
                 return out
             fn = self.p.functions.get(origin or "")
             if fn is not None and len(fn.returns_exprs) == 1 and not expr.star:

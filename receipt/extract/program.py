@@ -604,7 +604,7 @@ class Program:
             if not isinstance(expr, Ref):
                 break
             d = self.lookup(expr.name)
-            if isinstance(d, AssignFact) and d.conditional and self._assigned_more_than_once(d.target):
+            if isinstance(d, AssignFact) and self._unsettled(d):
                 break  # `if a: model = X(...) elif b: model = Y(...)`: which one is not known (as `evaluate`)
             if isinstance(d, AssignFact):
                 expr = d.value
@@ -651,6 +651,16 @@ class Program:
     def _assigned_more_than_once(self, symbol: str) -> bool:
         return sum(1 for a in self.assigns.get(symbol, ()) if a.op == "=") > 1
 
+    def _unsettled(self, d: AssignFact) -> bool:
+        """Whether which assignment of `d.target` a reader sees is not known: `d` runs under a
+        condition and another one binds the name too, or several bind it to different values
+        (`DANGER = ToolAnnotations(...)` and later `DANGER = DANGER.model_copy(...)`: which one a
+        use sees depends on where it is, and the first one is not the answer)."""
+        binds = [a for a in self.assigns.get(d.target, ()) if a.op == "="]
+        if len(binds) < 2:
+            return False
+        return d.conditional or len({describe(a.value) for a in binds}) > 1
+
     def evaluate_at(self, expr: Expr | None, at: tuple[str, int, bool] | None) -> Any:
         """`evaluate(expr)` as the value is when a framework copies it at `at` (path, line, inside a
         function) of the use: a dict named by `expr` with only the in-place changes made before then
@@ -658,7 +668,7 @@ class Program:
         if at is not None and isinstance(expr, Ref):
             symbol = self.canonical(expr.name)
             d = self.lookup(symbol)
-            if isinstance(d, AssignFact) and not (d.conditional and self._assigned_more_than_once(symbol)):
+            if isinstance(d, AssignFact) and not self._unsettled(d):
                 value = self._copied_at(d, symbol) if d.value.__class__ is Map else self.evaluate(d.value, 1)
                 if isinstance(value, dict):
                     return self._mutated_dict(symbol, value, 0, d.value, at)
@@ -713,7 +723,7 @@ class Program:
             if isinstance(d, AssignFact):
                 if (rebound := self._rebound(symbol)) is not None:
                     return Dynamic(dynamic=f"{describe(expr)}, {rebound}")
-                if d.conditional and self._assigned_more_than_once(symbol):
+                if self._unsettled(d):
                     # Which branch runs is not known; the alternatives are, and a changed one is a change.
                     choices = sorted({describe(a.value) for a in self.assigns.get(symbol, ()) if a.op == "="})
                     return Dynamic(dynamic=f"{describe(expr)}, one of: {' | '.join(choices)}")
@@ -1378,7 +1388,7 @@ class Program:
                 break
             symbol = self.canonical(expr.name)
             d = self.lookup(symbol)
-            if not isinstance(d, AssignFact) or (d.conditional and self._assigned_more_than_once(d.target)):
+            if not isinstance(d, AssignFact) or self._unsettled(d):
                 value = self.value_of(expr)
                 if value is not expr:  # a class attribute (`C.CFG`): still a name the dict is changed through
                     chain.append(symbol)

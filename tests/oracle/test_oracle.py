@@ -152,6 +152,11 @@ EXPECTED = {
         "agent 'Support Triager' reach: static ['tool:Issue Refund', 'tool:Lookup Order'], sdk ['tool:Lookup Order']",
     ): "the surface has no per-edge condition: the triager reaches Issue Refund only when TRIAGE_REFUNDS_PILOT=1,"
     " and the tool itself is unconditional (another agent always has it)",
+    (
+        "openai_agents/approval_flag_constant_bound_twice after",
+        "tool 'refund_order' approval: static [Dynamic(dynamic='shop.tools.APPROVE_REFUNDS, one of: False | True')], sdk never",
+    ): "a constant bound twice at module level: the static side does not read which binding the decorator"
+    " sees (statement order), and says the approval is one of both, never the first binding's",
 }
 # Cases where the static surface deliberately does not read what the SDK builds, and reports it as
 # `surface.unresolved` instead (fail closed): an agent built from a spread something changes in a way
