@@ -45,6 +45,7 @@ from receipt.dialects.base import (
     Candidate,
     DialectResult,
     approval_from,
+    assigned_later,
     decorator_call,
     digest,
     issue,
@@ -275,6 +276,9 @@ class _Extractor:
         )
         tool = _Tool(entry, {symbol}, def_conditional=conditional or call.kw("prepare") is not None)
         self.set_approval(tool, call.kw("requires_approval"), fn)
+        later = assigned_later(self.p, [symbol], "requires_approval")  # `refund_tool.requires_approval = False` after it
+        if later is not None:
+            self.set_approval(tool, later, None)
         self.tools[symbol] = tool
         return symbol
 
