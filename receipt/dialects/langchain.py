@@ -888,6 +888,12 @@ class _Extractor:
         if expr is None:
             return {}
         value = self.p.value_of(expr)
+        if isinstance(value, Map) and value is not expr:
+            # a dict constant changed in place after it was built (`INTERRUPTS.pop("refund")`,
+            # `del INTERRUPTS[...]`, `.update(...)`): what the middleware is given is the changed dict
+            changed = self.p.evaluate(expr)
+            if changed != self.p.evaluate(value):
+                return changed if isinstance(changed, (dict, Dynamic)) else Dynamic(dynamic=describe(expr))
         if isinstance(value, Map):
             out: dict[str, Any] = {}
             for k, v in value.items:
