@@ -1158,11 +1158,11 @@ class Program:
         found = self.__dict__.get("_item_writes")
         if found is None:
             found = {}
-            for target, binds in self.assigns.items():
+            for target in [t for t in self.assigns if "]." in t]:  # a few of a program's targets, if any
                 parts = item_written(target)
                 if parts is not None:
                     container, index, name = parts
-                    found.setdefault(name, []).extend((container, index, a) for a in binds)
+                    found.setdefault(name, []).extend((container, index, a) for a in self.assigns[target])
             self._item_writes = found
         return found.get(attr, []) + (found.get("*", []) if attr != "*" else [])
 
