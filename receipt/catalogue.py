@@ -381,6 +381,24 @@ _KINDS: tuple[ChangeKind, ...] = (
         "them; re-run the agent's evaluations before merging. " + _ACCEPT,
     ),
     _kind(
+        "agent.setting_changed",
+        "warning",
+        "Agent framework setting changed",
+        "A setting of the agent's framework that widens or narrows what it may do changed: CrewAI's "
+        "code execution (turned on in a sandbox, or its sandbox changed: one that turns the agent "
+        "dangerous is `agent.dangerous_gained`) and human input, "
+        "smolagents' base tools (a Python interpreter among them), ADK's before-tool callback (one "
+        "added or removed). These are not approval or danger flags, but they change what a run can "
+        "reach or who is asked; read the change before merging. " + _ACCEPT,
+    ),
+    _kind(
+        "tool.setting_changed",
+        "warning",
+        "Tool framework setting changed",
+        "A setting of the tool's framework changed that changes how it runs (ADK's long-running "
+        "tools, whose calls return before the work is done). Read the change before merging. " + _ACCEPT,
+    ),
+    _kind(
         "agent.instructions_changed",
         "info",
         "Agent instructions changed",

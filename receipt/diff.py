@@ -447,6 +447,50 @@ def _model_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
     return [entry_change("agent.model_changed", head, json_value(base.model), json_value(head.model), message)]
 
 
+# Framework settings dialects keep in `Entry.extra` that change what an entry may do, each compared by
+# value, and how a change reads. Delegation is not among them: the agents it lets one reach are its
+# reach (`agent.reach_added`). Code execution that turns dangerous is `dangerous_gained`; only a
+# change that leaves the flag as it was (a sandboxed executor turned on) is a setting change. A
+# setting whose value names code (ADK's before-tool callback) is compared by presence only: the
+# callback moving or being renamed is no change.
+_SETTINGS = {
+    "code_execution": "code execution",
+    "human_input": "human input",
+    "add_base_tools": "the framework's base tools",
+    "long_running": "long-running calls",
+}
+_SETTINGS_BY_PRESENCE = {"before_tool_callback": "a before-tool callback"}
+
+
+def _setting_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
+    out: list[Change] = []
+    b, h = base.extra, head.extra
+    for key, word in _SETTINGS.items():
+        if key == "code_execution" and base.dangerous != head.dangerous:
+            continue
+        if b.get(key) != h.get(key):
+            message = f"{_who(head)} {word}: {_setting_text(h.get(key))} (was {_setting_text(b.get(key))})"
+            out.append(entry_change(f"{head.kind}.setting_changed", head, {key: b.get(key)}, {key: h.get(key)}, message))
+    for key, word in _SETTINGS_BY_PRESENCE.items():
+        had, has = key in b, key in h
+        if had != has:
+            message = f"{_who(head)} {'now has' if has else 'no longer has'} {word}"
+            out.append(entry_change(f"{head.kind}.setting_changed", head, {key: had}, {key: has}, message))
+    return out
+
+
+def _setting_text(value: Any) -> str:
+    if value is None or value is False:
+        return "off"
+    if value is True:
+        return "on"
+    if isinstance(value, dict) and set(value) == {"dynamic"}:
+        return f"set at run time by {value['dynamic']}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_setting_text(v) if isinstance(v, (bool, dict)) or v is None else v}" for k, v in sorted(value.items()))
+    return str(value)
+
+
 def _text_change(word: str, before: str | None, after: str | None) -> str:
     """A description or instructions change in words, with the digests last (renderers that show
     the texts themselves leave the digests out)."""
@@ -675,6 +719,7 @@ ENTRY_RULES: list[EntryRule] = [
     _digest_rule("description_sha256", "description", ("agent", "tool", "prompt")),
     _signature_rule,
     _reach_rule,
+    _setting_rule,
     _corvid_rule,
     _injection_rule,
 ]

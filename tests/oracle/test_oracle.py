@@ -49,6 +49,8 @@ FRAMEWORKS = {
 _CREWAI_1_15_HOOKS = "imports crewai.hooks.HookAborted or InterceptionPoint, which crewai 1.15 has and 1.6.1 has not"
 
 UNBUILDABLE = {
+    "crewai/sandboxed_code_execution_turned_on": "CrewAI checks for a running Docker daemon when an agent with"
+    " safe code execution is built (none where the oracle runs)",
     "langchain/hitl_policy_from_env": "reads a required environment variable at import",
     "langchain/agent_executor_refund_tool_added": "imports the legacy AgentExecutor from langchain_classic, which the"
     " oracle extra does not install (checked by hand with langchain-classic 1.0.8: the SDK sees the same)",
