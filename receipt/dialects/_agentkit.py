@@ -368,16 +368,30 @@ class Kit:
 
     # -- list items -----------------------------------------------------------------------------
 
-    def items(self, expr: Expr | None, site: Site, what: str) -> list[Item]:
-        """Items of a `tools=` / `sub_agents=` list; an unknowable list is reported, never guessed."""
-        if expr is None or (isinstance(expr, Const) and expr.value is None):
-            return []
-        got = self.program.items(expr)
-        if isinstance(got, Dynamic):
-            if not got.dynamic.startswith("self."):  # CrewBase's `self.agents` is filled by decorators
-                self.warn(site.path, site.line, f"{what} not statically known ({got.dynamic}); its entries are not analysed", (what, shape(got.dynamic)))
-            return []
-        return [Item(i.expr, i.conditional or site.conditional) for i in got]
+    def items(self, expr: Expr | None, site: Site, what: str, owner: str | None = None, field: str | None = None) -> list[Item]:
+        """Items of a `tools=` / `sub_agents=` list; an unknowable list is reported, never guessed.
+        `owner`, `field`: the variable holding the object built with the list and the attribute the
+        list becomes, whose changes after construction count too (`root_agent.tools.append(t)`,
+        `root_agent.tools[1] = t`: the agent holds what it was left with)."""
+        out: list[Item] = []
+        if expr is not None and not (isinstance(expr, Const) and expr.value is None):
+            got = self.program.items(expr)
+            if isinstance(got, Dynamic):
+                if not got.dynamic.startswith("self."):  # CrewBase's `self.agents` is filled by decorators
+                    self.warn(site.path, site.line, f"{what} not statically known ({got.dynamic}); its entries are not analysed", (what, shape(got.dynamic)))
+            else:
+                out = [Item(i.expr, i.conditional or site.conditional) for i in got]
+        for op, value, cond in self.program.mutations(owner, field) if owner is not None and field is not None else ():
+            if op == "append":
+                out.append(Item(value, True))
+                continue
+            more = self.program.items(value)
+            if isinstance(more, Dynamic):
+                self.warn(site.path, site.line, f"{what} changed to {more.dynamic} after construction, which is not statically known; "
+                          "what it holds is not analysed", (what + " changed", shape(more.dynamic)))
+                continue
+            out.extend(Item(i.expr, True) for i in more)
+        return out
 
     def follow(self, expr: Expr) -> tuple[Expr, str | None]:
         """A list item -> (the expression it stands for, the variable naming it if any)."""

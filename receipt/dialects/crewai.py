@@ -311,7 +311,7 @@ class _Crew:
         # A class default is read where the class says it: what cannot be read there is noted there
         # (a pull request editing only the class is shown it), and inline tools are placed there.
         where = site if call.kw("tools") is not None or config is not None else self.default_site(p.origin(call.func), "tools", site)
-        for item in self.kit.items(setting("tools"), where, "tools"):
+        for item in self.kit.items(setting("tools"), where, "tools", identity, "tools"):
             found = self.tool_item(item.expr, item.conditional, where)
             cand.reach.extend(found)
             if where.path != site.path:

@@ -109,9 +109,9 @@ class _Adk:
         )
         cand = self.kit.add(identity, entry)
         reach: list[str] = []
-        for item in self.kit.items(call.kw("tools"), site, "tools"):
+        for item in self.kit.items(call.kw("tools"), site, "tools", identity, "tools"):
             reach += self.tool_item(item.expr, item.conditional, site)
-        for item in self.kit.items(call.kw("sub_agents"), site, "sub_agents"):
+        for item in self.kit.items(call.kw("sub_agents"), site, "sub_agents", identity, "sub_agents"):
             reach += self.kit.agent_item(item.expr, item.conditional, site, "sub-agent")
         cand.reach.extend(reach)
         return identity

@@ -213,7 +213,7 @@ class _Smol:
         )
         cand = self.kit.add(identity, entry)
         reach: list[str] = []
-        for item in self.kit.items(call.arg(0, "tools"), site, "tools"):
+        for item in self.kit.items(call.arg(0, "tools"), site, "tools", identity, "tools"):
             reach += self.tool_item(item.expr, item.conditional, site)
         for item in self.kit.items(call.kw("managed_agents"), site, "managed_agents"):
             reach += self.kit.agent_item(item.expr, item.conditional, site, "managed agent")

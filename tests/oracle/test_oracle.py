@@ -222,6 +222,12 @@ FAILS_CLOSED = {
             ("approved_tool_rebound_by_repository_wrapper_after_definition", "approved_tool_rebound_by_importing_module"),
         ),
         (
+            "an agent's tool list changed by position after construction (root_agent.tools[1] = ...): noted"
+            " where the agent is, the list not read, so the static side keeps the constructor's tool",
+            ("tool '",),
+            ("google_adk/unconfirmed_refund_tool_replaces_confirmed_one_by_position",),
+        ),
+        (
             "star imports of two agent frameworks: which one gives Agent and function_tool is not known",
             ("agent '", "tool '"),
             ("agent_module_star_imports_two_frameworks",),
