@@ -383,14 +383,14 @@ class Kit:
                 out = [Item(i.expr, i.conditional or site.conditional) for i in got]
         for op, value, cond in self.program.mutations(owner, field) if owner is not None and field is not None else ():
             if op == "append":
-                out.append(Item(value, True))
+                out.append(Item(value, cond or site.conditional))
                 continue
             more = self.program.items(value)
             if isinstance(more, Dynamic):
                 self.warn(site.path, site.line, f"{what} changed to {more.dynamic} after construction, which is not statically known; "
                           "what it holds is not analysed", (what + " changed", shape(more.dynamic)))
                 continue
-            out.extend(Item(i.expr, True) for i in more)
+            out.extend(Item(i.expr, i.conditional or cond or site.conditional) for i in more)
         return out
 
     def follow(self, expr: Expr) -> tuple[Expr, str | None]:
