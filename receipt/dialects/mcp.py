@@ -986,9 +986,10 @@ class _Analyser:
             origin = self.p.origin(expr.func)
             if _framework(origin, "ToolAnnotations") or origin == "builtins.dict":
                 out = self._hint_items(expr.kwargs)
-                spread = [self.hints(x, depth + 1, at) for x in expr.spread] if expr.star and expr.spread and not expr.args else [Dynamic(dynamic="")]
-                if all(isinstance(x, dict) for x in spread):
-                    for x in spread:  # `ToolAnnotations(**{"destructiveHint": True})`: the dict's items are keywords
+                # `ToolAnnotations(**{"destructiveHint": True})`: a dict spread whose items are read are keywords
+                spread = [self.hints(x, depth + 1, at) for x in expr.spread] if expr.spread and not expr.args else None
+                if spread is not None and all(isinstance(x, dict) for x in spread):
+                    for x in spread:
                         out.update(x)  # type: ignore[arg-type]
                 elif expr.star or expr.args:
                     for h in _HINT_NAMES:
