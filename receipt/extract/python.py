@@ -272,6 +272,7 @@ class _Extractor:
         self.tree = tree
         self.depth = 0  # expression nesting, capped at _MAX_EXPR_DEPTH
         self.capped = 0  # how many times the cap was hit so far
+        self.made: dict[int, Call] = {}  # id(call node) -> its first conversion on its own (see `_one_per_node`); the tree outlives it
         self.source = source
         self.lines: list[str] | None = None  # of the source, split when a span is first needed
         self.in_fstring = 0  # inside an f-string, where Python < 3.12 misplaces nodes
@@ -662,6 +663,8 @@ class _Extractor:
                 continue
             kwargs.append((kw.arg, self.expr(kw.value, scope, ev)))
         out = _NewCall(func, tuple(args), tuple(kwargs), node.lineno, star, tuple(spread))  # Call(...), built faster (see facts)
+        if self.capped == capped or not self.depth:  # as it reads on its own: the node's one object
+            out = self._one_per_node(node, out)
         if ev is not None:
             alone = out
             if self.capped != capped and self.depth:
@@ -673,6 +676,15 @@ class _Extractor:
                     self.depth = depth
             ev.append((_CALL, alone, node))
         return out
+
+    def _one_per_node(self, node: ast.Call, made: Call) -> Call:
+        """The call a node converted before to what `made` equals, else `made`: a call in a
+        function body is both one of its `calls` and an effect (`if check(x):`, `[f(t) for t in
+        ts]`), converted once for each. As one object, its entry holds one row, decoded and kept
+        once (15-20% of a module's calls, real and generated). Only the same node's conversions
+        are shared, and only when equal: what the extractor knew may have changed in between."""
+        prev = self.made.setdefault(id(node), made)
+        return prev if prev is not made and prev == made else made
 
     def _callee(self, func: ast.AST, scope: _Scope, ev: list | None = None) -> Expr:
         """A call's callee or a class's base; a generic class parametrised by a type (`Agent[Ctx](...)`,
