@@ -31,7 +31,7 @@ callbacks as approval gates, custom `BaseTool` subclasses (reported), agents fro
 from __future__ import annotations
 
 from receipt.dialects._agentkit import Kit, builds_root, Site, from_package, has_external_decorator, model_value, text_digest
-from receipt.dialects.base import DialectResult, approval_from, digest, leaf, name_expression, shape, signature_of, trust_from
+from receipt.dialects.base import DialectResult, approval_from, assigned_later, digest, leaf, name_expression, shape, signature_of, trust_from
 from receipt.extract.facts import Call, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Param, Signature
@@ -164,11 +164,7 @@ class _Adk:
         approval: object = "never"
         extra = {}
         if call is not None:
-            rc = call.kw("require_confirmation")
-            if isinstance(rc, Dyn) and rc.why == "lambda":
-                approval = "conditional"
-            elif rc is not None:
-                approval = approval_from(self.program.evaluate(rc), self.program, rc)
+            approval = self.confirmation(call, identity)
             if self.tool_kind(self.program.origin(call.func)) == "function" and leaf(self.program.origin(call.func) or "") == "LongRunningFunctionTool":
                 extra["long_running"] = True
         entry = self.kit.entry(
@@ -259,18 +255,27 @@ class _Adk:
             return self.external(value.name, owner.line, owner, conditional, var)
         return self.kit.named_tool(value, expr, owner)
 
+    def confirmation(self, call: Call, var: str | None) -> object:
+        """The approval a `FunctionTool` / `McpToolset` asks for: its `require_confirmation=` (a
+        callable decides per call), unless the variable holding it has its `_require_confirmation`
+        set after construction, where both keep the flag and read it on every call
+        (`refund_tool._require_confirmation = False` switches it off)."""
+        p = self.program
+        rc = call.kw("require_confirmation")
+        later = assigned_later(p, [var], "_require_confirmation") if var is not None and var in p.assigns else None
+        if later is not None:
+            rc = later
+        if isinstance(rc, Dyn) and rc.why == "lambda":
+            return "conditional"
+        return approval_from(p.evaluate(rc), p, rc) if rc is not None else "never"
+
     def mcp_toolset(self, call: Call, owner: Site, conditional: bool, var: str | None) -> list[str]:
         """`McpToolset(connection_params=, tool_filter=, tool_name_prefix=, require_confirmation=)`: the
         server lists its tools at run time; a literal `tool_filter` names the ones the agent gets
         (prefixed as ADK's `BaseToolset` prefixes them), else one `*` entry stands for them all.
         `require_confirmation` applies to every tool of the toolset (a callable decides per call)."""
         p = self.program
-        rc = call.kw("require_confirmation")
-        approval: object = "never"
-        if isinstance(rc, Dyn) and rc.why == "lambda":
-            approval = "conditional"
-        elif rc is not None:
-            approval = approval_from(p.evaluate(rc), p, rc)
+        approval = self.confirmation(call, var)
         prefix = p.evaluate(call.kw("tool_name_prefix")) if call.kw("tool_name_prefix") is not None else None
         listed = p.evaluate(call.kw("tool_filter")) if call.kw("tool_filter") is not None else None
         # ADK's `_is_tool_selected` lets every tool through when the filter is falsy (`[]`, `None`).
