@@ -220,8 +220,12 @@ class _Extractor:
 
     # -- values ---------------------------------------------------------------------------------
 
-    def _approval(self, expr: Expr | None) -> Any:
+    def _approval(self, expr: Expr | None, call: Call | None = None) -> Any:
+        """The approval `needs_approval=expr` of `call` asks for (its spreads read: `spread_call`);
+        not given where a `**x` that cannot be read may give it, unknown."""
         if expr is None:
+            if call is not None and call.spread:
+                return Dynamic(dynamic=f"needs_approval given through **{describe(call.spread[0])}")
             return "never"
         if isinstance(expr, Dyn) and expr.why == "lambda":
             return "conditional"  # a callable decides per call
@@ -441,6 +445,7 @@ class _Extractor:
                 self._tool_from_call(a.value, a.target, self.p.path_of(a.target), a.line, a.conditional)
 
     def _function_tool(self, fn: FunctionFact, options: Call | None, symbols: set[str], path: str, line: int, conditional: bool) -> Candidate:
+        options = self.p.spread_call(options) if options is not None else None  # `@function_tool(**APPROVAL)`
         kw = dict(options.kwargs) if options is not None else {}
         name = fn.name
         override = self._str(kw.get("name_override"))
@@ -454,7 +459,7 @@ class _Extractor:
             description = d if d not in (None, "") else description
         elif self.p.evaluate(kw.get("use_docstring_info")) is False:
             description = ""
-        approval = self._approval(kw.get("needs_approval"))
+        approval = self._approval(kw.get("needs_approval"), options)
         entry = self._tool_entry(name, path, line, conditional, approval, signature=signature_of(fn), description_sha256=digest(description))
         entry.name_expr = name_expression(self.p, kw.get("name_override"))
         cand = self._register_tool(entry, symbols, conditional)
@@ -526,6 +531,7 @@ class _Extractor:
     def _tool_from_call(self, call: Call, symbol: str | None, path: str, line: int, conditional: bool) -> Candidate | None:
         """A tool built by a call: function_tool(fn), FunctionTool(...), a hosted tool, agent.as_tool(...)."""
         line = call.line or line
+        call = self.p.spread_call(call)  # `FunctionTool(**SPEC)`, `function_tool(fn, **APPROVAL)`
         # function_tool(fn, ...)  /  function_tool(...)(fn)
         options: Call | None = None
         wrapped: Expr | None = None
@@ -574,7 +580,7 @@ class _Extractor:
                     for k, v in sorted(schema["properties"].items())
                 ]
             )
-        approval = self._approval(call.kw("needs_approval"))
+        approval = self._approval(call.kw("needs_approval"), call)
         entry = self._tool_entry(name, path, line, conditional, approval, signature=signature, description_sha256=digest(self._text(call.arg(1, "description"))))
         sym = symbol or self._synthetic(path, line)
         cand = self._register_tool(entry, {sym}, conditional)
@@ -592,7 +598,7 @@ class _Extractor:
                 name = self._str(call.arg(0, "name") if leaf == "CustomTool" else call.kw("name"))
             if leaf == "CustomTool":
                 description = self._text(call.arg(1, "description"))
-            approval = self._approval(call.kw("needs_approval"))
+            approval = self._approval(call.kw("needs_approval"), call)
             if approval == "always" and self._given(call.kw("on_approval")):
                 approval = "conditional"  # a callback decides, not a person
         elif leaf == "HostedMCPTool":
@@ -754,7 +760,7 @@ class _Extractor:
             params=[Param(name="parameters", type=describe(parameters))] if parameters is not None else [Param(name="input", type="str")],
             returns="str",
         )
-        approval = self._approval(call.kw("needs_approval"))
+        approval = self._approval(call.kw("needs_approval"), call)
         entry = self._tool_entry(
             name, path, line, conditional, approval,
             signature=signature, description_sha256=digest(description if description is not None else ""), tags=["agent-as-tool"],

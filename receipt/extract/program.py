@@ -1524,6 +1524,9 @@ class Program:
                 for f in m.functions:
                     for c in f.calls:
                         index.setdefault(id(c), (name, c.line, True))
+                    for d in f.decorators:  # `@function_tool(**APPROVAL)`: runs where the function is defined
+                        for c in calls_in(d):
+                            index.setdefault(id(c), (name, c.line, "<locals>" in f.symbol))
                 for e in [*(a.value for a in m.assigns), *(e.call for e in m.effects)]:
                     for c in calls_in(e):
                         index.setdefault(id(c), (name, c.line, c.line in in_functions))

@@ -141,6 +141,38 @@ def test_needs_approval_callable_or_lambda_is_conditional_and_unknowable_is_dyna
     assert s["tool:cancel"].approval == "always"  # a module constant is followed
 
 
+def test_needs_approval_spread_into_the_options_is_read_and_an_unreadable_spread_is_unknown() -> None:
+    s = surface_of(
+        {
+            "t.py": '''
+            from agents import function_tool
+            from settings import load_options
+
+            STAFF = {"needs_approval": True}
+            LOOSE = {**STAFF}
+            LOOSE["needs_approval"] = False
+
+            @function_tool(**STAFF)
+            def refund(amount: float) -> str: ...
+
+            @function_tool(**LOOSE)
+            def cancel() -> str: ...
+
+            @function_tool(**load_options())
+            def wipe() -> str: ...
+
+            def ship() -> str: ...
+
+            ship_tool = function_tool(ship, **STAFF)
+            '''
+        }
+    )
+    assert s["tool:refund"].approval == "always"
+    assert s["tool:cancel"].approval == "never"
+    assert isinstance(s["tool:wipe"].approval, Dynamic)
+    assert s["tool:ship"].approval == "always"
+
+
 def test_is_enabled_false_hides_the_tool_and_a_callable_makes_it_conditional() -> None:
     s = surface_of(
         {
