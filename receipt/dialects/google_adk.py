@@ -261,7 +261,10 @@ class _Adk:
         set after construction, where both keep the flag and read it on every call
         (`refund_tool._require_confirmation = False` switches it off)."""
         p = self.program
+        call = p.spread_call(call)  # `FunctionTool(refund, **CONFIRM)`
         rc = call.kw("require_confirmation")
+        if rc is None and call.spread:
+            rc = Dyn(f"require_confirmation given through **{describe(call.spread[0])}", "spread")
         later = assigned_later(p, [var], "_require_confirmation") if var is not None and var in p.assigns else None
         if later is not None:
             rc = later

@@ -657,6 +657,8 @@ class _Analyser:
         receiver, method = split_method(func, parameters=True)
         if receiver is None or method not in ("tool", "prompt", "list_tools", "list_prompts"):
             return
+        if call is not None:
+            call = self.p.spread_call(call)  # `@mcp.tool(**DESTRUCTIVE)`: its options read by value
         path = self.p.path_of(fn.symbol)
         # Decorators are evaluated in the enclosing scope: a parameter there is the receiver.
         owner = fn.symbol.rsplit(".<locals>.", 1)[0] if ".<locals>." in fn.symbol else None

@@ -223,6 +223,7 @@ class _Extractor:
         """A tool declared on a function (decorator, plain function in a list, add_function)."""
         if fn.symbol in self.tools:
             return fn.symbol
+        call = self.p.spread_call(call) if call is not None else None  # `@agent.tool_plain(**GUARDED)`
         kw = (lambda k: call.kw(k)) if call is not None else (lambda k: None)
         name = self.p.evaluate(kw("name"))
         if name is not None and not isinstance(name, str):
@@ -239,14 +240,19 @@ class _Extractor:
             description_sha256=digest(description if description is not None else fn.doc),
         )
         tool = _Tool(entry, {fn.symbol}, def_conditional=conditional or kw("prepare") is not None)
-        self.set_approval(tool, kw("requires_approval"), fn)
+        self.set_approval(tool, kw("requires_approval"), fn, call)
         self.tools[fn.symbol] = tool
         return fn.symbol
 
-    def set_approval(self, tool: _Tool, expr: Expr | None, fn: FunctionFact | None) -> None:
+    def set_approval(self, tool: _Tool, expr: Expr | None, fn: FunctionFact | None, call: Call | None = None) -> None:
+        """`requires_approval=expr` of `call` (its spreads read); not given where a `**x` that
+        cannot be read may give it, unknown."""
         if expr is not None:
             tool.explicit_approval = True
             tool.approval = approval_from(self.p.evaluate(expr), self.p, expr)
+        elif call is not None and call.spread:
+            tool.explicit_approval = True
+            tool.approval = Dynamic(dynamic=f"requires_approval given through **{describe(call.spread[0])}")
         if fn is not None and any(origin_matches(self.p.origin(r), *_APPROVAL_REQUIRED) for r in fn.raises):
             tool.approval = stricter(tool.approval, "conditional")
 
@@ -254,6 +260,7 @@ class _Extractor:
         """`Tool(fn, name=..., requires_approval=...)`, assigned (symbol = the variable) or inline."""
         if symbol in self.tools:
             return symbol
+        call = self.p.spread_call(call)  # `Tool(refund, **GUARDED)`
         func = call.arg(0, "function")
         fn = self.p.lookup(func.name) if isinstance(func, Ref) else None
         fn = fn if isinstance(fn, FunctionFact) else None
@@ -275,7 +282,7 @@ class _Extractor:
             description_sha256=digest(description if description is not None else (fn.doc if fn else None)),
         )
         tool = _Tool(entry, {symbol}, def_conditional=conditional or call.kw("prepare") is not None)
-        self.set_approval(tool, call.kw("requires_approval"), fn)
+        self.set_approval(tool, call.kw("requires_approval"), fn, call)
         later = assigned_later(self.p, [symbol], "requires_approval")  # `refund_tool.requires_approval = False` after it
         if later is not None:
             self.set_approval(tool, later, None)
