@@ -946,7 +946,12 @@ class _Extractor:
                 continue
             origin = self.p.origin(m.func)
             if origin_matches(origin, *_HITL):
-                maps.append(self.interrupt_map(m.arg(0, "interrupt_on") or m.kw("tool_configs")))  # tool_configs: pre-1.0 name
+                m = self.p.spread_call(m)  # `HumanInTheLoopMiddleware(**GATES)`: read by value
+                given = m.arg(0, "interrupt_on") or m.kw("tool_configs")  # tool_configs: pre-1.0 name
+                if given is None and m.star:
+                    maps.append(Dynamic(dynamic=f"interrupt_on of {describe(m)}"))  # what it gates is not seen
+                else:
+                    maps.append(self.interrupt_map(given))
             elif origin in self.p.classes and any(origin_matches(b, *_MIDDLEWARE_BASE) for b in self.p.class_bases(self.p.classes[origin])):
                 cls = self.p.classes[origin]
                 if any(self.calls_interrupt(self.p.functions[s]) for s in cls.methods if s in self.p.functions):
