@@ -216,14 +216,17 @@ def split_method(func: Expr, *, parameters: bool = False) -> tuple[Expr | None, 
     return None, None
 
 
-def assigned_later(program: Program, symbols: Iterable[str], attr: str) -> Expr | None:
+def assigned_later(program: Program, symbols: Iterable[str], attr: str, built: Expr | None = None) -> Expr | None:
     """What `obj.attr = v` / `setattr(obj, "attr", v)` written after an object was built leaves in `attr`
     (`delete_repo.needs_approval = False` after `@function_tool(needs_approval=True)`); None when
     nothing assigns it. Several or conditional assignments, or `setattr` with a computed name, give
-    a `Dyn`: the value is then not knowable statically."""
+    a `Dyn`: the value is then not knowable statically. `built`: the expression building the
+    object inline in a container, when it is one (`Program.item_mutations`)."""
     found: list[tuple[str, Expr, bool]] = []
     for s in sorted(set(symbols)):
         found.extend(program.mutations(s, attr))
+    if built is not None:
+        found.extend(program.item_mutations(built, attr))
     if not found:
         return None
     if len(found) == 1 and found[0][0] == "=" and not found[0][2]:

@@ -444,7 +444,7 @@ class _Extractor:
             if a.op == "=" and isinstance(a.value, Call) and a.target not in self.tools:
                 self._tool_from_call(a.value, a.target, self.p.path_of(a.target), a.line, a.conditional)
 
-    def _function_tool(self, fn: FunctionFact, options: Call | None, symbols: set[str], path: str, line: int, conditional: bool) -> Candidate:
+    def _function_tool(self, fn: FunctionFact, options: Call | None, symbols: set[str], path: str, line: int, conditional: bool, built: Expr | None = None) -> Candidate:
         options = self.p.spread_call(options) if options is not None else None  # `@function_tool(**APPROVAL)`
         kw = dict(options.kwargs) if options is not None else {}
         name = fn.name
@@ -462,7 +462,7 @@ class _Extractor:
         approval = self._approval(kw.get("needs_approval"), options)
         entry = self._tool_entry(name, path, line, conditional, approval, signature=signature_of(fn), description_sha256=digest(description))
         entry.name_expr = name_expression(self.p, kw.get("name_override"))
-        cand = self._register_tool(entry, symbols, conditional)
+        cand = self._register_tool(entry, symbols, conditional, built)
         self._apply_enabled(kw.get("is_enabled"), symbols)
         return cand
 
@@ -480,17 +480,22 @@ class _Extractor:
             **attrs,
         )
 
-    def _register_tool(self, entry: Entry, symbols: set[str], conditional: bool) -> Candidate:
-        later = assigned_later(self.p, symbols, "needs_approval")  # `tool.needs_approval = False` after construction
-        if later is not None:
-            entry.approval = self._approval(later)
-            entry.trust_tier = trust_from(entry.approval)
+    def _register_tool(self, entry: Entry, symbols: set[str], conditional: bool, built: Expr | None = None) -> Candidate:
+        self._approval_set_later(entry, symbols, built)
         cand = Candidate(entry, set(symbols))
         self.result.candidates.append(cand)
         for s in symbols:
             self.tools[s] = cand
         self.tool_own_conditional[id(cand)] = conditional
         return cand
+
+    def _approval_set_later(self, entry: Entry, symbols: Iterable[str], built: Expr | None) -> None:
+        """`tool.needs_approval = False` after construction, on the variable naming the tool or, for
+        a tool built inline in a list (`built`), on the list's item (`support.tools[0].needs_approval = False`)."""
+        later = assigned_later(self.p, symbols, "needs_approval", built)
+        if later is not None:
+            entry.approval = self._approval(later)
+            entry.trust_tier = trust_from(entry.approval)
 
     def _approval_set_on_unknown_items(self) -> None:
         """`for t in load_tools(): t.needs_approval = False` over a container whose items are not
@@ -531,6 +536,7 @@ class _Extractor:
     def _tool_from_call(self, call: Call, symbol: str | None, path: str, line: int, conditional: bool) -> Candidate | None:
         """A tool built by a call: function_tool(fn), FunctionTool(...), a hosted tool, agent.as_tool(...)."""
         line = call.line or line
+        built = call if symbol is None else None  # built inline: its item in a list may be changed later
         call = self.p.spread_call(call)  # `FunctionTool(**SPEC)`, `function_tool(fn, **APPROVAL)`
         # function_tool(fn, ...)  /  function_tool(...)(fn)
         options: Call | None = None
@@ -548,9 +554,10 @@ class _Extractor:
             if symbol is not None:
                 return self._function_tool(fn, options, {symbol}, path, line, conditional)
             identity = ("function_tool", fn.symbol, _kwargs_text(options))
-            if identity in self.merged:
+            if identity in self.merged:  # the same tool built inline again: its own item may be changed
+                self._approval_set_later(self.merged[identity].entry, (), built)
                 return self.merged[identity]
-            cand = self._function_tool(fn, options, {self._synthetic(path, line)}, path, line, conditional)
+            cand = self._function_tool(fn, options, {self._synthetic(path, line)}, path, line, conditional, built)
             self.merged[identity] = cand
             return cand
         if self._is(call.func, _FUNCTION_TOOL_CLASS) and not isinstance(call.func, Call):

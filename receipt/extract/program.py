@@ -1124,19 +1124,9 @@ class Program:
             elif method in _TAKES_ITEMS_OUT:
                 # `support.tools.remove(refund)`, `.clear()`, `.pop()`: what is left is not read here
                 out.append(("?=", Dyn(describe(effect.call), "changed in place"), effect.conditional))
-        for container, index, a in self.item_writes(attr):
-            # `for t in support.tools: t.needs_approval = False`, `support.tools[1].needs_approval = False`:
-            # set on the container's items, maybe this one (a container whose items are not known is
-            # the dialect's note)
-            items = self.container_items(container)
-            if isinstance(items, Dynamic):
-                continue
-            if index is not None and -len(items) <= index < len(items) and not any(i.conditional for i in items):
-                items = [items[index]]  # the position is certain only when every item is always there
-            for i in items:
-                if i.expr.__class__ is Ref and self.canonical(i.expr.name) == owner:  # type: ignore[union-attr]
-                    out.append((a.op, a.value, a.conditional or i.conditional or (index is not None and len(items) > 1)))
-                    break
+        # `for t in support.tools: t.needs_approval = False`, `support.tools[1].needs_approval = False`:
+        # set on the container's items, maybe this one
+        out += self._set_on_items(attr, lambda e: e.__class__ is Ref and self.canonical(e.name) == owner)  # type: ignore[union-attr]
         for a in self.assigns.get(owner, ()):
             # `refund = dataclasses.replace(refund, needs_approval=False)`: a copy with that field set,
             # bound to the same name (anything it may set that is not read is unknown)
@@ -1149,6 +1139,31 @@ class Program:
                         out.append(("=", given[attr], a.conditional))
                     elif v.star or v.spread or len(v.args) > 1:  # type: ignore[union-attr]
                         out.append(("=", Dyn(describe(v), "replace"), a.conditional))
+        return out
+
+    def item_mutations(self, built: Expr, attr: str) -> list[tuple[str, Expr, bool]]:
+        """`mutations` of an object built inline as an item of a container, by its expression (equal:
+        the same call on the same line, wherever the dialect read it from): `Agent(tools=
+        [function_tool(refund)])`, then `agent.tools[0].needs_approval = False` or a loop over
+        `agent.tools` setting it."""
+        return self._set_on_items(attr, lambda e: e is built or e == built)
+
+    def _set_on_items(self, attr: str, is_it: Callable[[Expr], bool]) -> list[tuple[str, Expr, bool]]:
+        """(op, value, conditional) of each `C[i].attr = v` / `for t in C: t.attr = v` whose container
+        holds the item `is_it` says is the object (a container whose items are not known is the
+        dialect's note). Only the item at a certain position when one is given, conditional
+        unless the position is certain."""
+        out: list[tuple[str, Expr, bool]] = []
+        for container, index, a in self.item_writes(attr):
+            items = self.container_items(container)
+            if isinstance(items, Dynamic):
+                continue
+            if index is not None and -len(items) <= index < len(items) and not any(i.conditional for i in items):
+                items = [items[index]]  # the position is certain only when every item is always there
+            for i in items:
+                if is_it(i.expr):
+                    out.append((a.op, a.value, a.conditional or i.conditional or (index is not None and len(items) > 1)))
+                    break
         return out
 
     def item_writes(self, attr: str) -> list[tuple[str, int | None, AssignFact]]:
