@@ -258,14 +258,15 @@ class _Adk:
     def confirmation(self, call: Call, var: str | None) -> object:
         """The approval a `FunctionTool` / `McpToolset` asks for: its `require_confirmation=` (a
         callable decides per call), unless the variable holding it has its `_require_confirmation`
-        set after construction, where both keep the flag and read it on every call
-        (`refund_tool._require_confirmation = False` switches it off)."""
+        set after construction (or the list item holding it, built inline), where both keep the
+        flag and read it on every call (`refund_tool._require_confirmation = False` switches it off)."""
         p = self.program
+        built = call  # built inline in a list, its item may be changed (`root_agent.tools[0]._require_confirmation = False`)
         call = p.spread_call(call)  # `FunctionTool(refund, **CONFIRM)`
         rc = call.kw("require_confirmation")
         if rc is None and call.spread:
             rc = Dyn(f"require_confirmation given through **{describe(call.spread[0])}", "spread")
-        later = assigned_later(p, [var], "_require_confirmation") if var is not None and var in p.assigns else None
+        later = assigned_later(p, [var] if var is not None and var in p.assigns else [], "_require_confirmation", built)
         if later is not None:
             rc = later
         if isinstance(rc, Dyn) and rc.why == "lambda":
