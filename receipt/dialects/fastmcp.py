@@ -1,5 +1,8 @@
 """The standalone `fastmcp` package (`from fastmcp import FastMCP`): tags, dict annotations,
-`enabled=`, `exclude_args=`, bare `@mcp.tool`, and `mount`/`import_server` namespaces.
+`enabled=`, `exclude_args=`, bare `@mcp.tool`, `mount`/`import_server` namespaces, the 2.x tag
+filters (`FastMCP(include_tags=, exclude_tags=)`) and the 3.x visibility rules that replace them
+(`mcp.enable(...)` / `mcp.disable(names=, keys=, tags=, components=, only=)`, in order, over the
+server's own components and those mounted on it, as each server names them).
 
 The analysis is shared with the MCP SDK dialect (`receipt.dialects.mcp`), because both describe MCP
 servers with the same annotation semantics; only the import origin of the server class differs.

@@ -92,10 +92,14 @@ _HINT_NAMES = ("read_only", "destructive", "idempotent", "open_world")
 _SERVE = frozenset({"run", "run_async", "run_stdio_async", "run_http_async", "run_sse_async",
                     "run_streamable_http_async", "http_app", "sse_app", "streamable_http_app"})
 _REGISTER = frozenset({"tool", "prompt", "add_tool", "add_prompt", "mount", "import_server", "remove_tool", "remove_prompt"})
+# FastMCP 3+: `mcp.enable(...)` / `mcp.disable(...)` add visibility rules, applied in order (the later
+# rule wins) over what each component's own `enabled=` says; `exclude_tags=` became `mcp.disable(tags=...)`.
+_VISIBILITY = frozenset({"enable", "disable"})
+_VISIBILITY_CRITERIA = ("names", "keys", "tags", "components", "version")
 # Servers whose components come from elsewhere at run time (a remote server, an OpenAPI spec).
 _GENERATED = frozenset({"as_proxy", "from_openapi", "from_fastapi", "create_proxy"})
 _MAX_DEPTH = 8
-_REGISTER_OR_SERVE = _REGISTER | _SERVE
+_REGISTER_OR_SERVE = _REGISTER | _SERVE | _VISIBILITY
 _REGISTER_METHODS = frozenset({"tool", "add_tool", "prompt", "add_prompt"})
 _REGISTER_ENDINGS = ("tool", "prompt")  # what each of them ends with (a test that builds no string)
 # Private component managers of FastMCP servers; registering through them is registering on the server.
@@ -176,6 +180,7 @@ class View:
     prefixes: tuple[str, ...]
     conditional: bool
     chain: tuple[str, ...]  # servers from the root down to the registering one (for tag filters)
+    links: tuple[str | None, ...] = ()  # the prefix of each mount along `chain` (None: none), root's first
 
 
 @dataclass
@@ -185,6 +190,9 @@ class Analysis:
     mounts: list[Mount] = field(default_factory=list)
     served: set[str] = field(default_factory=set)
     issues: list[tuple[str, ExtractionIssue]] = field(default_factory=list)  # (flavor, issue)
+    # server -> its visibility rules in order: (enables, {criterion: values} or None when not
+    # statically known, conditional); see `_visible`
+    visibility: dict[str, list[tuple[bool, dict[str, frozenset[str]] | None, bool]]] = field(default_factory=dict)
 
 
 _CACHE: "weakref.WeakKeyDictionary[Program, Analysis]" = weakref.WeakKeyDictionary()
@@ -635,6 +643,33 @@ class _Analyser:
                     else:
                         reg.enabled = False
 
+    def visibility_rule(self, server: Server, enables: bool, call: Call, conditional: bool, path: str) -> None:
+        """`mcp.enable(names={...}, tags={...}, keys={...}, components={...}, only=True)` /
+        `mcp.disable(...)`: a rule over the server's components, read by value; one whose criteria
+        are not statically known is reported, and every component it may touch is then conditional."""
+        call = self.p.spread_call(call)
+        criteria: dict[str, Any] | None = {}
+        for k in _VISIBILITY_CRITERIA:
+            given = call.kw(k)
+            if given is None:
+                continue
+            value = self.p.evaluate(given)
+            if k == "version" or not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                criteria = None  # a version spec, or a value not known: which components it touches is not known
+                break
+            criteria[k] = frozenset(value)  # type: ignore[index]
+        only = self.p.evaluate(call.kw("only")) if call.kw("only") is not None else False
+        if call.star or (enables and not isinstance(only, bool)):
+            criteria = None
+        if criteria is None:
+            self.warn(server.flavor, path, call.line, f"{describe(call)} on MCP server '{server.name}': which components it "
+                      f"{'enables' if enables else 'disables'} is not statically known; every component is marked conditional",
+                      site=("visibility rule", server.site_name, shape(call)))
+        rules = self.a.visibility.setdefault(server.symbol, [])
+        if enables and only is True:
+            rules.append((False, {"*": frozenset()}, conditional))  # allowlist: everything else off first
+        rules.append((enables, criteria, conditional))
+
     def handler_kwargs(self, server: Server) -> None:
         """SDK v2 low-level servers take their handlers as `Server(..., on_list_tools=handler)`."""
         for kw, kind in (("on_list_tools", "tool"), ("on_list_prompts", "prompt")):
@@ -695,19 +730,21 @@ class _Analyser:
         receiver, method = split_method(func, parameters=True)
         if receiver is None or method is None:
             return
-        if method not in _REGISTER and method not in _SERVE:
+        if method not in _REGISTER_OR_SERVE:
             return
         if inner is None and method in ("tool", "prompt") and not call.args:
             return  # `mcp.tool(name=...)` alone is a decorator factory, used elsewhere
         if inner is not None and method in ("tool", "prompt") and owner is not None and call.args:
             if self.helper_applications(owner, receiver, inner, call.args[0], "tool" if method == "tool" else "prompt", path, guarded):
                 return
-        for symbol, extra in self.receivers(receiver, owner, path, call.line, registers=method not in _SERVE):
+        for symbol, extra in self.receivers(receiver, owner, path, call.line, registers=method not in _SERVE and method not in _VISIBILITY):
             server = self.a.servers[symbol]
             # Through a registration function's parameter, the call site decides (the nesting does not).
             conditional = extra or guarded if self._through_parameter(receiver) else cond or extra
             if method in _SERVE:
                 self.a.served.add(symbol)
+            elif method in _VISIBILITY:
+                self.visibility_rule(server, method == "enable", call, conditional, path)
             elif method in ("remove_tool", "remove_prompt"):
                 name = self.p.evaluate(call.arg(0, "name"))
                 if isinstance(name, str):
@@ -1348,7 +1385,7 @@ def _registration_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, bool, bo
         inner = func if isinstance(func, Call) else None
         target = func.func if inner is not None else func
         receiver, method = split_method(target, parameters=True)
-        if receiver is None or method is None or (method not in _REGISTER and method not in _SERVE):
+        if receiver is None or method is None or method not in _REGISTER_OR_SERVE:
             continue
         if inner is None and method in ("tool", "prompt") and not call.args:
             continue  # `mcp.tool(name=...)` alone is a decorator factory, used elsewhere
@@ -1793,18 +1830,58 @@ def _views(analysis: Analysis) -> dict[str, list[View]]:
         out: list[View] = []
         mounts = by_child.get(symbol, [])
         if not mounts or symbol in analysis.served:
-            out.append(View(symbol, (), False, (symbol,)))
+            out.append(View(symbol, (), False, (symbol,), ()))
         for m in mounts:
             if m.parent in stack or m.parent == symbol:
                 continue  # a mount cycle adds nothing a caller could reach
             prefix = m.prefix if m.prefix is None or isinstance(m.prefix, str) else "{" + m.prefix.dynamic + "}"
             for v in views(m.parent, stack | {symbol}):
-                out.append(View(v.root, v.prefixes + ((prefix,) if prefix else ()), v.conditional or m.conditional, v.chain + (symbol,)))
+                out.append(View(v.root, v.prefixes + ((prefix,) if prefix else ()), v.conditional or m.conditional, v.chain + (symbol,), v.links + (prefix,)))
         if not stack:
             memo[symbol] = out
         return out
 
     return {s: views(s, frozenset()) for s in sorted(analysis.servers)}
+
+
+def _visible(analysis: Analysis, view: View, reg: Registration) -> tuple[bool, bool]:
+    """(seen by callers, only maybe) of a component through a view, by its own `enabled=` and then
+    the visibility rules of each server from the registering one up to the root, in order: the
+    later rule matching it wins (FastMCP applies a mounted server's rules, then its parent's, to
+    the name as each sees it, mount prefixes included). A rule under a condition, or whose
+    criteria are not known, leaves the component only maybe seen."""
+    visible, maybe = reg.enabled, False
+    for k in reversed(range(len(view.chain))):
+        rules = analysis.visibility.get(view.chain[k], ())
+        if not rules:
+            continue
+        name = "_".join((*(p for p in view.links[k:] if p), reg.entry.name))
+        for enables, criteria, conditional in rules:
+            matches = None if criteria is None else _rule_matches(criteria, reg.entry.kind, name, reg.entry.tags)
+            if matches is False:
+                continue
+            if matches is None or conditional:
+                maybe = True
+                visible = visible or enables
+            else:
+                visible = enables
+    return visible, maybe
+
+
+def _rule_matches(criteria: dict[str, frozenset[str]], kind: str, name: str, tags: list[str]) -> bool:
+    """Whether a FastMCP visibility rule's criteria all hold for a component (`Visibility._matches`:
+    none given matches nothing; a tag rule needs one of the tags; a key is "tool:name@")."""
+    if "*" in criteria:
+        return True
+    if not criteria:
+        return False
+    if "components" in criteria and kind not in criteria["components"]:
+        return False
+    if "keys" in criteria and f"{kind}:{name}@" not in criteria["keys"]:
+        return False
+    if "names" in criteria and name not in criteria["names"]:
+        return False
+    return "tags" not in criteria or bool(criteria["tags"] & set(tags))
 
 
 def _passes_filters(analysis: Analysis, view: View, tags: list[str]) -> bool:
@@ -1846,14 +1923,15 @@ def extract_flavor(program: Program, flavor: str) -> DialectResult:
         for view in views.get(reg.server, []):
             root = analysis.servers[view.root]
             name = "_".join((*view.prefixes, reg.entry.name))
+            visible, maybe = _visible(analysis, view, reg)
             entry = reg.entry.model_copy(deep=True, update={
                 "name": name,
                 "scope": root.name,
                 "scope_by_variable": root.named_by_variable,
                 "home": homes[view.root],  # identity: the server object clients reach it through
                 "key": "",
-                "conditional": reg.entry.conditional or view.conditional,
-                "root": reg.enabled and _passes_filters(analysis, view, reg.entry.tags),
+                "conditional": reg.entry.conditional or view.conditional or maybe,
+                "root": visible and _passes_filters(analysis, view, reg.entry.tags),
             })
             entry.model_post_init(None)  # recompute the key for the caller-visible name
             result.candidates.append(Candidate(entry, set(reg.symbols)))

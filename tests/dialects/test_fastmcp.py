@@ -98,6 +98,61 @@ def test_server_tag_filters() -> None:
     assert not entries["tool:shop/debug"].exported and entries["tool:shop/lookup"].exported
 
 
+def test_visibility_rules_apply_in_order_the_later_winning() -> None:
+    src = """
+        from fastmcp import FastMCP
+        mcp = FastMCP("shop")
+
+        @mcp.tool(tags={"internal"})
+        def debug() -> None: ...
+
+        @mcp.tool(enabled=False)
+        def refund() -> None: ...
+
+        @mcp.tool
+        def lookup() -> None: ...
+
+        @mcp.tool
+        def wipe() -> None: ...
+
+        @mcp.prompt
+        def greet() -> str: ...
+
+        mcp.disable(tags={"internal"})
+        mcp.enable(keys={"tool:refund@"})
+        mcp.disable(names={"wipe"}, components={"tool"})
+        mcp.disable(names={"greet"}, components={"tool"})  # a prompt: untouched
+        if DEBUG:
+            mcp.enable(tags={"internal"})
+    """
+    entries = surface_of({"s.py": src})
+    assert entries["tool:shop/refund"].exported and not entries["tool:shop/wipe"].exported
+    assert entries["tool:shop/lookup"].exported and entries["prompt:shop/greet"].exported
+    debug = entries["tool:shop/debug"]
+    assert debug.exported and debug.conditional  # shown only when DEBUG is set
+
+
+def test_an_allowlist_rule_hides_the_rest_and_an_unknown_rule_is_reported() -> None:
+    allow = """
+        from fastmcp import FastMCP
+        mcp = FastMCP("shop")
+
+        @mcp.tool
+        def refund() -> None: ...
+
+        @mcp.tool
+        def lookup() -> None: ...
+
+        mcp.enable(names={"lookup"}, only=True)
+    """
+    entries = surface_of({"s.py": allow})
+    assert entries["tool:shop/lookup"].exported and not entries["tool:shop/refund"].exported
+    unknown = allow.replace('mcp.enable(names={"lookup"}, only=True)', "mcp.disable(tags=load_hidden_tags())")
+    entries, issues = link_files({"s.py": unknown})
+    assert all(e.exported and e.conditional for e in entries if e.kind == "tool")
+    assert any("disables is not statically known" in i.message for i in issues)
+
+
 def test_exclude_args_are_not_in_the_signature() -> None:
     src = """
         from fastmcp import FastMCP
