@@ -220,12 +220,12 @@ class _Extractor:
 
     # -- values ---------------------------------------------------------------------------------
 
-    def _approval(self, expr: Expr | None, call: Call | None = None) -> Any:
-        """The approval `needs_approval=expr` of `call` asks for (its spreads read: `spread_call`);
-        not given where a `**x` that cannot be read may give it, unknown."""
+    def _approval(self, expr: Expr | None, call: Call | None = None, key: str = "needs_approval") -> Any:
+        """The approval `key=expr` of `call` asks for (its spreads read: `spread_call`); not given
+        where a `**x` that cannot be read may give it, unknown."""
         if expr is None:
             if call is not None and call.spread:
-                return Dynamic(dynamic=f"needs_approval given through **{describe(call.spread[0])}")
+                return Dynamic(dynamic=f"{key} given through **{describe(call.spread[0])}")
             return "never"
         if isinstance(expr, Dyn) and expr.why == "lambda":
             return "conditional"  # a callable decides per call
@@ -1041,10 +1041,11 @@ class _Extractor:
         d = self.p.lookup(symbol) if symbol else None
         path = self.p.path_of(symbol) if symbol else spec.path
         line = d.line if isinstance(d, AssignFact) else (value.line or spec.line)
+        value = self.p.spread_call(value)  # `MCPServerStdio(**SERVER)`
         label = self._str(value.kw("name"))
         if not isinstance(label, str):
             label = short_name(symbol).rsplit(".", 1)[-1] if symbol else (self._origin(value.func) or "mcp").rsplit(".", 1)[-1]
-        approval = self._approval(value.kw("require_approval"))
+        approval = self._approval(value.kw("require_approval"), value, "require_approval")
         conditional = isinstance(d, AssignFact) and d.conditional
         entry = self._tool_entry("*", path, line, conditional, approval, scope=label, dangerous=_mcp_tools_danger(label), tags=["mcp-server"],
                                  open_world=True)  # the MCP protocol default
