@@ -318,10 +318,13 @@ class _Extractor:
         ts.resolved = True
         path = self.p.path_of(ts.symbol)
         ts.default_approval = None
-        default = ts.call.kw("requires_approval")
+        options = self.p.spread_call(ts.call)  # `FunctionToolset(**OPTIONS)`
+        default = options.kw("requires_approval")
         if default is not None:
             ts.default_approval = approval_from(self.p.evaluate(default), self.p, default)
-        items = self.p.items(ts.call.arg(0, "tools"))
+        elif options.spread:
+            ts.default_approval = Dynamic(dynamic=f"requires_approval given through **{describe(options.spread[0])}")
+        items = self.p.items(options.arg(0, "tools"))
         if isinstance(items, Dynamic):
             self.result.issues.append(issue(path, ts.call.line, f"toolset tools '{items.dynamic}' could not be resolved statically", site=("toolset tools", shape(items.dynamic))))
             items = []

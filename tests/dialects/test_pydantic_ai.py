@@ -260,6 +260,44 @@ def refund(order_id: str) -> str:
     assert isinstance(s["tool:refund"].trust_tier, Dynamic)
 
 
+def test_options_spread_into_decorators_tools_and_toolsets_are_read_by_value() -> None:
+    s = exported(
+        {
+            "app/a.py": HEAD
+            + """
+from pydantic_ai.toolsets import FunctionToolset
+from app.settings import load_options
+
+GUARDED = {"requires_approval": True}
+LOOSE = {**GUARDED}
+LOOSE["requires_approval"] = False
+
+def ship(order_id: str) -> str:
+    '''Ship.'''
+
+def wipe(order_id: str) -> str:
+    '''Wipe.'''
+
+def cancel(order_id: str) -> str:
+    '''Cancel.'''
+
+agent = Agent("openai:gpt-4o", tools=[Tool(ship, **GUARDED)], toolsets=[FunctionToolset([wipe], **GUARDED), FunctionToolset([cancel], **load_options())])
+
+@agent.tool_plain(**LOOSE)
+def refund(order_id: str) -> str:
+    '''Refund.'''
+
+@agent.tool_plain(**load_options())
+def close(order_id: str) -> str:
+    '''Close.'''
+"""
+        }
+    )
+    assert s["tool:ship"].approval == "always" and s["tool:wipe"].approval == "always"
+    assert s["tool:refund"].approval == "never"
+    assert isinstance(s["tool:close"].approval, Dynamic) and isinstance(s["tool:cancel"].approval, Dynamic)
+
+
 def test_prepare_makes_a_tool_conditional() -> None:
     s = exported(
         {
