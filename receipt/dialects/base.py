@@ -146,6 +146,14 @@ def as_str(value: Any) -> str | Dynamic | None:
 APPROVALS = ("never", "conditional", "always")
 
 
+def given_through_spread(call: Call | None, key: str) -> Dynamic | None:
+    """Unknown, when `key` is not given to `call` but a `**x` left unread (`Program.spread_call`
+    read the others) may give it; else None (not given: the framework's default)."""
+    if call is None or not call.spread:
+        return None
+    return Dynamic(dynamic=f"{key} given through **{describe(call.spread[0])}")
+
+
 def approval_from(value: Any, program: Program | None = None, expr: Expr | None = None) -> str | Dynamic:
     """Map a framework's approval flag onto never | conditional | always.
 

@@ -31,7 +31,7 @@ callbacks as approval gates, custom `BaseTool` subclasses (reported), agents fro
 from __future__ import annotations
 
 from receipt.dialects._agentkit import Kit, builds_root, Site, from_package, has_external_decorator, model_value, text_digest
-from receipt.dialects.base import DialectResult, approval_from, assigned_later, digest, leaf, name_expression, shape, signature_of, trust_from
+from receipt.dialects.base import DialectResult, approval_from, assigned_later, digest, given_through_spread, leaf, name_expression, shape, signature_of, trust_from
 from receipt.extract.facts import Call, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Param, Signature
@@ -264,14 +264,14 @@ class _Adk:
         built = call  # built inline in a list, its item may be changed (`root_agent.tools[0]._require_confirmation = False`)
         call = p.spread_call(call)  # `FunctionTool(refund, **CONFIRM)`
         rc = call.kw("require_confirmation")
-        if rc is None and call.spread:
-            rc = Dyn(f"require_confirmation given through **{describe(call.spread[0])}", "spread")
         later = assigned_later(p, [var] if var is not None and var in p.assigns else [], "_require_confirmation", built)
         if later is not None:
             rc = later
+        if rc is None:
+            return given_through_spread(call, "require_confirmation") or "never"
         if isinstance(rc, Dyn) and rc.why == "lambda":
             return "conditional"
-        return approval_from(p.evaluate(rc), p, rc) if rc is not None else "never"
+        return approval_from(p.evaluate(rc), p, rc)
 
     def mcp_toolset(self, call: Call, owner: Site, conditional: bool, var: str | None) -> list[str]:
         """`McpToolset(connection_params=, tool_filter=, tool_name_prefix=, require_confirmation=)`: the

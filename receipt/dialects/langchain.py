@@ -83,6 +83,7 @@ from receipt.dialects.base import (
     signature_of,
     split_method,
     stricter,
+    given_through_spread,
 )
 from receipt.extract.facts import PIPE, AssignFact, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Map, Ref, Seq
 from receipt.extract.program import Item, Program, describe
@@ -948,10 +949,8 @@ class _Extractor:
             if origin_matches(origin, *_HITL):
                 m = self.p.spread_call(m)  # `HumanInTheLoopMiddleware(**GATES)`: read by value
                 given = m.arg(0, "interrupt_on") or m.kw("tool_configs")  # tool_configs: pre-1.0 name
-                if given is None and m.star:
-                    maps.append(Dynamic(dynamic=f"interrupt_on of {describe(m)}"))  # what it gates is not seen
-                else:
-                    maps.append(self.interrupt_map(given))
+                unread = given_through_spread(m, "interrupt_on") if given is None else None
+                maps.append(unread if unread is not None else self.interrupt_map(given))
             elif origin in self.p.classes and any(origin_matches(b, *_MIDDLEWARE_BASE) for b in self.p.class_bases(self.p.classes[origin])):
                 cls = self.p.classes[origin]
                 if any(self.calls_interrupt(self.p.functions[s]) for s in cls.methods if s in self.p.functions):

@@ -67,6 +67,7 @@ from receipt.dialects.base import (
     signature_of,
     split_method,
     trust_from,
+    given_through_spread,
 )
 from receipt.extract.facts import AssignFact, Call, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Item, Program, describe, short_name
@@ -224,9 +225,7 @@ class _Extractor:
         """The approval `key=expr` of `call` asks for (its spreads read: `spread_call`); not given
         where a `**x` that cannot be read may give it, unknown."""
         if expr is None:
-            if call is not None and call.spread:
-                return Dynamic(dynamic=f"{key} given through **{describe(call.spread[0])}")
-            return "never"
+            return given_through_spread(call, key) or "never"
         if isinstance(expr, Dyn) and expr.why == "lambda":
             return "conditional"  # a callable decides per call
         value = self.p.evaluate(expr)

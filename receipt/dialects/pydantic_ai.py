@@ -59,6 +59,7 @@ from receipt.dialects.base import (
     signature_of,
     split_method,
     stricter,
+    given_through_spread,
 )
 from receipt.extract.facts import AssignFact, Call, Const, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
@@ -250,9 +251,9 @@ class _Extractor:
         if expr is not None:
             tool.explicit_approval = True
             tool.approval = approval_from(self.p.evaluate(expr), self.p, expr)
-        elif call is not None and call.spread:
+        elif (unread := given_through_spread(call, "requires_approval")) is not None:
             tool.explicit_approval = True
-            tool.approval = Dynamic(dynamic=f"requires_approval given through **{describe(call.spread[0])}")
+            tool.approval = unread
         if fn is not None and any(origin_matches(self.p.origin(r), *_APPROVAL_REQUIRED) for r in fn.raises):
             tool.approval = stricter(tool.approval, "conditional")
 
@@ -322,8 +323,8 @@ class _Extractor:
         default = options.kw("requires_approval")
         if default is not None:
             ts.default_approval = approval_from(self.p.evaluate(default), self.p, default)
-        elif options.spread:
-            ts.default_approval = Dynamic(dynamic=f"requires_approval given through **{describe(options.spread[0])}")
+        else:
+            ts.default_approval = given_through_spread(options, "requires_approval")
         items = self.p.items(options.arg(0, "tools"))
         if isinstance(items, Dynamic):
             self.result.issues.append(issue(path, ts.call.line, f"toolset tools '{items.dynamic}' could not be resolved statically", site=("toolset tools", shape(items.dynamic))))
