@@ -9,7 +9,8 @@ What is recognised (by import origin, so aliases and `import pydantic_ai as pai`
   (conditional), is an export root. A model id under a renamed provider prefix (`google-gla:` ->
   `google:`, `google-vertex:` -> `google-cloud:`) is read under the new name: the same model.
 - Tools: `@agent.tool` (RunContext first parameter: always dropped), `@agent.tool_plain`,
-  `agent.tool_plain(fn)` as a call, `Tool(fn, name=, description=, takes_ctx=, requires_approval=,
+  `agent.tool_plain(fn)` as a call, `agent.tool_plain(requires_approval=True)(fn)` (a decorator with
+  options applied as a statement, on agents and toolsets), `Tool(fn, name=, description=, takes_ctx=, requires_approval=,
   prepare=)`, plain functions in `tools=[...]`, `FunctionToolset(tools=[...], requires_approval=)`,
   `@toolset.tool` / `toolset.add_function(fn)` / `toolset.add_tool(Tool(...))`, toolsets in
   `toolsets=[...]`, also through wrappers that keep the tools (`.filtered()`, `.prepared()`: the
@@ -61,7 +62,7 @@ from receipt.dialects.base import (
     stricter,
     given_through_spread,
 )
-from receipt.extract.facts import AssignFact, Call, Const, Expr, FunctionFact, Ref
+from receipt.extract.facts import AssignFact, Call, Const, EffectFact, Expr, FunctionFact, ModuleFacts, Ref, attribute_callee, indexed_callee
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Entry
 from receipt.schemas import unpacked_single_object
@@ -173,6 +174,7 @@ class _Extractor:
         self.tools: dict[str, _Tool] = {}
         self.agents: dict[str, _Agent] = {}
         self.toolsets: dict[str, _Toolset] = {}
+        self._curried: dict[str, list[tuple[str, Call, EffectFact]]] | None = None  # see `curried`
 
     # -- discovery ------------------------------------------------------------------------------
 
@@ -335,6 +337,12 @@ class _Extractor:
                 ts.tools.append((tid, it.conditional or ts.conditional))
         for fn, call in ts.decorated:  # @toolset.tool
             ts.tools.append((self.function_tool(fn, call, None, fn.conditional), fn.conditional))
+        for method, options, effect in self.curried().get(ts.symbol, []):  # `toolset.tool(requires_approval=True)(refund)`
+            target = effect.call.args[0]
+            d = self.p.lookup(target.name) if isinstance(target, Ref) else None
+            tid = self.function_tool(d, options, None, effect.conditional) if isinstance(d, FunctionFact) else self.item_tool(target, path, "toolset", effect.call.line)
+            if tid:
+                ts.tools.append((tid, effect.conditional))
         for method, effect in self.p.effects_by_receiver.get(ts.symbol, []):
             c = effect.call
             target = c.arg(0, "func") if method in ("add_function", "tool", "tool_plain") else c.arg(0, "tool") if method == "add_tool" else None
@@ -425,6 +433,25 @@ class _Extractor:
                 d = self.p.lookup(target.name) if isinstance(target, Ref) else None
                 if isinstance(d, FunctionFact):
                     self.register(agent, self.function_tool(d, effect.call, _TOOL_DECORATORS[method], effect.conditional), effect.conditional)
+        for method, options, effect in self.curried().get(agent.symbol, []):
+            target = effect.call.args[0]
+            d = self.p.lookup(target.name) if isinstance(target, Ref) else None
+            if isinstance(d, FunctionFact):
+                self.register(agent, self.function_tool(d, options, _TOOL_DECORATORS[method], effect.conditional), effect.conditional)
+            else:
+                self.result.issues.append(issue(self.p.path_of(agent.symbol), effect.call.line, f"agent '{agent.entry.name}': {method}(...) applied to "
+                                                f"{describe(target)}, which cannot be resolved statically", site=("curried tool", method, shape(target))))
+
+    def curried(self) -> dict[str, list[tuple[str, Call, EffectFact]]]:
+        """Receiver symbol -> (method, options, statement) of each decorator called with its options and
+        then on a function as a statement: `agent.tool_plain(requires_approval=True)(refund)`."""
+        if self._curried is None:
+            self._curried = {}
+            for _m, effect in self.p.scan("pydantic-ai.curried tools", _curried_tools):
+                options = effect.call.func
+                receiver, _, method = options.func.name.rpartition(".")  # type: ignore[union-attr]
+                self._curried.setdefault(self.p.canonical(receiver), []).append((method, options, effect))  # type: ignore[arg-type]
+        return self._curried
 
     def provided_tools(self, agent: _Agent) -> None:
         """Tools from `capabilities=[WebSearch(), ...]` and `builtin_tools=[WebSearchTool(), ...]`: named as
@@ -543,6 +570,21 @@ def _decorated(_p: Program, fn: FunctionFact) -> bool:
             return True
     return False
 
+
+
+def _curried_tools(p: Program, m: ModuleFacts) -> list[EffectFact]:
+    """Statements calling a tool decorator with its options, then on a function
+    (`agent.tool_plain(requires_approval=True)(refund)`): only effects whose callee is itself a call
+    are read (the others' callees are told by the entry without reading them)."""
+    out = []
+    for e in m.effects:
+        if indexed_callee(e) is not None or attribute_callee(e) is not None:
+            continue  # a name, a subscript or an attribute: not a call
+        func = e.call.func
+        if (func.__class__ is Call and e.call.args and func.func.__class__ is Ref  # type: ignore[union-attr]
+                and "." in func.func.name and func.func.name.rpartition(".")[2] in _TOOL_DECORATORS):  # type: ignore[union-attr]
+            out.append(e)
+    return out
 
 def extract(program: Program) -> DialectResult:
     return _Extractor(program).run()

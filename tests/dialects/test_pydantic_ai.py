@@ -666,3 +666,28 @@ agent = Agent("anthropic:claude-sonnet-4-5")
     }
     assert surface_of(files)["agent:agent"].model == "anthropic:claude-sonnet-4-5"
     assert sum("assigned more than once" in m for m in issues_of(files)) == 2
+
+
+def test_a_decorator_applied_as_a_statement_with_options_registers_the_tool() -> None:
+    src = HEAD + """
+from pydantic_ai.toolsets import FunctionToolset
+from app.helpers import load_tool
+
+agent = Agent("openai:gpt-4o")
+toolset = FunctionToolset()
+ops = Agent("openai:gpt-4o", toolsets=[toolset])
+
+def refund(order_id: str) -> str:
+    '''Refund.'''
+
+def close(ctx: RunContext[int], order_id: str) -> str:
+    '''Close.'''
+
+agent.tool_plain(requires_approval=True)(refund)
+toolset.tool(requires_approval=False)(close)
+agent.tool_plain(name="x")(load_tool())
+"""
+    entries, issues = link_files({"app/a.py": src})
+    by_key = {e.key: e for e in entries if e.exported}
+    assert by_key["tool:refund"].approval == "always" and by_key["tool:close"].approval == "never"
+    assert any("tool_plain(...) applied to" in i.message for i in issues)
