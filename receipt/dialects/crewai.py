@@ -86,7 +86,7 @@ from receipt.dialects._agentkit import (
     text_digest,
 )
 from receipt.dialects._crewai_tool_names import TOOL_NAMES
-from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, leaf, module_level_public, name_expression, shape, signature_of, trust_from
+from receipt.dialects.base import DialectResult, as_bool, assigned_later, decorator_call, digest, leaf, module_level_public, name_expression, shape, signature_of, trust_from
 from receipt.extract.facts import Attr, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Map, ModuleFacts, Ref, Seq, Splat, nodes_in
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic
@@ -518,9 +518,9 @@ class _Crew:
         # CrewBase's `self.tasks`: its `@task` methods, whose Tasks are read where they are built.
         tasks = call.kw("tasks") if self.crewbase_members(fn, call.kw("tasks"), "tasks") is None else None
         for item in self.kit.items(tasks, site, "crew tasks"):
-            value, _ = self.kit.follow(item.expr)
+            value, var = self.kit.follow(item.expr)
             if isinstance(value, Call) and from_package(self.program.origin(value.func), ("crewai",), "Task"):
-                self.task(value, Site(site.path, value.line, item.conditional), fn)
+                self.task(value, Site(site.path, value.line, item.conditional), fn, var)
         self.crews.append((members, manager))
         if site.root:
             for m in [*members, *([manager] if manager else [])]:
@@ -528,7 +528,9 @@ class _Crew:
                 if cand is not None and cand.entry.kind == "agent":
                     cand.entry.root = True
 
-    def task(self, call: Call, site: Site, fn: FunctionFact | None) -> None:
+    def task(self, call: Call, site: Site, fn: FunctionFact | None, var: str | None = None) -> None:
+        """`var`: the variable holding the task, when it is one (what is set on it later counts)."""
+        built = call
         call = self.program.spread_call(call)
         agent_expr = call.kw("agent")
         if agent_expr is None:
@@ -542,7 +544,9 @@ class _Crew:
             return
         for item in self.kit.items(tools, site, "task tools"):
             cand.reach.extend(self.tool_item(item.expr, item.conditional, site))
-        human = self.program.evaluate(call.kw("human_input")) if call.kw("human_input") is not None else False
+        # `refund_task.human_input = False` after construction (or on the crew's list item) is what runs
+        asked = assigned_later(self.program, [var] if var is not None else [], "human_input", built) or call.kw("human_input")
+        human = self.program.evaluate(asked) if asked is not None else False
         if human is True:
             cand.entry.extra["human_input"] = True
         elif isinstance(human, Dynamic):
@@ -1054,7 +1058,7 @@ class _Crew:
         p = self.program
         seen: set[tuple[str, int, str]] = set()
 
-        def visit(call: Call, site: Site, fn: FunctionFact | None) -> None:
+        def visit(call: Call, site: Site, fn: FunctionFact | None, var: str | None = None) -> None:
             origin = p.origin(call.func)
             is_crew = from_package(origin, ("crewai",), "Crew")
             if not is_crew and not from_package(origin, ("crewai",), "Task"):
@@ -1067,12 +1071,12 @@ class _Crew:
                 self.crew(call, site, fn)
             elif from_package(origin, ("crewai",), "Task"):
                 seen.add(key)
-                self.task(call, site, fn)
+                self.task(call, site, fn, var)
 
         for m in p.modules.values():
             for a in m.assigns:
                 if "<locals>" not in a.target and isinstance(a.value, Call):
-                    visit(a.value, Site(m.path, a.line, a.conditional, True), None)
+                    visit(a.value, Site(m.path, a.line, a.conditional, True), None, a.target if a.op == "=" else None)
             for e in m.effects:
                 visit(e.call, Site(m.path, e.call.line, e.conditional, True), None)
         for fn in p.iter_functions():
