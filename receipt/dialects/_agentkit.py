@@ -23,6 +23,7 @@ from receipt.dialects.base import (
     Candidate,
     DialectResult,
     as_str,
+    assigned_later,
     decorator_call,
     digest,
     issue,
@@ -365,6 +366,18 @@ class Kit:
         if not isinstance(d, AssignFact):
             return None
         return Site(self.program.path_of(symbol), d.line, d.conditional, builds_root(self.program, symbol))
+
+    def set_later(self, call: Call, owner: str | None, key: str) -> Expr | None:
+        """What is set on attribute `key` of the object `call` builds after construction
+        (`root_agent.code_executor = UnsafeLocalCodeExecutor()`; on its variable `owner`, or on the
+        list item holding it when built inline), else None. Several or conditional settings give a
+        `Dyn` (`assigned_later`)."""
+        return assigned_later(self.program, [owner] if owner is not None and owner in self.program.assigns else [], key, call)
+
+    def setting(self, call: Call, owner: str | None, key: str) -> Expr | None:
+        """The keyword `key` an object was built with, unless set afterwards (`set_later`): what runs."""
+        later = self.set_later(call, owner, key)
+        return later if later is not None else call.kw(key)
 
     # -- list items -----------------------------------------------------------------------------
 

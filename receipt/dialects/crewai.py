@@ -269,7 +269,7 @@ class _Crew:
             self.kit.warn(site.path, call.line, f"agent {fallback}: {', '.join('**' + describe(s) for s in call.spread)} passed to Agent(...) cannot be resolved statically; its tools and settings there are not analysed", ("agent kwargs",))
         config = call.kw("config")
         texts: dict[str, Any] = {}
-        setting = self.settings(call, p.origin(call.func))
+        setting = self.settings(call, p.origin(call.func), identity)
         for key in ("role", "goal", "backstory"):
             expr = setting(key)
             if expr is not None:
@@ -332,8 +332,9 @@ class _Crew:
             last = cls
         return site
 
-    def settings(self, call: Call, origin: str | None) -> Callable[[str], Expr | None]:
-        """What an Agent field is set to: the constructor's keyword, else the default a repository
+    def settings(self, call: Call, origin: str | None, owner: str | None = None) -> Callable[[str], Expr | None]:
+        """What an Agent field is set to: what is set on the agent after construction (`owner`: its
+        variable; `Kit.set_later`), else the constructor's keyword, else the default a repository
         subclass gives it (`class Researcher(Agent): tools: list = [search]`, a pydantic field's
         default), else None (CrewAI's own default). With `config=`, a field the call leaves out
         comes from the config when it names it (crewai.utilities.config.process_config), so a
@@ -343,6 +344,9 @@ class _Crew:
         setter = self.field_setter(mro)
 
         def setting(key: str) -> Expr | None:
+            later = self.kit.set_later(call, owner, key)
+            if later is not None:
+                return later
             if setter is not None and key in _SET_IN_METHODS:
                 return Dyn(f"{key} as {setter} leaves it", "set in a method")
             expr = call.kw(key)

@@ -82,17 +82,18 @@ class _Adk:
         name = p.evaluate(call.kw("name"))
         workflow = from_package(origin, _PKG, *_WORKFLOW)
         parts = []
+        setting = lambda key: self.kit.setting(call, identity, key)  # noqa: E731 - what is set after construction counts
         for key in ("instruction", "global_instruction", "static_instruction"):
-            expr = call.kw(key)
+            expr = setting(key)
             if expr is not None:
                 parts.append((key, self.instruction_text(expr)))
         extra = {}
-        callback = call.kw("before_tool_callback")
+        callback = setting("before_tool_callback")
         if callback is not None:
             extra["before_tool_callback"] = describe(callback)
         if workflow:
             extra["workflow"] = leaf(origin)
-        dangerous = self.code_execution(call.kw("code_executor"), extra)
+        dangerous = self.code_execution(setting("code_executor"), extra)
         if call.star and call.kw("code_executor") is None:  # `**EXTRA` may carry a code executor
             extra["code_execution"] = {"executor": "**kwargs"}
             dangerous = Dynamic(dynamic=f"code executor from the keyword arguments of {describe(call)}")
@@ -101,7 +102,7 @@ class _Adk:
             name if isinstance(name, str) and name else fallback,
             site,
             name_expr=name_expression(p, call.kw("name")),
-            model=None if workflow else model_value(p, call.kw("model")),
+            model=None if workflow else model_value(p, setting("model")),
             instructions_sha256=text_digest(parts),
             description_sha256=digest(p.text(call.kw("description"))) if call.kw("description") is not None else None,
             dangerous=dangerous,
