@@ -95,6 +95,9 @@ _HANDOFF = f"{_PKG}.handoff"
 # function tools, grouped for tool search: the same tools, under their own names and approvals.
 _TOOL_NAMESPACE = f"{_PKG}.tool_namespace"
 _MCP_SERVERS = (f"{_PKG}.MCPServerStdio", f"{_PKG}.MCPServerSse", f"{_PKG}.MCPServerStreamableHttp")
+# Agent fields read from its constructor that a later `agent.<field> = v` changes for every run (its
+# lists are read with their changes by `Program.items`; its name is its identity, not re-read).
+_SET_LATER = ("model", "instructions", "handoff_description", "prompt", "capabilities")
 _SYNTH = "<openai-agents>"  # prefix of symbols made up for objects that have no variable
 
 # Hosted/local SDK tools: class leaf -> (name the model sees, fixed attributes). The names are the
@@ -308,10 +311,15 @@ class _Extractor:
         self.spec_order.append(spec)
 
     def _spec_from_ctor(self, call: Call, symbol: str, path: str, line: int, conditional: bool) -> _AgentSpec:
+        built = call
         call = self.p.spread_call(call)
         kwargs = dict(call.kwargs)
         if "name" not in kwargs and call.args and not isinstance(call.args[0], Dyn):
             kwargs["name"] = call.args[0]
+        for key in _SET_LATER:  # `support.model = "gpt-4o-mini"` after construction: what runs
+            later = assigned_later(self.p, [] if symbol.startswith(_SYNTH) else [symbol], key, built)
+            if later is not None:
+                kwargs[key] = later
         owners = {f: [symbol] for f in ("tools", "handoffs", "mcp_servers")}
         var = self._var_name(symbol, kwargs.get("name"))
         root = builds_root(self.p, symbol)
