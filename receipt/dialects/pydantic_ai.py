@@ -216,7 +216,8 @@ class _Extractor:
             dialect=NAME,
             conditional=conditional,
             root=builds_root(self.p, symbol),
-            model=_model_id(qualified_model(self.p, call.arg(0, "model"))),
+            # `agent.model = "openai:gpt-4o-mini"` after construction (a property PydanticAI reads on every run)
+            model=_model_id(qualified_model(self.p, assigned_later(self.p, [symbol], "model", call) or call.arg(0, "model"))),
         )
         self.agents[symbol] = _Agent(symbol, entry, call)
 

@@ -691,3 +691,16 @@ agent.tool_plain(name="x")(load_tool())
     by_key = {e.key: e for e in entries if e.exported}
     assert by_key["tool:refund"].approval == "always" and by_key["tool:close"].approval == "never"
     assert any("tool_plain(...) applied to" in i.message for i in issues)
+
+
+def test_a_model_set_on_the_agent_after_construction_is_its_model() -> None:
+    src = HEAD + """
+support = Agent("openai:gpt-4o", name="support")
+support.model = "openai:gpt-4o-mini"
+ops = Agent("openai:gpt-4o", name="ops")
+if FLAG:
+    ops.model = "openai:gpt-4o-mini"
+"""
+    s = {e.name: e for e in surface_of({"app/a.py": src}).values() if e.kind == "agent"}
+    assert s["support"].model == "openai:gpt-4o-mini"
+    assert isinstance(s["ops"].model, Dynamic)
