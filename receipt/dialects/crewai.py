@@ -86,7 +86,7 @@ from receipt.dialects._agentkit import (
     text_digest,
 )
 from receipt.dialects._crewai_tool_names import TOOL_NAMES
-from receipt.dialects.base import DialectResult, as_bool, assigned_later, decorator_call, digest, leaf, module_level_public, name_expression, shape, signature_of, trust_from
+from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, leaf, module_level_public, name_expression, shape, signature_of, trust_from
 from receipt.extract.facts import Attr, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Map, ModuleFacts, Ref, Seq, Splat, nodes_in
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic
@@ -549,7 +549,7 @@ class _Crew:
         for item in self.kit.items(tools, site, "task tools"):
             cand.reach.extend(self.tool_item(item.expr, item.conditional, site))
         # `refund_task.human_input = False` after construction (or on the crew's list item) is what runs
-        asked = assigned_later(self.program, [var] if var is not None else [], "human_input", built) or call.kw("human_input")
+        asked = self.kit.set_later(built, var, "human_input") or call.kw("human_input")
         human = self.program.evaluate(asked) if asked is not None else False
         if human is True:
             cand.entry.extra["human_input"] = True

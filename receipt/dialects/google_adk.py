@@ -31,7 +31,7 @@ callbacks as approval gates, custom `BaseTool` subclasses (reported), agents fro
 from __future__ import annotations
 
 from receipt.dialects._agentkit import Kit, builds_root, Site, from_package, has_external_decorator, model_value, text_digest
-from receipt.dialects.base import DialectResult, approval_from, assigned_later, digest, given_through_spread, leaf, name_expression, shape, signature_of, trust_from
+from receipt.dialects.base import DialectResult, approval_from, digest, given_through_spread, leaf, name_expression, shape, signature_of, trust_from
 from receipt.extract.facts import Call, Dyn, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Param, Signature
@@ -265,7 +265,7 @@ class _Adk:
         built = call  # built inline in a list, its item may be changed (`root_agent.tools[0]._require_confirmation = False`)
         call = p.spread_call(call)  # `FunctionTool(refund, **CONFIRM)`
         rc = call.kw("require_confirmation")
-        later = assigned_later(p, [var] if var is not None and var in p.assigns else [], "_require_confirmation", built)
+        later = self.kit.set_later(built, var, "_require_confirmation")
         if later is not None:
             rc = later
         if rc is None:
