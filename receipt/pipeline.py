@@ -86,15 +86,13 @@ HOLD_WRITES = False
 # select something and read most records one by one, dearer than decoding them at once. Chosen per
 # module (and with the reference cycle of each lazily read module gone, ca55622), measured
 # 14:05 UTC, medians of 3, alternated, same receipts: 1,500 files 1.46-1.48 s (eager 1.66-1.75),
-# awslabs/mcp 67a86c331~1..67a86c331 1.63-1.74 s (eager 1.69-1.72).
+# awslabs/mcp 67a86c331~1..67a86c331 1.63-1.74 s (eager 1.69-1.72). A module read lazily keeps
+# its entry's bytes and its peeks, not its parsed JSON (facts.py `_Pending.peek`): kept parsed to the
+# end of the run, the JSON of 5,000 modules took the peak to 887 MB (534 MB eager), so lazy heads
+# were then off above 2,000 modules. Measured 2026-11-25 05:40 UTC (load < 1, one run each, same
+# receipts), incremental trace-diff, wall / peak RSS: 1,500 files 1.75-1.82 s / 145 MB (1.86-1.95 s /
+# 280 MB keeping the JSON); 5,000 files 5.7-6.3 s / 424 MB (eager: 7.0-7.7 s / 540 MB).
 LAZY_HEADS = True
-# Above this many lazily read modules a head reads every module eagerly: a lazily read module keeps
-# its entry's rows as parsed (lists and strings not shared across modules) until the run ends, about
-# 75 KB more than its decoded facts in the synthetic repositories. Measured (2026-11-24, peak RSS and
-# user CPU of an incremental trace-diff, same receipts): 5,000 files 887 MB / 5.0 s lazy vs 534 MB /
-# 6.1 s eager (the budget is 500 MB), 1,500 files 274 MB / 1.74 s vs 180 MB / 1.99 s, awslabs/mcp
-# 168 vs 163 MB (few of its modules are read lazily).
-LAZY_HEADS_MAX_MODULES = 2000
 
 Progress = Callable[[str], None]
 
@@ -486,8 +484,6 @@ def _surface_of(
     lazy: frozenset[str] = frozenset()
     if LAZY_HEADS and KEEP_SCREENS and prior is not None and screens is None and not keep_screens:
         lazy = _lazy_paths(cache, prior)
-        if len(lazy) > LAZY_HEADS_MAX_MODULES:
-            lazy = frozenset()
     facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes, lazy=lazy)
     if before_link is not None:
         before_link()

@@ -20,8 +20,10 @@ from receipt.extract.facts import (
     CorruptEntry,
     EffectFact,
     FunctionFact,
+    Ref,
     alias_of,
     assigned_call_name,
+    attribute_callee,
     calls_named,
     facts_from_json,
     facts_to_json,
@@ -92,10 +94,10 @@ def test_lazy_facts_read_back_as_the_eager_ones_and_decode_nothing_before_a_read
     assert [mutates_of(f) for f in lazy.functions] == [mutates_of(f) for f in eager.functions] == [[], [], ["cfg"]]
     assert [calls_named(f, {"helper", "update"}) for f in lazy.functions] == [calls_named(f, {"helper", "update"}) for f in eager.functions]
     assert [len(calls_named(f, {"helper", "update"})) for f in lazy.functions] == [1, 0, 1]
-    # Only the effects whose callee is neither a plain name nor a call (`CFG["tools"].append`,
-    # `cfg.update`: a Dyn) were read for it.
-    read = [r for r in records if r.__class__ in (FunctionFact, AssignFact, EffectFact)]
-    assert sorted(r.call.func.why for r in read) == ["parameter", "subscript"]  # type: ignore[union-attr]
+    # No record was read for it: the callees that are neither a plain name nor a call
+    # (`CFG["tools"].append`, `cfg.update`: a Dyn) decoded when the module was read.
+    assert not [r for r in records if r.__class__ in (FunctionFact, AssignFact, EffectFact)]
+    assert sorted(indexed_callee(e).why for e in lazy.effects if indexed_callee(e).__class__ is not Ref) == ["parameter", "subscript"]  # type: ignore[union-attr]
     # One field of a function: the function is still a stand-in, and equal to the eager one.
     [fn] = [f for f in lazy.functions if f.name == "refund"]
     assert [type(r).__name__ for r in fn.returns_exprs] == ["Call"]
@@ -124,6 +126,47 @@ def test_decoded_facts_are_the_extracted_ones_and_encode_to_the_same_entry() -> 
         assert configure.decorators == [] and total.raises == []
 
 
+def test_a_lazy_read_with_its_bytes_keeps_only_its_peeks_and_parses_again_once_when_a_record_is_read() -> None:
+    """How the cache reads a head's entry lazily (`reread`: the JSON parsed again from the bytes
+    it read): what `Program` and the dialects read of nearly every module is taken at once, the
+    parsed JSON let go, and parsed again once, only when something else of a record is read."""
+    eager = facts_from_json(_json())
+    rereads: list[int] = []
+
+    def reread() -> list:  # type: ignore[type-arg]
+        rereads.append(1)
+        return _json()
+
+    lazy = facts_from_json(_json(), lazy=True, where="app/main.py", reread=reread)
+    assert [alias_of(a) for a in lazy.assigns] == [alias_of(a) for a in eager.assigns]
+    assert [assigned_call_name(a) for a in lazy.assigns] == [assigned_call_name(a) for a in eager.assigns]
+    assert [indexed_callee(e) for e in lazy.effects] == [indexed_callee(e) for e in eager.effects]
+    assert [attribute_callee(e) for e in lazy.effects] == [attribute_callee(e) for e in eager.effects]
+    assert [mutates_of(f) for f in lazy.functions] == [mutates_of(f) for f in eager.functions] == [[], [], ["cfg"]]
+    assert [f.returns_exprs for f in lazy.functions] == [f.returns_exprs for f in eager.functions]
+    assert [f.mutates for f in lazy.functions] == [f.mutates for f in eager.functions]
+    assert rereads == []  # all of it from the peeks
+    assert lazy.lazy() and all(type(f) is not FunctionFact for f in lazy.functions)
+    [fn] = [f for f in lazy.functions if f.name == "refund"]
+    assert fn.params[0].name == "order_id" and rereads == [1]  # a field not peeked: the JSON parsed again
+    assert [calls_named(f, {"helper", "update"}) for f in lazy.functions] == [calls_named(f, {"helper", "update"}) for f in eager.functions]
+    assert lazy == eager and rereads == [1]  # once, whatever is read afterwards
+    assert repr(lazy) == repr(eager)
+
+
+def test_a_malformed_expression_among_the_peeks_makes_the_lazy_read_a_miss_at_once() -> None:
+    """A module whose returned call is malformed: with its bytes kept, the peek of its return
+    expressions finds it when the entry is read, which is then a miss (extracted again), not a
+    CorruptEntry later."""
+    with pytest.raises(ValueError):
+        facts_from_json(_calls_spoilt(_json()), lazy=True, where="app/main.py", reread=_json)
+    # Bytes that no longer parse to what was read when read again (a cache file is read once, so
+    # this takes a failing parser): the record read then raises, the run reads its files again.
+    lazy = facts_from_json(_json(), lazy=True, where="app/main.py", reread=lambda: _calls_spoilt(_json()))
+    with pytest.raises(CorruptEntry, match="app/main.py"):
+        [e.call for e in lazy.effects]
+
+
 def _calls_spoilt(j: list) -> list:  # type: ignore[type-arg]
     """Every call's line as text: a malformed expression, the records around it as written."""
     for row in j[-1]:
@@ -132,10 +175,21 @@ def _calls_spoilt(j: list) -> list:  # type: ignore[type-arg]
     return j
 
 
+def _helper_calls_spoilt(j: list) -> list:  # type: ignore[type-arg]
+    """The line of every call of `helper` as text (not a call a lazy read decodes when reading)."""
+    rows = j[-1]
+    for row in rows:
+        if isinstance(row, list) and row[0] == 0 and rows[row[1]] == [1, "app.main.helper"]:
+            row[4] = str(row[4])
+    return j
+
+
 def test_a_malformed_expression_read_lazily_raises_when_read_and_a_malformed_record_at_once() -> None:
     with pytest.raises(ValueError):
-        facts_from_json(_calls_spoilt(_json()))  # read eagerly: a miss
-    lazy = facts_from_json(_calls_spoilt(_json()), lazy=True, where="app/main.py (blob b1)")
+        facts_from_json(_helper_calls_spoilt(_json()))  # read eagerly: a miss
+    with pytest.raises(ValueError):  # a subscript's call, decoded when the module is read: a miss at once
+        facts_from_json(_calls_spoilt(_json()), lazy=True, where="app/main.py (blob b1)")
+    lazy = facts_from_json(_helper_calls_spoilt(_json()), lazy=True, where="app/main.py (blob b1)")
     [fn] = [f for f in lazy.functions if f.name == "refund"]
     assert fn.name == "refund" and fn.params[0].name == "order_id"  # what holds no call reads
     with pytest.raises(CorruptEntry, match="app/main.py"):
@@ -143,7 +197,7 @@ def test_a_malformed_expression_read_lazily_raises_when_read_and_a_malformed_rec
     with pytest.raises(CorruptEntry):
         fn.returns_exprs  # noqa: B018 - again: nothing half-read was kept
     with pytest.raises(CorruptEntry):
-        [e.call for e in lazy.effects]
+        [f.calls for f in lazy.functions]  # `configure` calls `helper(cfg)`
     assert not issubclass(CorruptEntry, Exception)  # no `except Exception` on the way swallows it
     out_of_table = _json()
     out_of_table[6][0] = len(out_of_table[-1])  # an assignment's value outside the table

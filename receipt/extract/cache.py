@@ -94,11 +94,14 @@ def encode_entry(blob: str, path: str, facts: ModuleFacts) -> bytes:
         return dumps({"bound": binding(blob, path), "facts": facts_to_json(facts)})
 
 
-def decode_entry(raw: bytes, blob: str, path: str, shared: SharedValues | None = None, lazy: bool = False, *, made: bool = False) -> ModuleFacts:
+def decode_entry(
+    raw: bytes, blob: str, path: str, shared: SharedValues | None = None, lazy: bool = False, *, made: bool = False, packed: bytes | None = None,
+) -> ModuleFacts:
     """The facts of an entry; ValueError when it is bound to anything but (blob, path) here.
     `shared`: the run's leaf expressions (`FactsCache.shared`), reused instead of made again.
     `lazy`: read lazily (facts.py `facts_from_json`): its expressions are decoded when first read
-    (a CorruptEntry if they turn out malformed then).
+    (a CorruptEntry if they turn out malformed then). `packed`: `raw` as stored (compressed): a lazy
+    read keeps it instead of the parsed JSON, parsed again if a record is read (`facts_from_json`).
     `made`: `raw` is an entry `encode_entry` made in this run (a pool worker's, handed to this
     process by the worker itself), never bytes read from the cache directory: its values' types
     are not checked again (facts.py `facts_from_json(check=False)`). The directory is not
@@ -108,12 +111,19 @@ def decode_entry(raw: bytes, blob: str, path: str, shared: SharedValues | None =
         if entry.get("bound") != binding(blob, path):
             raise ValueError("entry computed from something else")
         # values of another type than the extractor writes raise
-        facts = facts_from_json(entry["facts"], shared, lazy, f"{path} (blob {blob})", check=not made)
+        reread = functools.partial(_facts_json, packed) if lazy and packed is not None else None
+        facts = facts_from_json(entry["facts"], shared, lazy, f"{path} (blob {blob})", check=not made, reread=reread)
     if facts.path != path:
         raise ValueError("entry describes another path")
     if facts.entries.__class__ is not list or not all(e.__class__ is dict for e in facts.entries):
         raise ValueError("descriptor entries are not a list of objects")
     return facts
+
+
+def _facts_json(packed: bytes) -> Any:
+    """The facts JSON of an entry as stored: what `decode_entry` read, again."""
+    with gc_paused():
+        return loads(zlib.decompress(packed))["facts"]
 
 
 def store_entry(root: Path, blob: str, path: str, entry: bytes) -> str:
@@ -189,8 +199,9 @@ class FactsCache:
             return None
         f = entry_file(self.root, blob, path)
         try:
-            raw = zlib.decompress(f.read_bytes())
-            facts = decode_entry(raw, blob, path, self.shared, lazy)
+            packed = f.read_bytes()
+            raw = zlib.decompress(packed)
+            facts = decode_entry(raw, blob, path, self.shared, lazy, packed=packed)
         except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: extract again
             self.misses += 1
             return None

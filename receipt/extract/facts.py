@@ -977,7 +977,10 @@ def _check(j: list[Any]) -> None:
         raise _Mistyped("an index out of the table")
 
 
-def facts_from_json(j: list[Any], shared: SharedValues | None = None, lazy: bool = False, where: str = "", check: bool = True) -> ModuleFacts:
+def facts_from_json(
+    j: list[Any], shared: SharedValues | None = None, lazy: bool = False, where: str = "", check: bool = True,
+    reread: Callable[[], list[Any]] | None = None,
+) -> ModuleFacts:
     """The facts `j` encodes; `shared`: leaf expressions already decoded in this run, to reuse.
     Raises (ValueError, IndexError, TypeError, ...) on anything that is not such an encoding, a
     value of another type than facts_to_json writes included (see `_shapes`).
@@ -988,6 +991,9 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None, lazy: bool
     assignment and effect is a stand-in holding its name (what `Program` indexes by), read from
     `j` (kept) when anything else of it is first read, and only the expressions that reads.
     `where`: the entry, named in the `CorruptEntry` a malformed expression then raises.
+    `reread`: a function giving `j` again (parsed anew from the bytes it was read from): with it, a
+    lazy read takes what nearly every run reads of the module (`_Pending.peek`) and lets `j` go,
+    parsed again only if a record is read.
 
     `check=False`: `j` is what `facts_to_json` made in this very run (a worker's entry, whose
     bytes the parent has from the worker itself, never from the cache directory): read eagerly,
@@ -1000,7 +1006,7 @@ def facts_from_json(j: list[Any], shared: SharedValues | None = None, lazy: bool
     if check or lazy:
         _check(j)
     if lazy:
-        return _lazy_facts(j, shared, where)
+        return _lazy_facts(j, shared, where, reread)
     table = _expr_table(rows, shared, check)
     keep_line = shared.lines.setdefault
     parts = _Parts(table.__getitem__, shared.line, functions, classes, targets, values, lines, conditionals, ops, guards, effect_calls, effect_conditionals, effect_guards)
@@ -1158,32 +1164,96 @@ class CorruptEntry(BaseException):
         self.where = where
 
 
+class _Source:
+    """The facts JSON a lazily read module's records are made from: as read, until its peeks are
+    taken (see `_Pending`); from then on only its entry as stored, compressed (a fifth of the
+    plain JSON, a fraction of it parsed), parsed again the first time a record needs what the
+    peeks do not tell. `reread`: a function giving that JSON again (the cache's, over the bytes it
+    read and checked: the same JSON, so not checked again); None: kept as read, never let go."""
+
+    __slots__ = ("j", "reread", "where")
+
+    def __init__(self, j: list[Any], reread: Callable[[], list[Any]] | None, where: str) -> None:
+        self.j, self.reread, self.where = j, reread, where
+
+    def facts(self) -> list[Any]:
+        j = self.j
+        if j is None:
+            try:
+                j = self.j = self.reread()  # type: ignore[misc]
+            except Exception as e:  # noqa: BLE001 - bytes read and checked once: not what was written
+                raise CorruptEntry(self.where) from e
+        return j
+
+    def let_go(self) -> None:
+        if self.reread is not None:
+            self.j = None
+
+
 class _Pending:
-    """What the stand-ins of one lazily read module are made from: its entry's records and rows as
-    read (checked as `facts_from_json` says), and its expressions (`_Table`). Holds no stand-in,
-    and nothing it holds refers back to it: no reference cycle. (Its records' reader once held
-    its own bound method: every lazily read module was a cycle, freed only by the collector, which
-    then traversed the JSON of every one of them at the end of the run, 0.26-0.34 s at 1,500 files.)"""
+    """What the stand-ins of one lazily read module are made from: its entry's records and rows
+    (`_Source`, checked as `facts_from_json` says when read), and its expressions (`_Table`). Holds
+    no stand-in, and nothing it holds refers back to it: no reference cycle. (Its records' reader
+    once held its own bound method: every lazily read module was a cycle, freed only by the
+    collector, which then traversed the JSON of every one of them at the end of the run, 0.26-0.34 s
+    at 1,500 files.)
 
-    __slots__ = ("parts", "where", "shared", "_rows", "expr", "peeks")
+    Peeks: what `Program` and the dialects read of nearly every module (each effect's callee and
+    the attribute it calls, each assignment's alias and assigned callee, each function's return
+    expressions and the parameters it changes) is taken once when the module is read (`peek`), and
+    the parsed JSON then let go: kept to the end of the run, it held more memory than the decoded
+    facts it stands for (887 vs 534 MB at 5,000 files)."""
 
-    def __init__(self, j: list[Any], shared: SharedValues, where: str) -> None:
-        self.expr = _Table(j[20], shared, where).expr
-        self.parts = _Parts(self.expr, shared.line, j[10], j[11], j[5], j[6], j[7], j[8], j[9], j[19], j[12], j[13], j[18])
+    __slots__ = ("source", "_parts", "where", "shared", "expr", "peeks", "attrs", "aliases", "assigned", "returns", "mutates")
+
+    def __init__(self, j: list[Any], shared: SharedValues, where: str, reread: Callable[[], list[Any]] | None = None) -> None:
+        self.source = _Source(j, reread, where)
+        self.expr = _Table(self.source, shared, where).expr
+        self._parts: _Parts | None = None
         self.shared, self.where = shared, where
-        self._rows: list[Any] = j[20]
         self.peeks: dict[Any, Any] = {}  # what the accessors below found, for the next program of the run
+        # Taken by `peek` (None: not taken, the rows tell):
+        self.attrs: dict[int, Any] | None = None  # effect place -> its attribute callee, of effects whose callee is not a name
+        self.aliases: list[Any] | None = None  # assignment place -> `alias_of`
+        self.assigned: list[Any] | None = None  # assignment place -> `_assigned_peek`
+        self.returns: list[Any] | None = None  # function place -> its `returns_exprs`
+        self.mutates: dict[int, list[str]] | None = None  # function place -> its `mutates`, when not empty
+
+    @property
+    def parts(self) -> _Parts:
+        parts = self._parts
+        if parts is None:  # not made yet, or let go with the JSON (`peek`)
+            j = self.source.facts()
+            parts = self._parts = _Parts(self.expr, self.shared.line, j[10], j[11], j[5], j[6], j[7], j[8], j[9], j[19], j[12], j[13], j[18])
+        return parts
+
+    @property
+    def _rows(self) -> list[Any]:
+        return self.source.facts()[20]
+
+    def peek(self, callees: list[Any]) -> None:
+        """Take the peeks (`callees`: each effect's, taken by the caller) and let the JSON go."""
+        j = self.source.facts()
+        rows, values, ops, functions = j[20], j[6], j[9], j[10]
+        self.attrs = {n: _peeked_attr(rows, i) for n, (i, callee) in enumerate(zip(j[12], callees)) if callee is _NEITHER}
+        self.aliases = [_alias_peeked(_peeked(rows, v)) if op == "=" else None for v, op in zip(values, ops)]
+        self.assigned = [_assigned_row(rows, v) for v in values]
+        expr = self.expr
+        self.returns = [list(map(expr, f[9])) or _EMPTY for f in functions]
+        self.mutates = {n: f[17] for n, f in enumerate(functions) if f[17]}
+        self._parts = None
+        self.source.let_go()
 
 
 class _Table:
     """The expressions of one lazily read module: decoded so far, each row once, only those read
     and the rows they refer to."""
 
-    __slots__ = ("where", "shared", "_rows", "_table", "_reads", "complete")
+    __slots__ = ("where", "shared", "source", "_table", "_reads", "complete")
 
-    def __init__(self, rows: list[Any], shared: SharedValues, where: str) -> None:
+    def __init__(self, source: _Source, shared: SharedValues, where: str) -> None:
         self.shared, self.where = shared, where
-        self._rows = rows
+        self.source = source  # its rows: `source.facts()[20]`
         self._table: dict[int, Expr] = {}
         self._reads = 0
         self.complete = False  # every row decoded (see `expr`)
@@ -1193,7 +1263,7 @@ class _Table:
         found = self._table.get(i)
         if found is not None:
             return found
-        rows, table = self._rows, self._table
+        rows, table = self.source.facts()[20], self._table
         row = rows[i]
         if row.__class__ is list and len(row) == 2 and row[0] == _REF and tuple(map(type, row)) == _REF_ROW:  # most reads: a name
             found = table[i] = _NewRef(row[1])  # type: ignore[assignment]
@@ -1361,6 +1431,11 @@ _FUNCTION_FIELDS: dict[str, Callable[[_Parts, list[Any]], Any]] = {
     "mutates": lambda parts, f: f[17] or _EMPTY,
 }
 _HELD = ("name", "line", "guarded")  # the slots a lazily read function's state is kept in
+_PEEKED_FIELDS = frozenset({"returns_exprs", "mutates"})  # a function's fields taken by `_Pending.peek`
+
+
+def _peeked_field(pending: _Pending, name: str, at: int) -> Any:
+    return pending.returns[at] if name == "returns_exprs" else pending.mutates.get(at, _EMPTY)  # type: ignore[index, union-attr]
 
 
 def _function_stand_in() -> tuple[type, Callable[..., list[Any]]]:
@@ -1373,18 +1448,23 @@ def _function_stand_in() -> tuple[type, Callable[..., list[Any]]]:
     lazy = [name for name in cls.__slots__ if name != "symbol"]  # type: ignore[attr-defined]
     assert set(lazy) == set(_FUNCTION_FIELDS)
     members = {name: cls.__dict__[name] for name in cls.__slots__}  # type: ignore[attr-defined]
-    state, held, at = members["guarded"], members["name"], members["line"]
+    state, held, at_ = members["guarded"], members["name"], members["line"]
 
     def read_field(self: Any, name: str) -> Any:
         st = state.__get__(self)
         if st is None:  # not read before
-            st = _Opened(held.__get__(self), at.__get__(self))
+            if name in _PEEKED_FIELDS and held.__get__(self).returns is not None:  # taken when the module was read
+                return _peeked_field(held.__get__(self), name, at_.__get__(self))
+            st = _Opened(held.__get__(self), at_.__get__(self))
             state.__set__(self, st)
         if name in st.done:
             return st.held[name] if name in _HELD else members[name].__get__(self)
         try:
-            parts = st.pending.parts
-            value = _FUNCTION_FIELDS[name](parts, parts.functions[st.at])
+            if name in _PEEKED_FIELDS and st.pending.returns is not None:
+                value = _peeked_field(st.pending, name, st.at)
+            else:
+                parts = st.pending.parts
+                value = _FUNCTION_FIELDS[name](parts, parts.functions[st.at])
         except CorruptEntry:
             raise
         except Exception as e:  # noqa: BLE001 - a record the checked values cannot build
@@ -1409,7 +1489,7 @@ def _function_stand_in() -> tuple[type, Callable[..., list[Any]]]:
                 return
             read_field(self, name)
 
-    return _lazy_class(cls, {name: field_of(name) for name in lazy}, whole, held, at, ("symbol", "guarded"))
+    return _lazy_class(cls, {name: field_of(name) for name in lazy}, whole, held, at_, ("symbol", "guarded"))
 
 
 _LazyFunction, _lazy_functions = _function_stand_in()
@@ -1420,7 +1500,7 @@ _LAZY = frozenset({_LazyFunction, _LazyClass, _LazyAssign, _LazyEffect})
 # Where a stand-in assignment or effect keeps its `_Pending` and its place (see `_stand_in`).
 _ASSIGN_HELD, _ASSIGN_AT = AssignFact.__dict__["value"], AssignFact.__dict__["line"]
 _EFFECT_HELD, _EFFECT_AT = EffectFact.__dict__["call"], EffectFact.__dict__["conditional"]
-_EFFECT_PEEKED = EffectFact.__dict__["guarded"]  # its callee as the rows tell it, once peeked (see `indexed_callee`)
+_EFFECT_PEEKED = EffectFact.__dict__["guarded"]  # its callee, taken when read (see `indexed_callee`)
 _UNKNOWN = object()  # a peek that could not tell: the record is read
 _NEITHER = object()  # an effect's callee that is neither a name nor a subscript
 
@@ -1430,15 +1510,8 @@ def indexed_callee(effect: EffectFact) -> Expr | None:
     (`Ref`) or a subscript (`Dyn`), else None; without reading a lazily read effect whose callee
     the entry's rows told when it was read."""
     if effect.__class__ is _LazyEffect:
-        found = _EFFECT_PEEKED.__get__(effect)  # both programs of a receipt index it
-        if found is None:  # not peeked yet
-            pending: _Pending = _EFFECT_HELD.__get__(effect)
-            found = _peeked_callee(pending._rows, pending.parts.effect_calls[_EFFECT_AT.__get__(effect)])
-            _EFFECT_PEEKED.__set__(effect, found)
-        if found is _NEITHER:
-            return None
-        if found is not _UNKNOWN:
-            return found
+        found = _EFFECT_PEEKED.__get__(effect)  # taken when the module was read (`_lazy_facts`)
+        return None if found is _NEITHER else found
     func = effect.call.func
     return func if func.__class__ is Ref or func.__class__ is Dyn else None
 
@@ -1448,17 +1521,27 @@ def attribute_callee(effect: EffectFact) -> str | None:
     else None; without reading a lazily read effect whose rows tell it (else it is read)."""
     if effect.__class__ is _LazyEffect:
         pending: _Pending = _EFFECT_HELD.__get__(effect)
-        rows = pending._rows
-        i = pending.parts.effect_calls[_EFFECT_AT.__get__(effect)]
-        row = rows[i]
-        if row.__class__ is list and len(row) == 6 and row[0].__class__ is int and row[0] == _CALL and row[1].__class__ is int and 0 <= row[1] < i:
-            f = rows[row[1]]
-            if f.__class__ is not list or not f or f[0].__class__ is not int or (f[0] != _ATTR and f[0] in _NOT_NAMES):
-                return None  # a constant, or another kind of expression than an attribute
-            if f[0] == _ATTR and len(f) == 3 and f[2].__class__ is str:
-                return f[2]
+        at = _EFFECT_AT.__get__(effect)
+        if pending.attrs is None:
+            found = _peeked_attr(pending._rows, pending.parts.effect_calls[at])
+        else:  # peeked: of an effect whose callee is a name or a subscript, none
+            found = pending.attrs.get(at)
+        if found is not _UNKNOWN:
+            return found
     func = effect.call.func
     return func.attr if func.__class__ is Attr else None  # type: ignore[union-attr]
+
+
+def _peeked_attr(rows: list[Any], i: int) -> Any:
+    """`attribute_callee` of call row `i` as the rows tell it: `_UNKNOWN` when they do not."""
+    row = rows[i]
+    if row.__class__ is list and len(row) == 6 and row[0].__class__ is int and row[0] == _CALL and row[1].__class__ is int and 0 <= row[1] < i:
+        f = rows[row[1]]
+        if f.__class__ is not list or not f or f[0].__class__ is not int or (f[0] != _ATTR and f[0] in _NOT_NAMES):
+            return None  # a constant, or another kind of expression than an attribute
+        if f[0] == _ATTR and len(f) == 3 and f[2].__class__ is str:
+            return f[2]
+    return _UNKNOWN
 
 
 def alias_of(a: AssignFact) -> str | None:
@@ -1467,10 +1550,13 @@ def alias_of(a: AssignFact) -> str | None:
     if a.__class__ is _LazyAssign:
         pending: _Pending = _ASSIGN_HELD.__get__(a)
         i = _ASSIGN_AT.__get__(a)
-        parts = pending.parts
-        if parts.ops[i] != "=":
-            return None
-        found = _alias_peeked(_peeked(pending._rows, parts.values[i]))
+        if pending.aliases is not None:
+            found = pending.aliases[i]
+        else:
+            parts = pending.parts
+            if parts.ops[i] != "=":
+                return None
+            found = _alias_peeked(_peeked(pending._rows, parts.values[i]))
         if found is not _UNKNOWN:
             return found
     return a.value.name if a.op == "=" and a.value.__class__ is Ref else None  # type: ignore[union-attr]
@@ -1479,7 +1565,10 @@ def alias_of(a: AssignFact) -> str | None:
 def mutates_of(f: FunctionFact) -> list[str]:
     """`f.mutates`, without reading a lazily read function (its record says it, checked when read)."""
     place = _unread(f, "mutates")
-    return f.mutates if place is None else place[0].parts.functions[place[1]][17]
+    if place is None:
+        return f.mutates
+    pending, at = place
+    return pending.parts.functions[at][17] if pending.mutates is None else pending.mutates.get(at, _EMPTY)
 
 
 def calls_named(f: FunctionFact, leaves: set[str] | frozenset[str]) -> list[Call]:
@@ -1511,23 +1600,25 @@ def assigned_call_name(a: AssignFact) -> Ref | None:
     if a.__class__ is _LazyAssign:
         pending: _Pending = _ASSIGN_HELD.__get__(a)
         at = _ASSIGN_AT.__get__(a)
-        found = pending.peeks.get(("assigned", at), _UNKNOWN)
-        if found is _UNKNOWN:
-            found = pending.peeks[("assigned", at)] = _assigned_peek(pending, at)
+        if pending.assigned is not None:
+            found = pending.assigned[at]
+        else:
+            found = pending.peeks.get(("assigned", at), _UNKNOWN)
+            if found is _UNKNOWN:
+                found = pending.peeks[("assigned", at)] = _assigned_row(pending._rows, pending.parts.values[at])
         if found is not _UNKNOWN:
             return found
     value = a.value
     return value.func if value.__class__ is Call and value.func.__class__ is Ref else None  # type: ignore[union-attr, return-value]
 
 
-def _assigned_peek(pending: _Pending, at: int) -> Any:
-    """`assigned_call_name` of assignment `at` as the rows tell it: `_UNKNOWN` when they do not."""
-    i = pending.parts.values[at]
-    row = pending._rows[i]
+def _assigned_row(rows: list[Any], i: int) -> Any:
+    """`assigned_call_name` of an assignment of row `i` as the rows tell it: `_UNKNOWN` when they do not."""
+    row = rows[i]
     is_call = row.__class__ is list and row and row[0].__class__ is int and row[0] == _CALL
     if not is_call and (row.__class__ is not list or (row and row[0].__class__ is int and row[0] in _NOT_CALLS)):
         return None  # a constant or another kind of expression: not a call
-    found = _peeked_callee(pending._rows, i) if is_call else _UNKNOWN
+    found = _peeked_callee(rows, i) if is_call else _UNKNOWN
     return None if found is _NEITHER else found
 
 
@@ -1582,13 +1673,25 @@ def _peeked_callee(rows: list[Any], i: Any) -> Any:
 _NONES = itertools.repeat(None)  # a slot's value for every stand-in (`make` reads as many as it makes)
 
 
-def _lazy_facts(j: list[Any], shared: SharedValues, where: str) -> ModuleFacts:
+def _lazy_facts(j: list[Any], shared: SharedValues, where: str, reread: Callable[[], list[Any]] | None) -> ModuleFacts:
     (path, module, is_package, imports, star_imports, targets, values, _lines, _conditionals, ops,
      functions, classes, effect_calls, _effect_conditionals, entries, type_aliases, dynamic_code, error, _effect_guards, _guards, rows) = j
     if not _STRS(map(type, targets)) or not _STRS(map(type, ops)):
         raise _Mistyped("an assignment target or operator that is not text")
-    pending = _Pending(j, shared, where)
-    return ModuleFacts(
+    pending = _Pending(j, shared, where, reread)
+    # What `Program` indexes each effect by (`indexed_callee`); a callee the rows do not tell (a
+    # subscript: `handlers["x"](...)`) decoded now, with its call, not read again later.
+    callees = [_peeked_callee(rows, i) for i in effect_calls]
+    try:
+        for n, callee in enumerate(callees):
+            if callee is _UNKNOWN:
+                func = pending.expr(effect_calls[n]).func  # type: ignore[union-attr]
+                callees[n] = func if func.__class__ is Ref or func.__class__ is Dyn else _NEITHER
+        if reread is not None:
+            pending.peek(callees)
+    except (CorruptEntry, AttributeError) as e:  # a malformed row among those peeked: the entry is not read at all
+        raise _Mistyped("a malformed expression") from e
+    facts = ModuleFacts(
         path=path,
         module=module,
         is_package=is_package,
@@ -1597,9 +1700,10 @@ def _lazy_facts(j: list[Any], shared: SharedValues, where: str) -> ModuleFacts:
         assigns=_lazy_assigns(pending, len(targets), list(map(_shared, targets))),
         functions=_lazy_functions(pending, len(functions), [_shared(f[0]) for f in functions], _NONES),
         classes=_lazy_classes(pending, len(classes), [_shared(c[0]) for c in classes]),
-        effects=_lazy_effects(pending, len(effect_calls), _NONES),
+        effects=_lazy_effects(pending, len(effect_calls), callees),
         entries=json.loads(entries) if entries else [],
         type_aliases={k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in type_aliases.items()},
         dynamic_code=[(d[0], d[1], d[2]) for d in dynamic_code],
         error=error,
     )
+    return facts
