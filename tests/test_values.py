@@ -235,3 +235,47 @@ def test_unknown_repository_name_is_spelt_as_its_module_spells_it() -> None:
         p = _program({f"{root}/agent.py": "from pydantic_settings import BaseSettings\nconfigs = BaseSettings()\nX = configs.agent_settings.model\n"})
         (x,) = p.assigns[f"{root.replace('/', '.')}.agent.X"]
         assert p.evaluate(x.value) == Dynamic(dynamic="configs.agent_settings.model")
+
+
+
+OPERATORS = '''
+import os
+from app.flags import STRICT
+
+APPROVE = True
+TIER = "express"
+FLAGS = {
+    "NOT_TRUE": not True,
+    "NOT_NAME": not APPROVE,
+    "BOTH": APPROVE and TIER == "manual",
+    "EITHER": TIER == "manual" or 0,
+    "FIRST_TRUE": APPROVE or os.environ["X"],
+    "FIRST_FALSE": not APPROVE and os.environ["X"],
+    "UNKNOWN_FIRST": os.environ["X"] or True,
+    "IMPORTED": not STRICT,
+    "ORDERED": 2 >= 3,
+    "MIXED": 1 < "a",
+    "NONE_IS": None is None,
+    "IS_NOT": TIER is not None,
+    "SAME_TEXT": TIER is "express",
+    "CHAINED": 1 < 2 < 3,
+}
+'''
+
+
+def test_operators_over_known_values_evaluate_as_python_does() -> None:
+    """A flag spelt as an operator over constants is a value (`needs_approval=not True` is False,
+    never "set at run time"); Python's own semantics: `and`/`or` give the deciding operand and stop
+    there, an ordering Python refuses or an operand not known stays dynamic."""
+    p = _program({"app/m.py": OPERATORS, "app/flags.py": "STRICT = True\n"})
+    flags = p.evaluate(p.lookup("app.m.FLAGS").value)  # type: ignore[union-attr]
+    assert isinstance(flags, dict)
+    assert flags["NOT_TRUE"] is False and flags["NOT_NAME"] is False
+    assert flags["BOTH"] is False
+    assert flags["EITHER"] == 0 and flags["EITHER"] is not False  # `or` gives its last operand
+    assert flags["FIRST_TRUE"] is True and flags["FIRST_FALSE"] is False
+    assert flags["IMPORTED"] is False
+    assert flags["ORDERED"] is False
+    assert flags["NONE_IS"] is True and flags["IS_NOT"] is True
+    for unknown in ("UNKNOWN_FIRST", "MIXED", "SAME_TEXT", "CHAINED"):
+        assert isinstance(flags[unknown], Dynamic), unknown

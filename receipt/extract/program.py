@@ -8,6 +8,7 @@ items a list really holds (`items`, following `append`/`extend`/`+=`). Anything 
 from __future__ import annotations
 
 import inspect
+import operator
 import re
 import string
 import sys
@@ -692,6 +693,8 @@ class Program:
         if isinstance(expr, Dyn):
             if expr.why == "subscript":
                 return self._evaluate_subscript(expr, _depth)
+            if expr.why in _OPERATORS:
+                return _operated(expr, [self.evaluate(p, _depth + 1) for p in expr.parts])
             if expr.parts:  # an f-string: its text when every piece is known
                 pieces = [self.evaluate(p, _depth + 1) for p in expr.parts]
                 if all(isinstance(p, (str, int, float, bool)) or p is None for p in pieces):
@@ -795,6 +798,8 @@ class Program:
         if isinstance(expr, Dyn):
             if expr.why == "subscript":
                 return self._render_subscript(expr, deeper, _seen)
+            if expr.why in _OPERATORS:
+                return expr.src
             if expr.parts:
                 return "f(" + ", ".join(self.render(p, deeper, _seen) for p in expr.parts) + ")"
             return expr.src
@@ -1778,6 +1783,49 @@ def _plain(value: Any) -> bool:
     if isinstance(value, dict):
         return all(_plain(v) for v in value.values())
     return False
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or value.__class__ in (str, int, float, bool)
+
+
+def _compared(op: str, a: Any, b: Any) -> Any:
+    if op in ("is", "is not"):  # identity is only known of the singletons
+        if not (a is None or b is None or a.__class__ is bool or b.__class__ is bool):
+            raise TypeError(op)
+        same = a is b
+        return same if op == "is" else not same
+    return _COMPARE[op](a, b)
+
+
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+# Dyn.why of the operators the extractor keeps with their operands (python.py `_operator`).
+_OPERATORS = frozenset({"not", "and", "or", "is", "is not", *_COMPARE})
+
+
+def _operated(expr: Dyn, values: list[Any]) -> Any:
+    """An operator's value as Python computes it, when every operand is a known scalar (`not True`
+    is False, `APPROVE and False` is False): a flag spelt as an expression is still a value, never
+    "set at run time". Anything else (an unknown operand, a list, an ordering Python refuses) stays
+    `Dynamic`."""
+    why = expr.why
+    if why == "and" or why == "or":  # left to right, up to the operand that decides (`True or x` is True)
+        for n, v in enumerate(values):
+            if not _scalar(v):
+                break
+            if (not v if why == "and" else bool(v)) or n == len(values) - 1:
+                return v
+        return Dynamic(dynamic=expr.src)
+    if not values or not all(_scalar(v) for v in values):
+        return Dynamic(dynamic=expr.src)
+    try:
+        if why == "not":
+            return not values[0]
+        return _compared(why, values[0], values[1])
+    except (TypeError, ValueError, IndexError):
+        return Dynamic(dynamic=expr.src)
 
 
 def _bounded(text: str, expr: Expr) -> str | Dynamic:

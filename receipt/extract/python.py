@@ -535,6 +535,9 @@ class _Extractor:
             return self._dyn(node, "f-string", parts)
         if t is ast.Subscript:
             return self._dyn(node, "subscript", self._subscript_parts(node, scope))  # type: ignore[arg-type]
+        operator = _operator(node)
+        if operator is not None:  # `not True`, `APPROVE and False`, `LEVEL == "x"`: evaluated at link time
+            return self._dyn(node, operator, tuple([self.expr(o, scope) if _evaluable(o) else self._dyn(o, "expression") for o in _operands(node)]))
         return self._dyn(node, _WHY.get(t, "expression"))
 
     def _const(self, value: object, cls: type) -> Const:
@@ -2041,6 +2044,47 @@ _SPANNABLE = frozenset(
 )
 _FSTRINGS = frozenset({ast.JoinedStr, ast.FormattedValue, *(getattr(ast, n) for n in ("TemplateStr", "Interpolation") if hasattr(ast, n))})
 _CONST_TYPES = frozenset({str, int, float, bool})
+# Operators over values the link evaluates (`not`, `and`, `or`, one comparison): their `Dyn.why`,
+# kept with their operands. An operand that is not a name, a constant, a subscript of a name or such
+# an operator again is kept as its text only (a call among them would be converted twice, its
+# effect's and this part's): unknown, as it is, though `True or check()` is still True.
+_COMPARISONS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Is: "is", ast.IsNot: "is not"}
+
+
+def _operator(node: ast.AST) -> str | None:
+    """The `Dyn.why` of an operator expression the link evaluates (see `_COMPARISONS`), else None."""
+    t = type(node)
+    if t is ast.UnaryOp and type(node.op) is ast.Not:  # type: ignore[attr-defined]
+        why = "not"
+    elif t is ast.BoolOp:
+        why = "and" if type(node.op) is ast.And else "or"  # type: ignore[attr-defined]
+    elif t is ast.Compare and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISONS:  # type: ignore[attr-defined]
+        why = _COMPARISONS[type(node.ops[0])]  # type: ignore[attr-defined]
+    else:
+        return None
+    return why
+
+
+def _operands(node: ast.AST) -> list[ast.expr]:
+    t = type(node)
+    if t is ast.UnaryOp:
+        return [node.operand]  # type: ignore[attr-defined]
+    if t is ast.BoolOp:
+        return list(node.values)  # type: ignore[attr-defined]
+    return [node.left, node.comparators[0]]  # type: ignore[attr-defined]
+
+
+def _evaluable(node: ast.expr) -> bool:
+    t = type(node)
+    if t is ast.Constant or t is ast.Name or (t is ast.Attribute and _dotted(node) is not None):
+        return True
+    if t is ast.UnaryOp and type(node.op) is ast.USub and type(node.operand) is ast.Constant:  # type: ignore[attr-defined]
+        return True
+    if t is ast.Subscript:  # `CFG["approve"]`, `os.environ["X"]`
+        return _dotted(node.value) is not None and type(node.slice) in (ast.Constant, ast.Name)  # type: ignore[attr-defined]
+    return _operator(node) is not None
+
+
 _WHY = {ast.Subscript: "subscript", ast.JoinedStr: "f-string", ast.IfExp: "conditional-expression", ast.Lambda: "lambda"}
 # Event kinds of a function body (see `_Extractor.function`).
 _CALL, _RETURN, _RAISE = "call", "return", "raise"
