@@ -259,6 +259,8 @@ FLAGS = {
     "IS_NOT": TIER is not None,
     "SAME_TEXT": TIER is "express",
     "CHAINED": 1 < 2 < 3,
+    "PICKED": APPROVE if TIER == "manual" else False,
+    "UNKNOWN_TEST": True if os.environ["X"] else False,
 }
 '''
 
@@ -277,5 +279,6 @@ def test_operators_over_known_values_evaluate_as_python_does() -> None:
     assert flags["IMPORTED"] is False
     assert flags["ORDERED"] is False
     assert flags["NONE_IS"] is True and flags["IS_NOT"] is True
-    for unknown in ("UNKNOWN_FIRST", "MIXED", "SAME_TEXT", "CHAINED"):
+    assert flags["PICKED"] is False  # the branch its known test picks
+    for unknown in ("UNKNOWN_FIRST", "MIXED", "SAME_TEXT", "CHAINED", "UNKNOWN_TEST"):
         assert isinstance(flags[unknown], Dynamic), unknown

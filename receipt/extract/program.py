@@ -693,6 +693,13 @@ class Program:
         if isinstance(expr, Dyn):
             if expr.why == "subscript":
                 return self._evaluate_subscript(expr, _depth)
+            if expr.why == "conditional-expression" and len(expr.parts) == 3:  # the branch its known test picks
+                test = self.evaluate(expr.parts[0], _depth + 1)
+                if _scalar(test):
+                    value = self.evaluate(expr.parts[1] if test else expr.parts[2], _depth + 1)
+                    if not isinstance(value, Dynamic):
+                        return value
+                return Dynamic(dynamic=expr.src)
             if expr.why in _OPERATORS:
                 return _operated(expr, [self.evaluate(p, _depth + 1) for p in expr.parts])
             if expr.parts:  # an f-string: its text when every piece is known
@@ -1802,7 +1809,7 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
 # Dyn.why of the operators the extractor keeps with their operands (python.py `_operator`).
-_OPERATORS = frozenset({"not", "and", "or", "is", "is not", *_COMPARE})
+_OPERATORS = frozenset({"not", "and", "or", "is", "is not", "conditional-expression", *_COMPARE})
 
 
 def _operated(expr: Dyn, values: list[Any]) -> Any:

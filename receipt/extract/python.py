@@ -2060,6 +2060,8 @@ def _operator(node: ast.AST) -> str | None:
         why = "and" if type(node.op) is ast.And else "or"  # type: ignore[attr-defined]
     elif t is ast.Compare and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISONS:  # type: ignore[attr-defined]
         why = _COMPARISONS[type(node.ops[0])]  # type: ignore[attr-defined]
+    elif t is ast.IfExp:  # `APPROVE if TIER == "manual" else False`: (test, body, orelse)
+        why = "conditional-expression"
     else:
         return None
     return why
@@ -2071,6 +2073,8 @@ def _operands(node: ast.AST) -> list[ast.expr]:
         return [node.operand]  # type: ignore[attr-defined]
     if t is ast.BoolOp:
         return list(node.values)  # type: ignore[attr-defined]
+    if t is ast.IfExp:
+        return [node.test, node.body, node.orelse]  # type: ignore[attr-defined]
     return [node.left, node.comparators[0]]  # type: ignore[attr-defined]
 
 

@@ -13,3 +13,9 @@ def refund_order(order_id: str, amount: float) -> str:
 def cancel_order(order_id: str) -> str:
     """Cancel an order that has not shipped."""
     return f"cancelled {order_id}"
+
+
+@function_tool(needs_approval=True)
+def reship_order(order_id: str) -> str:
+    """Ship an order again at the shop's cost."""
+    return f"reshipped {order_id}"
