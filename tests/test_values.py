@@ -282,3 +282,38 @@ def test_operators_over_known_values_evaluate_as_python_does() -> None:
     assert flags["PICKED"] is False  # the branch its known test picks
     for unknown in ("UNKNOWN_FIRST", "MIXED", "SAME_TEXT", "CHAINED", "UNKNOWN_TEST"):
         assert isinstance(flags[unknown], Dynamic), unknown
+
+
+def test_augmented_assignments_below_a_binding_change_its_value() -> None:
+    """`PROMPT += "..."` below `PROMPT = "..."` is the longer text (and a list the longer list);
+    any other operator, or one that may not run (in a function, under a condition), leaves the
+    value unknown: never the value as first bound."""
+    p = _program({"app/m.py": '''
+import os
+PROMPT = "Help."
+PROMPT += " Be brief."
+TOOLS = ["a"]
+TOOLS += ["b"]
+APPROVE = True
+APPROVE &= False
+LIMIT = "x"
+if os.environ.get("Y"):
+    LIMIT += "y"
+MIXED = "a"
+MIXED += os.environ["Z"]
+KEPT = True
+
+
+def widen():
+    global KEPT
+    KEPT |= False
+'''})
+
+    def value(name: str) -> object:
+        return p.evaluate(Ref(f"app.m.{name}"))
+
+    assert value("PROMPT") == "Help. Be brief."
+    assert value("TOOLS") == ["a", "b"]
+    for unknown in ("APPROVE", "LIMIT", "MIXED", "KEPT"):
+        assert isinstance(value(unknown), Dynamic), unknown
+    assert "APPROVE &= False" in value("APPROVE").dynamic  # type: ignore[union-attr]

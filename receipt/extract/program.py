@@ -740,7 +740,7 @@ class Program:
                 value = self.evaluate(d.value, _depth + 1)
                 if isinstance(value, dict):
                     return self._mutated_dict(symbol, value, _depth, d.value)
-                return value
+                return self._augmented(expr, symbol, d, value, _depth)
             member = self._enum_member(symbol)
             if member is not None:
                 return self.evaluate(member, _depth + 1)
@@ -754,6 +754,20 @@ class Program:
                 return self.evaluate(inner, _depth + 1)
             return self._evaluate_call(expr, _depth)
         return Dynamic(dynamic=describe(expr))
+
+    def _augmented(self, expr: Ref, symbol: str, d: AssignFact, value: Any, depth: int) -> Any:
+        """`value`, bound by `d`, after the augmented assignments of `symbol` below it: `PROMPT +=
+        " Never ask."` extends a known text or list; any other operator (`APPROVE &= False`), or
+        one that may not run (under a condition, in a function), leaves it unknown, never as bound."""
+        later = sorted((a for a in self.assigns.get(symbol, ()) if a.op in ("+=", "?=") and (a.conditional or a.line > d.line)), key=lambda a: a.line)
+        for a in later:
+            add = self.evaluate(a.value, depth + 1) if a.op == "+=" and not a.conditional else None
+            if isinstance(value, str) and isinstance(add, str) or isinstance(value, list) and isinstance(add, list):
+                value = _bounded(value + add, a.value) if isinstance(value, str) else value + add
+                continue
+            then = a.value.src if isinstance(a.value, Dyn) and a.op == "?=" else f"{short_name(symbol)} += {describe(a.value)}"
+            return Dynamic(dynamic=f"{describe(expr)}, then {then}")
+        return value
 
     def _evaluate_map(self, expr: Map, depth: int, spread: Callable[[Expr], Any]) -> Any:
         """A dict display's value, each `**X` spread's value as `spread` gives it."""
