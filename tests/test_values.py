@@ -286,8 +286,8 @@ def test_operators_over_known_values_evaluate_as_python_does() -> None:
 
 def test_augmented_assignments_below_a_binding_change_its_value() -> None:
     """`PROMPT += "..."` below `PROMPT = "..."` is the longer text (and a list the longer list);
-    any other operator, or one that may not run (in a function, under a condition), leaves the
-    value unknown: never the value as first bound."""
+    `&=`, `|=`, `^=` of known flags are evaluated; anything else, or one that may not run (in a
+    function, under a condition), leaves the value unknown: never the value as first bound."""
     p = _program({"app/m.py": '''
 import os
 PROMPT = "Help."
@@ -296,6 +296,8 @@ TOOLS = ["a"]
 TOOLS += ["b"]
 APPROVE = True
 APPROVE &= False
+SHARED = False
+SHARED ^= os.environ["S"]
 LIMIT = "x"
 if os.environ.get("Y"):
     LIMIT += "y"
@@ -314,6 +316,7 @@ def widen():
 
     assert value("PROMPT") == "Help. Be brief."
     assert value("TOOLS") == ["a", "b"]
-    for unknown in ("APPROVE", "LIMIT", "MIXED", "KEPT"):
+    assert value("APPROVE") is False  # True & False
+    for unknown in ("SHARED", "LIMIT", "MIXED", "KEPT"):
         assert isinstance(value(unknown), Dynamic), unknown
-    assert "APPROVE &= False" in value("APPROVE").dynamic  # type: ignore[union-attr]
+    assert "SHARED ^= os.environ" in value("SHARED").dynamic  # type: ignore[union-attr]

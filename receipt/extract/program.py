@@ -757,14 +757,21 @@ class Program:
 
     def _augmented(self, expr: Ref, symbol: str, d: AssignFact, value: Any, depth: int) -> Any:
         """`value`, bound by `d`, after the augmented assignments of `symbol` below it: `PROMPT +=
-        " Never ask."` extends a known text or list; any other operator (`APPROVE &= False`), or
-        one that may not run (under a condition, in a function), leaves it unknown, never as bound."""
+        " Never ask."` extends a known text or list, `APPROVE &= False` (`|=`, `^=`) combines known
+        flags; anything else, or one that may not run (under a condition, in a function), leaves it
+        unknown, never as bound."""
         later = sorted((a for a in self.assigns.get(symbol, ()) if a.op in ("+=", "?=") and (a.conditional or a.line > d.line)), key=lambda a: a.line)
         for a in later:
             add = self.evaluate(a.value, depth + 1) if a.op == "+=" and not a.conditional else None
             if isinstance(value, str) and isinstance(add, str) or isinstance(value, list) and isinstance(add, list):
                 value = _bounded(value + add, a.value) if isinstance(value, str) else value + add
                 continue
+            bits = a.value.parts if a.op == "?=" and not a.conditional and isinstance(a.value, Dyn) else ()
+            if len(bits) == 2 and isinstance(bits[0], Const) and bits[0].value in _BITS:
+                operand = self.evaluate(bits[1], depth + 1)
+                if isinstance(value, (bool, int)) and isinstance(operand, (bool, int)):  # `APPROVE &= False`
+                    value = _BITS[bits[0].value](value, operand)
+                    continue
             then = a.value.src if isinstance(a.value, Dyn) and a.op == "?=" else f"{short_name(symbol)} += {describe(a.value)}"
             return Dynamic(dynamic=f"{describe(expr)}, then {then}")
         return value
@@ -1822,6 +1829,7 @@ def _compared(op: str, a: Any, b: Any) -> Any:
 _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
+_BITS: dict[str, Callable[[Any, Any], Any]] = {"&": operator.and_, "|": operator.or_, "^": operator.xor}  # python.py `_BIT_OPS`
 # Dyn.why of the operators the extractor keeps with their operands (python.py `_operator`).
 _OPERATORS = frozenset({"not", "and", "or", "is", "is not", "conditional-expression", *_COMPARE})
 

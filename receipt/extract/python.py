@@ -865,7 +865,10 @@ class _Extractor:
             else:
                 if ev is not None:
                     self._scan(stmt.value, scope, ev)  # type: ignore[attr-defined]
-                op, value = "?=", Dyn(_src(stmt), "augmented-assignment")
+                # `APPROVE &= False`: the operator and its operand kept when the link can evaluate them.
+                bits = _BIT_OPS.get(type(stmt.op))  # type: ignore[attr-defined]
+                parts = (Const(bits), self.expr(stmt.value, scope)) if bits is not None and _evaluable(stmt.value) else ()  # type: ignore[attr-defined]
+                op, value = "?=", Dyn(_src(stmt), "augmented-assignment", parts)
             self.assign(stmt.target, value, stmt, scope, op)  # type: ignore[attr-defined]
         elif t is ast.ClassDef:
             self.klass(stmt, scope)  # type: ignore[arg-type]
@@ -2049,6 +2052,9 @@ _CONST_TYPES = frozenset({str, int, float, bool})
 # an operator again is kept as its text only (a call among them would be converted twice, its
 # effect's and this part's): unknown, as it is, though `True or check()` is still True.
 _COMPARISONS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Is: "is", ast.IsNot: "is not"}
+
+
+_BIT_OPS = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}  # the augmented operators the link evaluates
 
 
 def _operator(node: ast.AST) -> str | None:
