@@ -320,3 +320,24 @@ def widen():
     for unknown in ("SHARED", "LIMIT", "MIXED", "KEPT"):
         assert isinstance(value(unknown), Dynamic), unknown
     assert "SHARED ^= os.environ" in value("SHARED").dynamic  # type: ignore[union-attr]
+
+
+def test_getattr_with_a_literal_name_is_the_attribute() -> None:
+    p = _program({"app/m.py": '''
+import os
+
+
+class Policy:
+    APPROVE = False
+    TIER = "manual"
+
+
+FLAG = getattr(Policy, "APPROVE")
+TIER = getattr(Policy, "T" + "IER")
+UNKNOWN = getattr(Policy, os.environ["K"])
+DEFAULTED = getattr(Policy, "MISSING", True)
+'''})
+    assert p.evaluate(Ref("app.m.FLAG")) is False
+    assert p.evaluate(Ref("app.m.TIER")) == "manual"
+    assert isinstance(p.evaluate(Ref("app.m.UNKNOWN")), Dynamic)
+    assert isinstance(p.evaluate(Ref("app.m.DEFAULTED")), Dynamic)  # a default: not evaluated

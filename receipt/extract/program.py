@@ -1018,6 +1018,11 @@ class Program:
         if func in ("builtins.bool",) and len(call.args) == 1:
             v = self.evaluate(call.args[0], depth + 1)
             return bool(v) if isinstance(v, (bool, int, str)) else Dynamic(dynamic=describe(call))
+        if func == "builtins.getattr" and len(call.args) == 2 and not call.kwargs and isinstance(call.args[0], Ref):
+            # `getattr(Settings, "APPROVE")` is `Settings.APPROVE` (a default given: not known to be used)
+            name = self.evaluate(call.args[1], depth + 1)
+            if isinstance(name, str) and name.isidentifier():
+                return self.evaluate(Ref(f"{call.args[0].name}.{name}"), depth + 1)
         fn = self.functions.get(func or "")
         if fn is not None and not call.args and not call.kwargs and len(fn.returns_exprs) == 1:
             # A helper that returns a literal (`def approval_map(): return {...}`).
