@@ -82,12 +82,21 @@ def generate_signing_key() -> SigningKey:
 
 
 def _key_type_name(obj: object) -> str:
-    from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed448, rsa, x448, x25519
+    import warnings
 
+    from cryptography.hazmat.primitives.asymmetric import ec, ed448, rsa, x448, x25519
+
+    # cryptography (51 here) deprecates DSA: naming the classes, only to say what a refused key is,
+    # must not print its warning on the one error line the user sees.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from cryptography.hazmat.primitives.asymmetric import dsa
+
+        dsa_types = (dsa.DSAPrivateKey, dsa.DSAPublicKey)
     kinds = (
         ((rsa.RSAPrivateKey, rsa.RSAPublicKey), "an RSA"),
         ((ec.EllipticCurvePrivateKey, ec.EllipticCurvePublicKey), "an ECDSA"),
-        ((dsa.DSAPrivateKey, dsa.DSAPublicKey), "a DSA"),
+        (dsa_types, "a DSA"),
         ((ed448.Ed448PrivateKey, ed448.Ed448PublicKey), "an Ed448"),
         ((x25519.X25519PrivateKey, x25519.X25519PublicKey), "an X25519"),
         ((x448.X448PrivateKey, x448.X448PublicKey), "an X448"),
