@@ -261,6 +261,10 @@ FLAGS = {
     "CHAINED": 1 < 2 < 3,
     "PICKED": APPROVE if TIER == "manual" else False,
     "UNKNOWN_TEST": True if os.environ["X"] else False,
+    "MEMBER": TIER in ("manual", "express"),
+    "NOT_MEMBER": TIER not in ["manual"],
+    "IN_TEXT": "press" in TIER,
+    "UNKNOWN_MEMBER": TIER in (os.environ["X"], "manual"),
 }
 '''
 
@@ -280,7 +284,8 @@ def test_operators_over_known_values_evaluate_as_python_does() -> None:
     assert flags["ORDERED"] is False
     assert flags["NONE_IS"] is True and flags["IS_NOT"] is True
     assert flags["PICKED"] is False  # the branch its known test picks
-    for unknown in ("UNKNOWN_FIRST", "MIXED", "SAME_TEXT", "CHAINED", "UNKNOWN_TEST"):
+    assert flags["MEMBER"] is True and flags["NOT_MEMBER"] is True and flags["IN_TEXT"] is True
+    for unknown in ("UNKNOWN_FIRST", "MIXED", "SAME_TEXT", "CHAINED", "UNKNOWN_TEST", "UNKNOWN_MEMBER"):
         assert isinstance(flags[unknown], Dynamic), unknown
 
 

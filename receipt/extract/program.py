@@ -1836,7 +1836,7 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
 }
 _BITS: dict[str, Callable[[Any, Any], Any]] = {"&": operator.and_, "|": operator.or_, "^": operator.xor}  # python.py `_BIT_OPS`
 # Dyn.why of the operators the extractor keeps with their operands (python.py `_operator`).
-_OPERATORS = frozenset({"not", "and", "or", "is", "is not", "conditional-expression", *_COMPARE})
+_OPERATORS = frozenset({"not", "and", "or", "is", "is not", "in", "not in", "conditional-expression", *_COMPARE})
 
 
 def _operated(expr: Dyn, values: list[Any]) -> Any:
@@ -1851,6 +1851,11 @@ def _operated(expr: Dyn, values: list[Any]) -> Any:
                 break
             if (not v if why == "and" else bool(v)) or n == len(values) - 1:
                 return v
+        return Dynamic(dynamic=expr.src)
+    if why in ("in", "not in") and len(values) == 2 and _scalar(values[0]):  # in a known text, or a list of known scalars
+        within = values[1]
+        if isinstance(within, str) and isinstance(values[0], str) or isinstance(within, list) and all(_scalar(v) for v in within):
+            return (values[0] in within) == (why == "in")
         return Dynamic(dynamic=expr.src)
     if not values or not all(_scalar(v) for v in values):
         return Dynamic(dynamic=expr.src)

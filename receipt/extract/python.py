@@ -2051,7 +2051,10 @@ _CONST_TYPES = frozenset({str, int, float, bool})
 # kept with their operands. An operand that is not a name, a constant, a subscript of a name or such
 # an operator again is kept as its text only (a call among them would be converted twice, its
 # effect's and this part's): unknown, as it is, though `True or check()` is still True.
-_COMPARISONS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Is: "is", ast.IsNot: "is not"}
+_COMPARISONS = {
+    ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Is: "is", ast.IsNot: "is not",
+    ast.In: "in", ast.NotIn: "not in",
+}
 
 
 _BIT_OPS = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}  # the augmented operators the link evaluates
@@ -2090,6 +2093,8 @@ def _evaluable(node: ast.expr) -> bool:
         return True
     if t is ast.UnaryOp and type(node.op) is ast.USub and type(node.operand) is ast.Constant:  # type: ignore[attr-defined]
         return True
+    if t is ast.Tuple or t is ast.List or t is ast.Set:  # `LEVEL in ("high", "max")`
+        return all(_evaluable(e) for e in node.elts)  # type: ignore[attr-defined]
     if t is ast.Subscript:  # `CFG["approve"]`, `os.environ["X"]`
         return _dotted(node.value) is not None and type(node.slice) in (ast.Constant, ast.Name)  # type: ignore[attr-defined]
     return _operator(node) is not None
