@@ -14,6 +14,7 @@ Recognised (by import origin, aliases and re-export paths included):
 - Tools: plain functions in `tools=[...]` (ADK wraps them as `FunctionTool`: name = function name,
   description = docstring), `FunctionTool(func, require_confirmation=True | False | callable)`
   (a callable or lambda -> approval `conditional`), `LongRunningFunctionTool(func)`,
+  `AuthenticatedFunctionTool(func=, auth_config=)` (its `credential` parameter dropped),
   `AgentTool(agent=...)` (a tool named after the agent that reaches it). `tool_context: ToolContext`
   and `input_stream` are dropped from signatures.
 - ADK's own tool objects (`google_search`, `VertexAiSearchTool(...)`, ...) become external tool
@@ -42,6 +43,9 @@ _AGENTS = ("LlmAgent", "Agent", "SequentialAgent", "ParallelAgent", "LoopAgent",
 _WORKFLOW = ("SequentialAgent", "ParallelAgent", "LoopAgent")
 _MCP_TOOLSETS = ("McpToolset", "MCPToolset")
 _DROPPED = ("tool_context", "input_stream")
+# Tools made from a repository function (`func=`), named after it; AuthenticatedFunctionTool also
+# hands the function its `credential`.
+_FUNCTION_TOOLS = ("FunctionTool", "LongRunningFunctionTool", "AuthenticatedFunctionTool")
 # `code_executor=` (google/adk/code_executors): where the code the model writes runs. Only the
 # unsafe local executor runs it in the agent's own process; the others run it in the model
 # provider's, Vertex AI's, Agent Engine's, a container's or a GKE sandbox.
@@ -55,6 +59,28 @@ _CODE_EXECUTORS = {
 }
 
 
+# Connection settings that tune the transport, not which MCP server it reaches (google.adk.tools.
+# mcp_tool's StdioConnectionParams, SseConnectionParams, StreamableHTTPConnectionParams; mcp's
+# StdioServerParameters): a new timeout is no change of the tools that server lists.
+_MCP_TRANSPORT_TUNING = frozenset({"timeout", "sse_read_timeout", "terminate_on_close", "encoding", "encoding_error_handler", "httpx_client_factory"})
+
+
+def _mcp_server(p: Program, expr: Expr) -> str:
+    """The MCP server a toolset's `connection_params` reach, as its tools' danger names it: what
+    decides the server (command, args, env, cwd; url, headers), in keyword order, the params class
+    by its own name (ADK re-exports mcp's `StdioServerParameters`), transport tuning left out, and
+    `StdioConnectionParams(server_params=X, timeout=5)` read as X. Anything else is as written."""
+    if not isinstance(expr, Call) or expr.star or not isinstance(expr.func, Ref):
+        return describe(expr)
+    kind = leaf(p.canonical(expr.func.name))
+    if kind == "StdioConnectionParams":
+        inner = expr.arg(0, "server_params")
+        if inner is not None:
+            return _mcp_server(p, inner)
+    settings = sorted((k, describe(v)) for k, v in expr.kwargs if k not in _MCP_TRANSPORT_TUNING)
+    return f"{kind}({', '.join([*map(describe, expr.args), *(f'{k}={v}' for k, v in settings)])})"
+
+
 class _Adk:
     def __init__(self, program: Program):
         self.program = program
@@ -66,7 +92,7 @@ class _Adk:
         return self.kit.is_class(origin, _PKG, _AGENTS, "BaseAgent")
 
     def tool_kind(self, origin: str | None) -> str | None:
-        if from_package(origin, _PKG, "FunctionTool", "LongRunningFunctionTool"):
+        if from_package(origin, _PKG, *_FUNCTION_TOOLS):
             return "function"
         if from_package(origin, _PKG, "AgentTool"):
             return "agent"
@@ -164,15 +190,19 @@ class _Adk:
             return identity
         approval: object = "never"
         extra = {}
+        dropped = _DROPPED
         if call is not None:
             approval = self.confirmation(call, identity)
-            if self.tool_kind(self.program.origin(call.func)) == "function" and leaf(self.program.origin(call.func) or "") == "LongRunningFunctionTool":
+            wrapper = leaf(self.program.origin(call.func) or "") if self.tool_kind(self.program.origin(call.func)) == "function" else None
+            if wrapper == "LongRunningFunctionTool":
                 extra["long_running"] = True
+            elif wrapper == "AuthenticatedFunctionTool":
+                dropped = (*_DROPPED, "credential")  # ADK passes the credential in; the model never sees it
         entry = self.kit.entry(
             "tool",
             fn.name,
             site,
-            signature=signature_of(fn, drop_names=_DROPPED),
+            signature=signature_of(fn, drop_names=dropped),
             description_sha256=digest(fn.doc),
             approval=approval,
             trust_tier=trust_from(approval),  # type: ignore[arg-type]
@@ -292,7 +322,7 @@ class _Adk:
         # By the MCP spec an unannotated tool is destructive; whether the server annotates its tools
         # is only known when it lists them (named by its connection: another server is another value).
         server = call.kw("connection_params")
-        danger = Dynamic(dynamic=f"tools of the MCP server {describe(server) if server is not None else '?'} (listed at run time)")
+        danger = Dynamic(dynamic=f"tools of the MCP server {_mcp_server(p, server) if server is not None else '?'} (listed at run time)")
         out: list[str] = []
         for name in names:
             shown = f"{prefix}_{name}" if prefix and name != "*" else name
