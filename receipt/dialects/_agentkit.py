@@ -75,8 +75,7 @@ def has_external_decorator(program: Program, fn: FunctionFact) -> bool:
     """Decorated by anything from outside the repository (another library owns the object); compare
     `foreign_tool`, which only counts the tool decorators of the frameworks we read."""
     for dec in fn.decorators:
-        func = dec.func if isinstance(dec, Call) else dec
-        origin = program.origin(func)
+        origin = program.origin(decorator_call(dec, program)[0])
         if origin and program.is_external(origin):
             return True
     return False
@@ -255,7 +254,7 @@ _FOREIGN_TOOL_PACKAGES = ("receipt", "crewai", "smolagents", "agents", "google",
 def foreign_tool(program: Program, fn: FunctionFact) -> bool:
     """Decorated as another framework's (or a native marker's) tool: that dialect owns it."""
     for dec in fn.decorators:
-        origin = program.origin(decorator_call(dec)[0]) or ""
+        origin = program.origin(decorator_call(dec, program)[0]) or ""
         if origin.split(".", 1)[0] in _FOREIGN_TOOL_PACKAGES and program.is_external(origin):
             return True
     return False

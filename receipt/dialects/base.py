@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator
 
 from receipt.extract.facts import AssignFact, Attr, Call, ClassFact, Dyn, EffectFact, Expr, FunctionFact, ModuleFacts, Ref
@@ -202,11 +202,26 @@ def lowest(values: list[Any]) -> Any:
     return min(values, key=lambda v: APPROVAL_ORDER[v])
 
 
-def decorator_call(dec: Expr) -> tuple[Expr, Call | None]:
-    """`@x` -> (x, None); `@x(...)` -> (x, call)."""
+def decorator_call(dec: Expr, program: Program | None = None) -> tuple[Expr, Call | None]:
+    """`@x` -> (x, None); `@x(...)` -> (x, call). With `program`, the decorator as it is seen through
+    its spelling (`Program.seen_decorator`: a variable holding a decorator factory's call, a
+    `functools.partial`), which is how every dialect reads a decorator."""
+    if program is not None:
+        dec = program.seen_decorator(dec)
     if isinstance(dec, Call):
         return dec.func, dec
     return dec, None
+
+
+def through_factory(program: Program, call: Call) -> Call:
+    """`guarded(fn)` where `guarded` holds a decorator factory's call (`guarded =
+    function_tool(needs_approval=True)`, or a `functools.partial` of one) is that call applied to
+    `fn`: `function_tool(needs_approval=True)(fn)`, read as the dialect reads the inline spelling.
+    Any other call comes back as it is."""
+    if call.func.__class__ is not Ref:
+        return call
+    seen = program.seen_decorator(call.func)
+    return replace(call, func=seen) if seen.__class__ is Call else call
 
 
 def split_method(func: Expr, *, parameters: bool = False) -> tuple[Expr | None, str | None]:

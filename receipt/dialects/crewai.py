@@ -192,7 +192,7 @@ class _Crew:
         return cls is not None and self.kit.subclass_of(cls, ("crewai",), "Agent", "BaseAgent")
 
     def is_tool_decorator(self, dec: Expr) -> Call | None | bool:
-        func, call = decorator_call(dec)
+        func, call = decorator_call(dec, self.program)
         origin = self.program.origin(func)
         if from_package(origin, _TOOL_PKGS, "tool") or origin == "crewai.tool":
             return call if call is not None else True
@@ -429,7 +429,7 @@ class _Crew:
                 if fn.name in _FIELD_SETTERS:
                     return f"{cls.name}.{fn.name}"
                 for dec in fn.decorators:
-                    func, call = decorator_call(dec)
+                    func, call = decorator_call(dec, p)
                     origin = p.origin(func)
                     if from_package(origin, ("pydantic",), *_VALIDATORS):
                         named = [p.evaluate(a) for a in call.args] if call is not None and leaf(origin or "") in _VALIDATORS[2:] else None
@@ -595,7 +595,7 @@ class _Crew:
 
         for fn in p.iter_functions():
             for at, dec in enumerate(fn.decorators):
-                func, call = decorator_call(dec)
+                func, call = decorator_call(dec, p)
                 origin = p.origin(func)
                 is_hook = from_package(origin, _HOOKS, "before_tool_call")
                 if not is_hook and not (from_package(origin, _HOOKS, "on") and call is not None):
@@ -797,7 +797,7 @@ class _Crew:
         when each is CrewAI's own hook decorator or a repository function returning its parameter."""
         p = self.program
         for dec in fn.decorators[below:]:
-            func, call = decorator_call(dec)
+            func, call = decorator_call(dec, p)
             origin = p.origin(func)
             if from_package(origin, _HOOKS):
                 continue  # CrewAI's hook decorators mark and register the function, and return it
@@ -1004,7 +1004,7 @@ class _Crew:
         if fn is None or fn.owner_class is None:
             return None
         cls = self.program.classes.get(fn.owner_class)
-        if cls is None or not any(from_package(self.program.origin(decorator_call(d)[0]), ("crewai.project", "crewai"), "CrewBase") for d in cls.decorators):
+        if cls is None or not any(from_package(self.program.origin(decorator_call(d, self.program)[0]), ("crewai.project", "crewai"), "CrewBase") for d in cls.decorators):
             return None
         return cls
 
@@ -1012,7 +1012,7 @@ class _Crew:
         """An `@agent` method of a `@CrewBase` class (the crew's declared members)."""
         if self.crewbase_class(fn) is None:
             return False
-        return any(from_package(self.program.origin(decorator_call(d)[0]), ("crewai.project",), "agent") for d in fn.decorators)
+        return any(from_package(self.program.origin(decorator_call(d, self.program)[0]), ("crewai.project",), "agent") for d in fn.decorators)
 
     def crewbase_members(self, fn: FunctionFact | None, expr: Expr | None, attr: str) -> list[str] | None:
         """`Crew(agents=self.agents)` in a `@CrewBase` method: CrewBase fills `self.agents` with what

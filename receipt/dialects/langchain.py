@@ -275,7 +275,7 @@ class _Extractor:
     def decorated_tools(self) -> None:
         for fn in screened_functions(self.p, "langchain.decorated tools", _decorated_tool, _TOOL_DECORATOR_TOPS):
             for dec in fn.decorators:
-                func, call = decorator_call(dec)
+                func, call = decorator_call(dec, self.p)
                 if not origin_matches(self.p.origin(func), *_TOOL_DECORATOR):
                     continue
                 name_src = call.arg(0, "name_or_callable") if call is not None else None
@@ -1087,7 +1087,7 @@ _AGENT_TOPS = tops(_CREATE_AGENT, _REACT_AGENT, _AGENT_EXECUTOR)
 
 
 def _decorated_tool(p: Program, fn: FunctionFact) -> bool:
-    return any(origin_matches(p.origin(decorator_call(dec)[0]), *_TOOL_DECORATOR) for dec in fn.decorators)
+    return any(origin_matches(p.origin(decorator_call(dec, p)[0]), *_TOOL_DECORATOR) for dec in fn.decorators)
 
 
 def _assigned_tool(p: Program, a: AssignFact) -> bool:

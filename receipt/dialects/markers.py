@@ -36,7 +36,7 @@ _TEXTS = ("description", "instructions")  # compared by value (`Program.text`)
 
 
 def _marker_name(program: Program, dec: Any) -> tuple[str | None, Any]:
-    func, call = decorator_call(dec)
+    func, call = decorator_call(dec, program)
     origin = program.origin(func)
     if origin and origin.startswith(_MODULE + "."):
         leaf = origin[len(_MODULE) + 1 :]

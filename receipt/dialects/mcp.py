@@ -684,11 +684,7 @@ class _Analyser:
                           f"{kw} handler of MCP server '{server.name}' is not statically known: {describe(expr)}", site=("handler", kw, server.site_name, shape(expr)))
 
     def decorator(self, fn: FunctionFact, dec: Expr) -> None:
-        dec = self.p.see_through(dec)
-        if isinstance(dec, Call) and isinstance(dec.func, Ref) and self.p.canonical(dec.func.name) == "functools.partial" and dec.args:
-            # `@partial(mcp.tool, name="x")` calls `mcp.tool(fn, name="x")`: the decorator factory's call
-            dec = replace(dec, func=self.p.see_through(dec.args[0]), args=dec.args[1:])
-        func, call = decorator_call(dec)
+        func, call = decorator_call(dec, self.p)
         receiver, method = split_method(func, parameters=True)
         if receiver is None or method not in ("tool", "prompt", "list_tools", "list_prompts"):
             return
@@ -1355,10 +1351,7 @@ def _registration_decorators(p: Program, m: ModuleFacts) -> list[tuple[FunctionF
     out = []
     for fn in m.functions:
         for dec in fn.decorators:
-            seen = p.see_through(dec)
-            if isinstance(seen, Call) and isinstance(seen.func, Ref) and p.canonical(seen.func.name) == "functools.partial" and seen.args:
-                seen = replace(seen, func=p.see_through(seen.args[0]), args=seen.args[1:])
-            receiver, method = split_method(decorator_call(seen)[0], parameters=True)
+            receiver, method = split_method(decorator_call(dec, p)[0], parameters=True)
             if receiver is not None and method in ("tool", "prompt", "list_tools", "list_prompts"):
                 out.append((fn, dec))
     return out

@@ -66,6 +66,7 @@ from receipt.dialects.base import (
     tops,
     signature_of,
     split_method,
+    through_factory,
     trust_from,
     given_through_spread,
 )
@@ -443,7 +444,7 @@ class _Extractor:
     def discover_tools(self) -> None:
         for fn in screened_functions(self.p, "openai-agents.decorated tools", _decorated_tool, tops(_FUNCTION_TOOL_ALIASES, (_FUNCTION_TOOL,))):
             for dec in fn.decorators:
-                func, call = decorator_call(dec)
+                func, call = decorator_call(dec, self.p)
                 if self._is_function_tool(func) and not isinstance(func, Call):
                     self._function_tool(fn, call, {fn.symbol}, self.p.path_of(fn.symbol), fn.line, fn.conditional)
                     break
@@ -544,7 +545,7 @@ class _Extractor:
         """A tool built by a call: function_tool(fn), FunctionTool(...), a hosted tool, agent.as_tool(...)."""
         line = call.line or line
         built = call if symbol is None else None  # built inline: its item in a list may be changed later
-        call = self.p.spread_call(call)  # `FunctionTool(**SPEC)`, `function_tool(fn, **APPROVAL)`
+        call = through_factory(self.p, self.p.spread_call(call))  # `FunctionTool(**SPEC)`, `function_tool(fn, **APPROVAL)`, `guarded(fn)`
         # function_tool(fn, ...)  /  function_tool(...)(fn)
         options: Call | None = None
         wrapped: Expr | None = None
@@ -1135,7 +1136,7 @@ def _calls_a_function(p: Program, a: AssignFact) -> bool:
 
 def _decorated_tool(p: Program, fn: FunctionFact) -> bool:
     for dec in fn.decorators:
-        func = decorator_call(dec)[0]
+        func = decorator_call(dec, p)[0]
         if _is_function_tool(p, func) and not isinstance(func, Call):
             return True
     return False
@@ -1145,7 +1146,7 @@ def _assigned_tool(p: Program, a: AssignFact) -> bool:
     """An assigned call `_tool_from_call` reads: function_tool(...), FunctionTool(...), a hosted tool, `.as_tool(...)`."""
     if a.op != "=" or not isinstance(a.value, Call):
         return False
-    call = a.value
+    call = through_factory(p, a.value)
     if isinstance(call.func, Call):
         return _is_function_tool(p, call.func.func)
     return (

@@ -493,7 +493,7 @@ class _Extractor:
         """`@agent.tool`, `@agent.tool_plain`, `@agent.system_prompt`, `@agent.instructions`."""
         for fn in screened_functions(self.p, "pydantic-ai.decorated", _decorated):
             for dec in fn.decorators:
-                func, call = decorator_call(dec)
+                func, call = decorator_call(dec, self.p)
                 if not isinstance(func, Ref) or "." not in func.name:
                     continue
                 receiver, method = func.name.rsplit(".", 1)
@@ -563,10 +563,10 @@ def _returns_agent_name(p: Program, fn: FunctionFact) -> bool:
     return False
 
 
-def _decorated(_p: Program, fn: FunctionFact) -> bool:
+def _decorated(p: Program, fn: FunctionFact) -> bool:
     """`@<name>.tool`, `@<name>.system_prompt`, ...: what `decorated` reads, whatever the name is."""
     for dec in fn.decorators:
-        func = decorator_call(dec)[0]
+        func = decorator_call(dec, p)[0]
         if isinstance(func, Ref) and func.name.rpartition(".")[2] in (*_TOOL_DECORATORS, *_PROMPT_DECORATORS) and "." in func.name:
             return True
     return False

@@ -30,7 +30,7 @@ from typing import Any
 
 from receipt.canonical import canonical_json
 from receipt.dialects._agentkit import Kit, Site, from_package, model_value, text_digest
-from receipt.dialects.base import DialectResult, digest, leaf, name_expression, shape, signature_of
+from receipt.dialects.base import DialectResult, decorator_call, digest, leaf, name_expression, shape, signature_of
 from receipt.extract.facts import Call, ClassFact, Expr, FunctionFact, Ref
 from receipt.extract.program import Program, describe
 from receipt.models import Dynamic, Param, Signature
@@ -115,8 +115,7 @@ class _Smol:
         return self.kit.subclass_of(cls, _PKG, "Tool", "PipelineTool")
 
     def is_tool_decorator(self, dec: Expr) -> bool:
-        func = dec.func if isinstance(dec, Call) else dec
-        return from_package(self.program.origin(func), _PKG, "tool")
+        return from_package(self.program.origin(decorator_call(dec, self.program)[0]), _PKG, "tool")
 
     # -- tool declarations ----------------------------------------------------------------------
 

@@ -1312,6 +1312,19 @@ class Program:
             return self.resolve_call(expr, _depth + 1)
         return expr
 
+    def seen_decorator(self, dec: Expr) -> Expr:
+        """A decorator with its spelling removed (`see_through`): a variable holding a decorator or a
+        decorator factory's call (`guarded = function_tool(needs_approval=True)`, then `@guarded`, is
+        `@function_tool(needs_approval=True)`), and `functools.partial(f, *a, **k)` as the call of
+        `f` it makes (`@partial(mcp.tool, name="x")` calls `mcp.tool(fn, name="x")`: read as
+        `@mcp.tool(name="x")`). A PR moving a tool's options into such a variable, or changing them
+        there, changes what the tool is: every dialect reads its decorators through this."""
+        seen = self.see_through(dec)
+        if (seen.__class__ is Call and seen.func.__class__ is Ref and seen.args  # type: ignore[union-attr]
+                and seen.args[0].__class__ is not Splat and self.canonical(seen.func.name) == "functools.partial"):  # type: ignore[union-attr]
+            seen = replace(seen, func=self.see_through(seen.args[0]), args=seen.args[1:])  # type: ignore[union-attr, arg-type]
+        return seen
+
     def resolve_call(self, call: Call, _depth: int = 0) -> Call:
         """`call` with its callee seen through; `partial(f, *a, **k)(*b, **c)` becomes `f(*a, *b, **k, **c)`."""
         func = self.see_through(call.func, _depth + 1)
@@ -1677,18 +1690,15 @@ class Program:
         return not tops.isdisjoint(self._selected("callee tops", m, self._callee_tops))
 
     def _callee_tops(self, m: ModuleFacts) -> frozenset[str]:
-        names = set()
+        names: set[str] = set()
         for expr in [*(a.value for a in self.assigned_calls(m)), *(d for f in m.functions for d in f.decorators)]:
-            while True:  # down the callee chain to the name it starts from: what `origin` resolves
-                cls = expr.__class__
-                if cls is Call:
-                    expr = expr.func  # type: ignore[union-attr]
-                elif cls is Attr:
-                    expr = expr.value  # type: ignore[union-attr]
-                else:
-                    if cls is Ref:
-                        names.add(expr.name)  # type: ignore[union-attr]
-                    break
+            _start_name(expr, names)
+        # A name holding a decorator or a factory's call (`guarded = function_tool(...)`, perhaps in
+        # another module: `@guarded`, `guarded(fn)`) is what it holds (`seen_decorator`).
+        for name in list(names):
+            seen = self.seen_decorator(Ref(name))
+            if seen.__class__ is not Ref or seen.name != name:  # type: ignore[union-attr]
+                _start_name(seen, names)
         return frozenset(self.canonical(name).partition(".")[0] for name in names)
 
     def _selected(self, kind: str, m: ModuleFacts, select: Callable[[ModuleFacts], Any]) -> Any:
@@ -1829,6 +1839,20 @@ def _compared(op: str, a: Any, b: Any) -> Any:
         same = a is b
         return same if op == "is" else not same
     return _COMPARE[op](a, b)
+
+
+def _start_name(expr: Expr, names: set[str]) -> None:
+    """Adds the name a callee chain starts from (`a.b(...).c` starts from `a.b`): what `origin` resolves."""
+    while True:
+        cls = expr.__class__
+        if cls is Call:
+            expr = expr.func  # type: ignore[union-attr]
+        elif cls is Attr:
+            expr = expr.value  # type: ignore[union-attr]
+        else:
+            if cls is Ref:
+                names.add(expr.name)  # type: ignore[union-attr]
+            return
 
 
 _COMPARE: dict[str, Callable[[Any, Any], Any]] = {

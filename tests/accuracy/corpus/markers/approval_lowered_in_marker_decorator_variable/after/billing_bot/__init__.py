@@ -1,0 +1,1 @@
+"""Billing assistant: answers invoice questions and issues refunds."""

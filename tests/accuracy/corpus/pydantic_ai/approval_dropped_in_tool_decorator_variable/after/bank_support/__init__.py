@@ -1,0 +1,1 @@
+"""Bank support agent (modelled on the PydanticAI bank support example)."""
