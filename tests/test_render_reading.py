@@ -91,3 +91,19 @@ def test_graph_draws_two_tools_of_one_name_on_two_servers_as_two_nodes() -> None
     graph = next(code for lang, code in github_render.render(render_markdown(r)).code_blocks if lang == "mermaid")
     assert 'n1["tool hosted_mcp #183; deepwiki"]' in graph and 'n2["tool hosted_mcp #183; gitmcp"]' in graph
     assert "n0 -->|added| n1" in graph and "n0 -.->|removed| n2" in graph
+
+
+def test_a_long_runtime_source_is_told_once_not_again_in_a_why() -> None:
+    # open_deep_research: a new LangGraph agent whose model is init_chat_model(model=...) of a long
+    # configuration path; the message cuts the source, the renderer must not then add it whole.
+    from receipt.diff import diff_surfaces
+    from receipt.models import Surface
+
+    source = "langchain.chat_models.init_chat_model(model=src.open_deep_research.configuration.Configuration.supervisor_model)"
+    agent = agent_entry("graph", model=Dynamic(dynamic=source))
+    changes = diff_surfaces(Surface(rev="base", sha="a" * 40), Surface(rev="head", sha="b" * 40, agents=[agent]))
+    dynamic = [c for c in changes if c.id == "attribute.dynamic"]
+    assert len(dynamic) == 1
+    page = github_render.render(render_markdown(receipt(changes, head_entries=[agent])))
+    row = next(_text(r[1]) for t in page.tables for r in t[1:] if "run time" in _text(r[1]))
+    assert row.count("init_chat_model") == 1, row

@@ -238,6 +238,7 @@ def _reason(change: Change, entry: Optional[Entry]) -> str:
     """Why a decisive value is what it is: a runtime source, or a default with its reason."""
     if entry is None or change.id.endswith(("reach_added", "reach_removed", ".removed")):
         return ""
+    named: set[str] = set()
     if change.id.endswith(".added"):
         attrs: tuple[str, ...] = ("dangerous", "approval") if change.severity != "info" else ()
     else:
@@ -250,6 +251,8 @@ def _reason(change: Change, entry: Optional[Entry]) -> str:
     for attr in attrs:
         if attr == "model" and getattr(entry, "models", None):
             continue  # several models: the change names the one it is about, and its source
+        if change.id == "attribute.dynamic" and attr in named:
+            continue  # the change is this attribute's source, told in its own words (cut when long)
         expr = _dynamic(getattr(entry, attr, None))
         word = attr.replace("_", " ")
         if expr is not None:
