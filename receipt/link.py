@@ -120,5 +120,9 @@ def link(program: Program, results: Iterable[DialectResult], exports: Iterable[s
     issues.extend(unrecognised_reach(program, cands))
     issues.extend(rebound_reach(program, cands))
     entries = sorted((c.entry for c in cands), key=lambda e: (e.kind, e.key))
-    issues.sort(key=lambda i: (i.path, i.line or 0, i.message))
-    return entries, issues
+    # One note per thing not followed: a dialect that meets the same registration twice (a graph
+    # node reached along two edges) reports it once.
+    unique: dict[tuple[str, int | None, str], ExtractionIssue] = {}
+    for i in sorted(issues, key=lambda i: (i.path, i.line or 0, i.message)):
+        unique.setdefault((i.path, i.line, i.message), i)
+    return entries, list(unique.values())

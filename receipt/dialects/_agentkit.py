@@ -558,11 +558,4 @@ class Kit:
                 c.entry.conditional = all(self.attachments[identity])
             c.reach = sorted(set(c.reach) - {identity})
         cands = sorted(self.cands.values(), key=lambda c: (c.entry.kind, c.entry.name, c.entry.path, c.entry.line))
-        seen: set[tuple[str, int | None, str]] = set()
-        issues = []
-        for i in sorted(self.issues, key=lambda i: (i.path, i.line or 0, i.message)):
-            k = (i.path, i.line, i.message)
-            if k not in seen:
-                seen.add(k)
-                issues.append(i)
-        return DialectResult(cands, issues)
+        return DialectResult(cands, sorted(self.issues, key=lambda i: (i.path, i.line or 0, i.message)))  # the linker keeps one of each
