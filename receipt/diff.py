@@ -39,6 +39,7 @@ from receipt.models import (
     Summary,
     Surface,
     entry_key,
+    normal_models,
 )
 
 _MAX_EXPR = 80  # dynamic source expressions are cut in messages (before/after keep them whole)
@@ -857,12 +858,17 @@ def _unchanged(base: Entry, head: Entry, ctx: DiffContext) -> bool:
 def _respelt(base: Entry, head: Entry, modules: Mapping[str, str]) -> Entry:
     """`base` with each dynamic value that reads as `head`'s once spelt after the move taking that
     spelling (only then: a spelling the move does not explain is compared as it was)."""
-    update = {}
+    update: dict[str, Any] = {}
     for name in type(base).model_fields:
         value, after = getattr(base, name), getattr(head, name)
         if isinstance(value, Dynamic) and isinstance(after, Dynamic) and value != after:
             if _same_after_move(value.dynamic, after.dynamic, modules):
                 update[name] = after
+    if base.models and head.models:  # an agent on several models: each run-time one respelt alike
+        theirs = [m for m in head.models if isinstance(m, Dynamic)]
+        models = [next((t for t in theirs if _same_after_move(m.dynamic, t.dynamic, modules)), m) if isinstance(m, Dynamic) else m for m in base.models]
+        if models != base.models:
+            update["models"] = normal_models(models)
     return base.model_copy(update=update) if update else base
 
 
@@ -1043,13 +1049,13 @@ def unresolved_changes(
     old = notes(base)
     new = notes(head)
     if any(k not in old for k in new):
-        # A note on a file of a moved folder is the same note on the file's new path, its spelling
-        # of the moved modules' names as after the move.
+        # A note on a moved file (alone or with its folder) is the same note on the file's new path,
+        # its spelling of the moved modules' names as after the move.
         if pairing is None:
             pairing = pair_with_doubts(base.entries(), head.entries())
         moved_notes: dict[tuple[str, str], list[tuple[str, list[Any]]]] = {}
         for (path, reason, site), issues in old.items():
-            moved = move_path(path, pairing.folders)
+            moved = pairing.files.get(path) or move_path(path, pairing.folders)
             if moved != path:
                 moved_notes.setdefault((moved, reason), []).append((site, issues))
         for key in [k for k in new if k not in old]:

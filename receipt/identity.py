@@ -136,6 +136,9 @@ class Pairing:
     # of dynamic values that name the moved modules): see `respell`.
     folders: dict[str, str] = field(default_factory=dict)
     modules: dict[str, str] = field(default_factory=dict)
+    # Files whose entries all moved to one other file (`src/app/graph.py` -> `src/legacy/graph.py`):
+    # old path -> new path, for notes on the file that moved with them.
+    files: dict[str, str] = field(default_factory=dict)
 
 
 def _renames(moved: Iterable[tuple[Entry, Entry]]) -> tuple[dict[str, str], dict[str, str]]:
@@ -144,7 +147,11 @@ def _renames(moved: Iterable[tuple[Entry, Entry]]) -> tuple[dict[str, str], dict
     A folder implied to go two places is left out."""
     found: tuple[dict[str, set[str]], dict[str, set[str]]] = ({}, {})
     for b, h in moved:
-        for side, sep, x, y in ((0, "/", b.path, h.path), (1, ".", b.home.split(":", 1)[-1], h.home.split(":", 1)[-1])):
+        # Spellings of values name a module by its import name, or by its dotted path from the
+        # repository root when no package layout names it (`src.legacy.graph.write.model_name`).
+        homes = (b.home.split(":", 1)[-1], h.home.split(":", 1)[-1])
+        by_path = (_dotted(b.path), _dotted(h.path))
+        for side, sep, x, y in ((0, "/", b.path, h.path), (1, ".", *homes), (1, ".", *by_path)):
             xs, ys = x.split(sep), y.split(sep)
             n = _shared_tail(x, y, sep)
             if n < (2 if side == 0 else 1) or xs == ys:
@@ -156,6 +163,12 @@ def _renames(moved: Iterable[tuple[Entry, Entry]]) -> tuple[dict[str, str], dict
     for k, v in folders.items():
         modules.setdefault(k.replace("/", "."), v.replace("/", "."))
     return folders, modules
+
+
+def _dotted(path: str) -> str:
+    """A file's dotted path from the repository root, as a module spelt without a package layout."""
+    stem = path[: -len(".py")] if path.endswith(".py") else path
+    return stem.removesuffix("/__init__").replace("/", ".")
 
 
 def respell(text: str, modules: Mapping[str, str]) -> str:
@@ -445,7 +458,18 @@ def pair_with_doubts(base: Iterable[Entry], head: Iterable[Entry]) -> Pairing:
         default = tuple((h.key, b.key) for b, h in kept) + tuple((h.key, b.key) for h, b in ranked)
         doubts.append(Doubt(tuple(e.key for e in bs), tuple(e.key for e in hs), default, bool(kept)))
     folders, modules = _renames((b, h) for b, h in moved if pairs.get(h.key) == b.key)
-    return Pairing(pairs, tuple(doubts), folders, modules)
+    # An entry paired by its client name alone (stage 4) whose module moved (`app/graph.py` ->
+    # `legacy/graph.py`) moved its code with it: its dynamic values name the new module's locals.
+    by_key = {e.key: e for e in old}
+    rehomed = [(by_key[pairs[h.key]], h) for h in new if h.key in pairs and by_key[pairs[h.key]].home != h.home]
+    for k, v in _renames(rehomed)[1].items():
+        modules.setdefault(k, v)
+    went: dict[str, set[str]] = {}
+    for b, h in rehomed:
+        went.setdefault(b.path, set()).add(h.path)
+    stayed = {h.path for h in new} & {b.path for b in old}
+    files = {b: next(iter(hs)) for b, hs in went.items() if len(hs) == 1 and b not in stayed}
+    return Pairing(pairs, tuple(doubts), folders, modules, files)
 
 
 __all__ = ["Doubt", "Ident", "Pairing", "assign_slots", "ident", "move_path", "pair_entries", "pair_with_doubts", "respell", "unique_keys"]
