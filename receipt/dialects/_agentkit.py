@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable
 
 from receipt.dialects.base import (
@@ -211,6 +211,13 @@ def qualified_model(program: Program, expr: Expr | None) -> str | Dynamic | None
         # Only a class builds a model object; `os.getenv("MODEL", ...)` names a variable, not a model.
         if isinstance(name, str) and origin and leaf(origin)[:1].isupper():
             return f"{leaf(origin)}:{name}"
+        if isinstance(name, Dynamic) and isinstance(inner, Ref) and value.__class__ is Dynamic:
+            # A model name held in a variable (`writer_model = config[...]`, then
+            # `init_chat_model(model=writer_model)`) is named by what decides it, not by the
+            # variable: reading it from the environment instead is another source.
+            said = Ref(name.dynamic)
+            held = replace(call, args=tuple(said if a is inner else a for a in call.args), kwargs=tuple((k, said if v is inner else v) for k, v in call.kwargs))
+            return Dynamic(dynamic=describe(held))
     return value if isinstance(value, Dynamic) else Dynamic(dynamic=describe(expr))
 
 
