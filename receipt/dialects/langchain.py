@@ -34,6 +34,15 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
   the tool without a human. Tools from other dialects in the list are reached but not patched.
   A key of `interrupt_on` naming none of the agent's tools (all of them resolved) is reported: a
   misspelt key gates nothing.
+- deepagents: `create_deep_agent(model, tools, system_prompt=, subagents=, interrupt_on=, backend=,
+  middleware=, name=)` is an agent as `create_agent` is, `interrupt_on=` its HITL map. It reaches the
+  tools deepagents gives every deep agent (`ls`, `read_file`, `glob`, `grep` read-only; `write_file`,
+  `edit_file`, `delete`, `execute`; `task`), dangerous by its `backend=`: in the agent's state or
+  store (the default) none, `FilesystemBackend` the writes (real files), `LocalShellBackend` the
+  writes and `execute` (a shell); any other backend is named as their danger (`Dynamic`). Each
+  declared subagent (`subagents=[{"name":, "tools":, "interrupt_on":, "model":, "system_prompt":}]`)
+  is an agent it reaches, with the deep agent's tools, model and `interrupt_on` unless it sets its
+  own; a compiled subagent reaches its `runnable`; a spec that cannot be read is reported.
 - Instructions digest: `system_prompt=` / `prompt=` text (a `SystemMessage(content=...)` counts as
   its content; a function prompt counts as its docstring and return expressions).
 
@@ -99,6 +108,9 @@ _FROM_FUNCTION = tuple(f"{pkg}.tools.{cls}.from_function" for pkg in ("langchain
 _BASE_TOOL = ("langchain_core.tools.BaseTool", "langchain.tools.BaseTool")
 _TOOL_PACKAGES = ("langchain_core", "langchain")
 _CREATE_AGENT = ("langchain.agents.create_agent",)
+# deepagents (LangChain's harness on create_agent): `create_deep_agent(model, tools, *, system_prompt=,
+# middleware=, subagents=, interrupt_on=, backend=, name=)`.
+_DEEP_AGENT = ("deepagents.create_deep_agent", "deepagents.graph.create_deep_agent")
 _REACT_AGENT = ("langgraph.prebuilt.create_react_agent",)
 # The legacy executor (`langchain_classic`, `langchain.agents` before 1.0): `AgentExecutor(agent=,
 # tools=[...])` runs the tools it is given for an agent built by one of the classic factories, all of
@@ -186,6 +198,9 @@ class _Agent:
     # Tools a graph's node functions run (node name, tool, False) or offer to a model through
     # `bind_tools` (None, tool, True: whichever node executes the model's calls runs them).
     direct_tools: list[tuple[str | None, Item, bool]] = field(default_factory=list)
+    deep: bool = False  # create_deep_agent, or one of its declared subagents
+    subagent: bool = False  # one of a deep agent's `subagents=`
+    resolved: bool = True  # every tool it is given was read (`agent_tools`)
 
 
 def _placeholders(text: str, fmt: str) -> frozenset[str] | None:
@@ -445,7 +460,7 @@ class _Extractor:
             # A compiled graph's first argument is its checkpointer: its models are its nodes' (graph_reach).
             model=None if graph else (self.executor_model(call) if self.executor(self.p.origin(call.func)) else qualified_model(self.p, call.arg(0, "model"))),
         )
-        self.agents[symbol] = _Agent(symbol, entry, call, react)
+        self.agents[symbol] = _Agent(symbol, entry, call, react, deep=origin_matches(self.p.origin(call.func), *_DEEP_AGENT))
 
     def find_agents(self) -> None:
         self.find_graphs()
@@ -955,6 +970,8 @@ class _Extractor:
                 cls = self.p.classes[origin]
                 if any(self.calls_interrupt(self.p.functions[s]) for s in cls.methods if s in self.p.functions):
                     everyone = stricter(everyone, "conditional")
+        if agent.deep and agent.call.kw("interrupt_on") is not None:  # deepagents builds the HITL middleware itself
+            maps.append(self.interrupt_map(agent.call.kw("interrupt_on")))
         before = agent.call.kw("interrupt_before")
         if before is not None:
             nodes = self.p.evaluate(before)
@@ -971,7 +988,7 @@ class _Extractor:
         repository with a `tools = [...]` attribute; middleware from another library is reported."""
         path, line = agent.entry.path, agent.entry.line
         middleware = self.p.items(agent.call.kw("middleware")) if not agent.react else []
-        out: list[tuple[str, bool]] = []
+        out: list[tuple[str, bool]] = self.deep_agent_tools(agent) if agent.deep else []
         for it in middleware if not isinstance(middleware, Dynamic) else []:
             m = self.p.value_of(it.expr)
             origin = self.p.origin(m.func) if isinstance(m, Call) else None
@@ -1004,6 +1021,93 @@ class _Extractor:
                     self.add(tid, entry, {tid}, None, False)
                 out.append((tid, cond))
         return out
+
+    def deep_agent_tools(self, agent: _Agent) -> list[tuple[str, bool]]:
+        """The tools deepagents gives every deep agent, dangerous by what its `backend=` lets them do."""
+        given = agent.call.kw("backend")
+        backend = self.p.value_of(given) if given is not None else None
+        origin = (self.p.origin(backend.func) or "") if isinstance(backend, Call) else ""
+        known: frozenset[str] | None = None
+        if given is None:
+            where, known = "StateBackend", _DEEP_BACKENDS["StateBackend"]
+        elif origin.startswith("deepagents.") and leaf(origin) in _DEEP_BACKENDS:
+            where, known = leaf(origin), _DEEP_BACKENDS[leaf(origin)]
+        else:
+            where = "backend " + describe(given)
+        out = []
+        for name, does in _DEEP_AGENT_TOOLS:
+            if does == "delegate" and agent.subagent:
+                continue  # a declared subagent delegates to none
+            if known is not None:
+                danger: Any = does in known
+            else:
+                danger = Dynamic(dynamic=f"the backend {describe(given)}") if does in ("write", "execute") else False
+            fixed: dict[str, Any] = {"dangerous": danger}
+            if does == "read":
+                fixed["read_only"] = True
+            # One set per module of deep agents: a deep agent added in another file brings its own,
+            # and never moves these to where it is.
+            tid = f"deepagents.{where}#{name}@{agent.entry.path}"
+            if tid not in self.tools:
+                entry = Entry(kind="tool", name=name, path=agent.entry.path, line=agent.call.line or agent.entry.line, dialect=NAME, extra={"external": "deepagents.create_deep_agent"}, **fixed)
+                self.add(tid, entry, {tid}, None, False)
+            out.append((tid, agent.entry.conditional))
+        return out
+
+    def subagents(self, agent: _Agent) -> None:
+        """`subagents=[{"name":, "tools":, "interrupt_on":, "model":, "system_prompt":, ...}, ...]`: each
+        an agent the deep agent reaches through its `task` tool, its tools gated by its own
+        `interrupt_on` else the deep agent's (deepagents.graph); a compiled subagent reaches its
+        `runnable`. A spec that cannot be read is reported."""
+        listed = self.p.items(agent.call.kw("subagents"))
+        path, line = agent.entry.path, agent.entry.line
+        if isinstance(listed, Dynamic):
+            self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': subagents '{listed.dynamic}' could not be resolved statically", site=("subagents", shape(listed.dynamic))))
+            return
+        inherited = dict(agent.call.kwargs)
+        gated = [agent]  # the agents the deep agent's own interrupt_on gates
+        readable = True  # every subagent read: only then is a key naming none of their tools misspelt
+        for n, it in enumerate(listed):
+            spec = self.p.value_of(it.expr)
+            if isinstance(spec, Call) and leaf(self.p.origin(spec.func) or "") in ("SubAgent", "CompiledSubAgent", "dict") and not spec.star:
+                spec = Map(tuple((Const(k), v) for k, v in spec.kwargs))  # the TypedDict spelled as a call
+            keys = {self.p.evaluate(k): v for k, v in spec.items} if isinstance(spec, Map) else None
+            if keys is None or not all(isinstance(k, str) for k in keys):
+                self.result.issues.append(issue(path, getattr(it.expr, "line", 0) or line, f"agent '{agent.entry.name}': subagent '{describe(it.expr)}' could not be resolved statically", site=("subagent", shape(it.expr))))
+                readable = False
+                continue
+            runnable = keys.get("runnable")
+            if runnable is not None:  # CompiledSubAgent: a graph of its own
+                target = self.p.value_of(runnable)
+                ref = self.unwrap(runnable)
+                if isinstance(ref, Ref) and self.p.canonical(ref.name) in self.agents:
+                    agent.reach.append(self.p.canonical(ref.name))
+                else:
+                    readable = False
+                    self.result.issues.append(issue(path, line, f"agent '{agent.entry.name}': subagent runnable '{describe(target if target is not None else runnable)}' could not be resolved statically", site=("subagent runnable", shape(runnable))))
+                continue
+            name = self.p.evaluate(keys.get("name"))
+            label = name if isinstance(name, str) and name else f"{agent.entry.name} subagent {n + 1}"
+            kwargs = {k: v for k, v in inherited.items() if k in ("tools", "interrupt_on", "backend", "model")}
+            kwargs.update({k: v for k, v in keys.items() if k in ("tools", "interrupt_on", "model", "system_prompt", "middleware")})
+            kwargs["name"] = Const(label)
+            call = Call(agent.call.func, (), tuple(sorted(kwargs.items())), getattr(it.expr, "line", 0) or agent.call.line)
+            symbol = f"{agent.symbol}.<subagent {label}>"
+            entry = Entry(
+                kind="agent", name=label, path=path, line=call.line, dialect=NAME, conditional=agent.entry.conditional or it.conditional,
+                model=qualified_model(self.p, call.kw("model")),
+            )
+            self.agents[symbol] = sub = _Agent(symbol, entry, call, False, deep=True, subagent=True)
+            agent.reach.append(symbol)
+            self.agent_tools(sub)
+            if "interrupt_on" in keys:
+                self.unknown_gate_keys(sub, self.agent_gates(sub)[0], [sub])
+            else:
+                gated.append(sub)
+            sub.entry.instructions_sha256 = self.prompt(sub)
+            self.result.candidates.append(Candidate(sub.entry, {symbol}, sorted({*sub.tools, *sub.reach})))
+        if readable:
+            self.unknown_gate_keys(agent, self.agent_gates(agent)[0], gated)
 
     def agent_tools(self, agent: _Agent) -> None:
         path, line = agent.entry.path, agent.entry.line
@@ -1050,13 +1154,20 @@ class _Extractor:
             for m in maps:
                 gate = stricter(gate, m if isinstance(m, Dynamic) else self.gate_value(m.get(self.tools[tid].entry.name)))
             self.tools[tid].registrations.append((it.conditional or agent.entry.conditional, gate))
-        if resolved:  # a misspelt key gates nothing: say so while every tool name is known
-            names = {self.tools[t].entry.name for t in agent.tools}
-            for m in maps:
-                for key in sorted(set(m) - names) if isinstance(m, dict) else ():
-                    self.result.issues.append(
-                        issue(path, line, f"agent '{agent.entry.name}': interrupt_on names '{key}', which is not one of its tools; no approval is attached to it", "hitl-unknown-tool", ("interrupt_on", key))
-                    )
+        agent.resolved = resolved
+        if not agent.deep:  # a deep agent's map gates its subagents' tools too: checked once they are read
+            self.unknown_gate_keys(agent, maps, [agent])
+
+    def unknown_gate_keys(self, agent: _Agent, maps: list[dict[str, Any] | Dynamic], gated: list[_Agent]) -> None:
+        """A misspelt key gates nothing: say so while every tool name of the agents `maps` gate is known."""
+        if not all(a.resolved for a in gated):
+            return
+        names = {self.tools[t].entry.name for a in gated for t in a.tools}
+        for m in maps:
+            for key in sorted(set(m) - names) if isinstance(m, dict) else ():
+                self.result.issues.append(
+                    issue(agent.entry.path, agent.entry.line, f"agent '{agent.entry.name}': interrupt_on names '{key}', which is not one of its tools; no approval is attached to it", "hitl-unknown-tool", ("interrupt_on", key))
+                )
 
     # -- result ---------------------------------------------------------------------------------
 
@@ -1069,6 +1180,8 @@ class _Extractor:
             if agent.nodes is not None:
                 self.graph_reach(agent)
             self.agent_tools(agent)
+            if agent.deep and not agent.subagent:
+                self.subagents(agent)
             agent.entry.instructions_sha256 = self.prompt(agent)
             self.result.candidates.append(Candidate(agent.entry, {agent.symbol, *agent.aliases}, sorted({*agent.tools, *agent.reach})))
         for tid in sorted(self.tools):
@@ -1083,7 +1196,7 @@ class _Extractor:
 # What each screen's origins must start with (see `base.tops`): modules calling nothing there are passed over.
 _TOOL_DECORATOR_TOPS = tops(_TOOL_DECORATOR)
 _ASSIGNED_TOOL_TOPS = tops(_TOOL_DECORATOR, _FROM_FUNCTION, _SIMPLE_TOOL)
-_AGENT_TOPS = tops(_CREATE_AGENT, _REACT_AGENT, _AGENT_EXECUTOR)
+_AGENT_TOPS = tops(_CREATE_AGENT, _DEEP_AGENT, _REACT_AGENT, _AGENT_EXECUTOR)
 
 
 def _decorated_tool(p: Program, fn: FunctionFact) -> bool:
@@ -1097,6 +1210,25 @@ def _assigned_tool(p: Program, a: AssignFact) -> bool:
     return origin_matches(origin, *_TOOL_DECORATOR) or origin_matches(origin, *_FROM_FUNCTION) or origin_matches(origin, *_SIMPLE_TOOL)
 
 
+# The tools every deep agent is given (deepagents 0.7 graph.py: FilesystemMiddleware, SubAgentMiddleware),
+# by what they touch: "read" (the backend's files, read), "write" (changed), "execute" (a shell
+# command), "delegate" (a subagent).
+_DEEP_AGENT_TOOLS: tuple[tuple[str, str], ...] = (
+    ("ls", "read"), ("read_file", "read"), ("write_file", "write"), ("edit_file", "write"), ("delete", "write"),
+    ("glob", "read"), ("grep", "read"), ("execute", "execute"), ("task", "delegate"),
+)
+# What a `backend=` reaches (deepagents.backends), by class name. Absent, the files live in the
+# agent's state (StateBackend). Only a shell backend runs `execute`; the others answer it with an
+# error. Any other backend (a sandbox, a composite, a factory, a parameter) is not known: its write
+# and execute tools are dangerous by whatever it is, named (`Dynamic`).
+_DEEP_BACKENDS: dict[str, frozenset[str]] = {
+    "StateBackend": frozenset(),
+    "StoreBackend": frozenset(),
+    "FilesystemBackend": frozenset({"write"}),
+    "LocalShellBackend": frozenset({"write", "execute"}),
+}
+
+
 def _tool_class(p: Program, cls: ClassFact) -> bool:
     return any(origin_matches(b, *_BASE_TOOL) for b in p.class_bases(cls))
 
@@ -1107,7 +1239,7 @@ def _agent_kind(p: Program, expr: Expr | None) -> bool | None:
     if not isinstance(expr, Call):
         return None
     origin = p.origin(expr.func)
-    if origin_matches(origin, *_CREATE_AGENT):
+    if origin_matches(origin, *_CREATE_AGENT, *_DEEP_AGENT):
         return False
     if origin_matches(origin, *_REACT_AGENT) or _Extractor.executor(origin):
         return True

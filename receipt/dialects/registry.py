@@ -39,7 +39,7 @@ def dialects() -> list[ModuleType]:
 FRAMEWORK_PACKAGES: dict[str, tuple[str, ...]] = {
     "crewai": ("crewai",),
     "google-adk": ("google",),
-    "langchain": ("langchain", "langgraph"),
+    "langchain": ("langchain", "langgraph", "deepagents"),
     "openai-agents": ("agents",),
     "pydantic-ai": ("pydantic_ai",),
     "smolagents": ("smolagents",),

@@ -795,3 +795,47 @@ def test_partial_variables_given_at_construction_are_read_as_a_partial() -> None
     spread = 'ChatPromptTemplate([SystemMessagePromptTemplate.from_template("Answer. {rules}"), ("human", "{input}")], **OPTIONS)'
     src = EXECUTOR.replace("{prompt}", spread).replace("MessagesPlaceholder, PromptTemplate", "MessagesPlaceholder, PromptTemplate, SystemMessagePromptTemplate")
     assert _dynamic(surface_of({"app/agent.py": src})["agent:executor"].instructions_sha256)
+
+
+# -- deepagents --------------------------------------------------------------------------------
+
+DEEP = "from deepagents import create_deep_agent\nfrom deepagents.backends import FilesystemBackend\n"
+
+
+def _deep(backend: str = "", subagents: str = "[]", gates: str = "{}") -> dict[str, str]:
+    return {
+        "app/agent.py": DEEP
+        + f"""
+import os
+
+def refund_order(order_id: str) -> str:
+    \"\"\"Refund an order.\"\"\"
+    return order_id
+
+agent = create_deep_agent(model="openai:gpt-4.1", tools=[refund_order], subagents={subagents}, interrupt_on={gates}{backend})
+"""
+    }
+
+
+def test_a_deep_agents_built_in_tools_are_as_dangerous_as_its_backend_lets_them_be() -> None:
+    state = exported(_deep())
+    assert {k for k, e in state.items() if e.dangerous is True} == set()
+    assert state["tool:read_file"].read_only is True and "tool:task" in state["agent:agent"].reaches
+    disk = exported(_deep(", backend=FilesystemBackend(root_dir='/srv')"))
+    assert {e.name for e in disk.values() if e.dangerous is True} == {"write_file", "edit_file", "delete"}
+    unknown = exported(_deep(", backend=os.environ['BACKEND']"))["tool:execute"].dangerous
+    assert isinstance(unknown, Dynamic) and "BACKEND" in unknown.dynamic
+
+
+def test_a_deep_agents_subagent_is_an_agent_it_reaches_gated_by_the_inherited_map_unless_it_sets_its_own() -> None:
+    inherited = exported(_deep(subagents='[{"name": "billing", "description": "d", "system_prompt": "p", "tools": [refund_order]}]', gates='{"refund_order": True}'))
+    assert "agent:billing" in inherited["agent:agent"].reaches
+    assert inherited["tool:refund_order"].approval == "always"
+    own = exported(_deep(subagents='[{"name": "billing", "description": "d", "system_prompt": "p", "tools": [refund_order], "interrupt_on": {}}]',
+                         gates='{"refund_order": True}'))
+    assert own["tool:refund_order"].approval == "never"  # the main agent's path is gated, the subagent's is not
+
+
+def test_a_deep_agents_subagent_that_cannot_be_read_is_reported() -> None:
+    notes = issues_of(_deep(subagents="load_subagents()"))
+    assert any("subagents 'app.agent.load_subagents()' could not be resolved statically" in n for n in notes)
