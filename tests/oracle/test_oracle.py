@@ -44,9 +44,10 @@ FRAMEWORKS = {
     "smolagents": ("smolagents", "smolagents"),
 }
 # Cases the real SDK cannot build in a sandbox, and why (their other checks still run in the corpus).
-# crewai.hooks' HookAborted and InterceptionPoint are in crewai 1.15, not in 1.6.1, which is what the
-# oracle venv resolves: every newer crewai needs openai<3 and openai-agents 0.24 needs openai>=3.
-_CREWAI_1_15_HOOKS = "imports crewai.hooks.HookAborted or InterceptionPoint, which crewai 1.15 has and 1.6.1 has not"
+# crewai 1.15 deep-copies an Agent field default, and its tool objects hold a lock: an agent class
+# whose default `tools` lists tool objects cannot be built (crewai 1.6 built it; the spelling is in
+# the corpus for code written against it).
+_CREWAI_DEFAULT_TOOLS = "crewai 1.15 deep-copies the agent class's default tools list and a tool holds a lock (TypeError)"
 
 UNBUILDABLE = {
     "crewai/sandboxed_code_execution_turned_on": "CrewAI checks for a running Docker daemon when an agent with"
@@ -66,35 +67,9 @@ UNBUILDABLE = {
     " langchain_classic, which the oracle extra does not install (checked by hand with langchain-classic 1.0.8)",
     "langchain/agent_executor_partial_variables_rules_changed": "imports the legacy AgentExecutor from"
     " langchain_classic, which the oracle extra does not install (checked by hand with langchain-classic 1.0.8)",
-    "crewai/approval_hook_registered_for_pre_tool_call": "imports crewai.hooks.InterceptionPoint, which crewai 1.15"
-    " has and 1.6.1 has not; the oracle venv resolves crewai 1.6.1, since every newer crewai needs openai<3 and"
-    " openai-agents 0.24 needs openai>=3",
-    "crewai/approval_gate_raises_hook_aborted_instead_of_permission_error": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_catches_its_own_hook_aborted": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_nested_function_returns_false": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_registered_under_env_flag": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_registration_moved_into_uncalled_function": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_unregistered_after_registering": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hooks_cleared": _CREWAI_1_15_HOOKS,
-    "crewai/noop_audit_hook_returns_a_payload": _CREWAI_1_15_HOOKS,
-    "crewai/noop_hook_agent_filter_names_role_through_constant": _CREWAI_1_15_HOOKS,
-    "crewai/refund_tool_given_to_agent_outside_hook_agent_filter": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_removed_through_unregister_hook": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_removed_through_name_rebound_by_globals": _CREWAI_1_15_HOOKS,
-    "crewai/noop_other_hook_unregistered_beside_approval_hook": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_unregistered_through_rebound_name": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_unregistered_through_name_rebound_under_flag": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hooks_cleared_through_live_hook_list": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hooks_cleared_through_tool_hooks_list": _CREWAI_1_15_HOOKS,
-    "crewai/noop_post_tool_call_hook_list_cleared": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_unregistered_through_partial": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_unregistered_in_lambda": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_unregistered_with_starred_args": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hooks_cleared_through_getattr": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_unregistered_through_decorated_alias": _CREWAI_1_15_HOOKS,
-    "crewai/approval_hook_wrapped_by_logging_decorator": _CREWAI_1_15_HOOKS,
-    "crewai/noop_approval_hook_given_registry_decorator": _CREWAI_1_15_HOOKS,
-    "crewai/noop_observing_hook_wrapped_by_timing_decorator": _CREWAI_1_15_HOOKS,
+    "crewai/agent_class_default_tools_gain_tool_under_repository_wrapper": _CREWAI_DEFAULT_TOOLS,
+    "crewai/agent_subclass_default_tools_gain_wire_money": _CREWAI_DEFAULT_TOOLS,
+    "crewai/noop_agent_tools_moved_into_class_default": _CREWAI_DEFAULT_TOOLS,
     "crewai/unsafe_code_execution": "code_execution_mode='safe' needs a running Docker daemon at construction",
     "crewai/agent_subclass_default_enables_unsafe_code_execution": "code_execution_mode='safe' needs a running"
     " Docker daemon at construction",
@@ -259,7 +234,17 @@ _DUMMY_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_
 _CLOSED = "http://127.0.0.1:9"  # discard port: nothing listens, a connection fails at once
 
 
-def _installed(module: str) -> bool:
+def _python(framework: str) -> str:
+    """The interpreter that holds the framework's SDK: RECEIPT_ORACLE_PYTHON_<FRAMEWORK> when set (CrewAI
+    lives in its own venv, its openai pin excluding openai-agents'), else this one."""
+    return os.environ.get(f"RECEIPT_ORACLE_PYTHON_{framework.upper()}") or sys.executable
+
+
+def _installed(framework: str, module: str) -> bool:
+    python = _python(framework)
+    if python != sys.executable:
+        probe = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({module!r}) is None)"
+        return subprocess.run([python, "-c", probe], capture_output=True, timeout=120).returncode == 0
     try:
         return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
@@ -267,8 +252,11 @@ def _installed(module: str) -> bool:
 
 
 def _frameworks() -> list[Any]:
+    extra = {"crewai": "oracle-crewai"}
     return [
-        pytest.param(f, id=f, marks=[] if _installed(m) else [pytest.mark.skip(reason=f"{m} not installed (pip install '.[oracle]')")])
+        pytest.param(
+            f, id=f, marks=[] if _installed(f, m) else [pytest.mark.skip(reason=f"{m} not installed (pip install '.[{extra.get(f, 'oracle')}]')")]
+        )
         for f, (m, _) in sorted(FRAMEWORKS.items())
     ]
 
@@ -288,7 +276,7 @@ def _env(tmp: Path) -> dict[str, str]:
 def sdk_views(framework: str, trees: list[Path], tmp: Path) -> dict[str, Any]:
     """One subprocess per framework (the SDK is imported once), every tree of the corpus in it."""
     done = subprocess.run(
-        [sys.executable, str(PROBE), framework, *map(str, trees)], capture_output=True, text=True, timeout=1200, env=_env(tmp), cwd=tmp
+        [_python(framework), str(PROBE), framework, *map(str, trees)], capture_output=True, text=True, timeout=1200, env=_env(tmp), cwd=tmp
     )
     assert done.returncode == 0, f"probe crashed:\n{done.stderr[-3000:]}"
     return json.loads(done.stdout)
