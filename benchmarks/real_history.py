@@ -50,6 +50,13 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "huggingface+smolagents": "examples",
     "modelcontextprotocol+python-sdk": "examples",
     "awslabs+mcp": "src",
+    # Tenth sweep (2026-12-07): repositories not read before
+    # LangChain deep agents: examples, and the library's own middleware and subagent tools
+    "langchain-ai+deepagents": ("examples", "libs/deepagents/deepagents"),
+    "PrefectHQ+fastmcp": "examples",
+    "google+adk-python": "contributing/samples",
+    "openai+openai-cs-agents-demo": "python-backend",
+    "langchain-ai+open_deep_research": "src",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -220,6 +227,32 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # Fifth sweep (-n 80 gives 53 commits; the 43 older read): d933d455ec's model_removed is right (the
     # graph no longer uses its anthropic branch; the ChatOpenAI default is dynamic before and after).
     "langchain-ai+langgraph": (53, 2, 2),
+    # Tenth sweep (2026-12-07, 30 commits each unless said; every reported change read, `git show` for
+    # the doubtful ones). deepagents: no deep agent was recognised at all (a miss of every agent of
+    # examples/; fixed: create_deep_agent, its built-in tools by backend, subagents, interrupt_on,
+    # corpus langchain/deep_agent_*); after the fix, the 25 latest commits touching examples read
+    # right (FilesystemBackend makes write_file/edit_file/delete dangerous: 7ee63407b, 82216fc70).
+    "langchain-ai+deepagents": (30, 0, 1),
+    # 33 changes in 30 commits, all right (new examples, unannotated MCP tools by the protocol's
+    # default); 82f310fe61 renames a folder and the server: echo removed + added (the client-visible
+    # server name changed, so it is not the same tool to a client).
+    "PrefectHQ+fastmcp": (30, 0, 0),
+    # Two false-alarm classes: a McpToolset's connection timeout raised, and its StdioServerParameters
+    # wrapped in StdioConnectionParams, each gave one attribute.dynamic per toolset tool (fixed: the
+    # server is named by what decides it); AuthenticatedFunctionTool was not a function tool (a miss;
+    # fixed). Corpus google_adk/noop_mcp_toolset_*, mcp_toolset_server_package_replaced,
+    # authenticated_tool_gains_required_parameter.
+    "google+adk-python": (30, 2, 1),
+    # 38 changes in 4 commits, all right: agents moved from main.py to airline/agents.py and renamed,
+    # gpt-4.1 -> gpt-5.1 through a MODEL constant.
+    "openai+openai-cs-agents-demo": (4, 0, 0),
+    # d859138ada moves the first graphs into src/legacy: 6 model_added/removed, 1 attribute.dynamic
+    # and 3 surface.unresolved for code moved unchanged (false alarms; fixed: a module moved on its
+    # own is a move, corpus langchain/noop_graph_module_moved_into_legacy_package); 3ed0a15e21 listed
+    # one unresolved tool list twice and repeated a long model source (fixed); a node's model read
+    # from a local variable was named by the variable (a miss of a source change; fixed, corpus
+    # langchain/state_graph_writer_model_read_from_env_instead_of_run_config).
+    "langchain-ai+open_deep_research": (30, 3, 1),
 }
 
 
