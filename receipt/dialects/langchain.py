@@ -42,7 +42,8 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
   writes and `execute` (a shell); any other backend is named as their danger (`Dynamic`). Each
   declared subagent (`subagents=[{"name":, "tools":, "interrupt_on":, "model":, "system_prompt":}]`)
   is an agent it reaches, with the deep agent's tools, model and `interrupt_on` unless it sets its
-  own; a compiled subagent reaches its `runnable`; a spec that cannot be read is reported.
+  own; a compiled subagent reaches its `runnable`; a remote one (`graph_id=`) and a spec that cannot
+  be read are reported.
 - Instructions digest: `system_prompt=` / `prompt=` text (a `SystemMessage(content=...)` counts as
   its content; a function prompt counts as its docstring and return expressions).
 
@@ -1074,6 +1075,11 @@ class _Extractor:
             keys = {self.p.evaluate(k): v for k, v in spec.items} if isinstance(spec, Map) else None
             if keys is None or not all(isinstance(k, str) for k in keys):
                 self.result.issues.append(issue(path, getattr(it.expr, "line", 0) or line, f"agent '{agent.entry.name}': subagent '{describe(it.expr)}' could not be resolved statically", site=("subagent", shape(it.expr))))
+                readable = False
+                continue
+            if "graph_id" in keys:  # AsyncSubAgent: a graph on a LangGraph server, run in the background
+                remote = describe_value(self.p.evaluate(keys["graph_id"]))
+                self.result.issues.append(issue(path, getattr(it.expr, "line", 0) or line, f"agent '{agent.entry.name}': subagent graph {remote} runs on a LangGraph server; what it reaches is not analysed", site=("remote subagent", shape(remote))))
                 readable = False
                 continue
             runnable = keys.get("runnable")

@@ -839,3 +839,9 @@ def test_a_deep_agents_subagent_is_an_agent_it_reaches_gated_by_the_inherited_ma
 def test_a_deep_agents_subagent_that_cannot_be_read_is_reported() -> None:
     notes = issues_of(_deep(subagents="load_subagents()"))
     assert any("subagents 'app.agent.load_subagents()' could not be resolved statically" in n for n in notes)
+
+
+def test_a_deep_agents_remote_subagent_is_reported_not_read_as_a_local_one() -> None:
+    files = _deep(subagents='[{"name": "researcher", "description": "d", "graph_id": "research", "url": "http://127.0.0.1:2024"}]')
+    assert "agent:researcher" not in exported(files)
+    assert any("subagent graph 'research' runs on a LangGraph server" in n for n in issues_of(files))
