@@ -35,7 +35,9 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
   A key of `interrupt_on` naming none of the agent's tools (all of them resolved) is reported: a
   misspelt key gates nothing.
 - deepagents: `create_deep_agent(model, tools, system_prompt=, subagents=, interrupt_on=, backend=,
-  middleware=, name=)` is an agent as `create_agent` is, `interrupt_on=` its HITL map. It reaches the
+  middleware=, permissions=, name=)` is an agent as `create_agent` is, `interrupt_on=` its HITL map,
+  `permissions=[FilesystemPermission(..., mode="interrupt")]` a conditional gate on the file tools of
+  those operations (an `interrupt_on` key wins for its tool, as in deepagents). It reaches the
   tools deepagents gives every deep agent (`ls`, `read_file`, `glob`, `grep` read-only; `write_file`,
   `edit_file`, `delete`, `execute`; `task`), dangerous by its `backend=`: in the agent's state or
   store (the default) none, `FilesystemBackend` the writes (real files), `LocalShellBackend` the
@@ -971,8 +973,13 @@ class _Extractor:
                 cls = self.p.classes[origin]
                 if any(self.calls_interrupt(self.p.functions[s]) for s in cls.methods if s in self.p.functions):
                     everyone = stricter(everyone, "conditional")
-        if agent.deep and agent.call.kw("interrupt_on") is not None:  # deepagents builds the HITL middleware itself
-            maps.append(self.interrupt_map(agent.call.kw("interrupt_on")))
+        if agent.deep:  # deepagents builds the HITL middleware itself: its permissions' gates, then interrupt_on's
+            given = agent.call.kw("interrupt_on")
+            user = self.interrupt_map(given) if given is not None else {}
+            fs = self.permission_gates(agent)
+            merged = user if isinstance(user, Dynamic) else {**fs, **user}  # an interrupt_on key wins (deepagents.graph)
+            if merged:
+                maps.append(merged)
         before = agent.call.kw("interrupt_before")
         if before is not None:
             nodes = self.p.evaluate(before)
@@ -1055,6 +1062,32 @@ class _Extractor:
             out.append((tid, agent.entry.conditional))
         return out
 
+    def permission_gates(self, agent: _Agent) -> dict[str, Any]:
+        """What a deep agent's `permissions=[FilesystemPermission(operations=, paths=, mode="interrupt")]`
+        gate: each file tool of an interrupted operation asks a human when the call's path matches
+        (a `when` predicate: conditional). Rules only restrict, so a rule that cannot be read makes
+        the tools it might gate dynamic only where no readable rule gates them already."""
+        files = [(name, does) for name, does in _DEEP_AGENT_TOOLS if does in ("read", "write")]
+        listed = self.p.items(agent.call.kw("permissions"))
+        if isinstance(listed, Dynamic):
+            return {name: listed for name, _ in files}
+        gated: dict[str, Any] = {}
+        unknown: dict[str, Any] = {}
+        for it in listed:
+            rule = self.p.value_of(it.expr)
+            ops = mode = None
+            if isinstance(rule, Call) and leaf(self.p.origin(rule.func) or "") == "FilesystemPermission" and not rule.star:
+                ops = self.p.evaluate(rule.arg(0, "operations"))
+                mode = self.p.evaluate(rule.arg(2, "mode")) if rule.arg(2, "mode") is not None else "allow"
+            if isinstance(mode, str) and isinstance(ops, list):
+                if mode == "interrupt":
+                    gated.update((name, {"when": "permissions"}) for name, does in files if does in ops)
+                continue
+            unread = Dynamic(dynamic=describe(it.expr))
+            for name, _ in files:
+                unknown.setdefault(name, unread)
+        return {**unknown, **gated}
+
     def subagents(self, agent: _Agent) -> None:
         """`subagents=[{"name":, "tools":, "interrupt_on":, "model":, "system_prompt":, ...}, ...]`: each
         an agent the deep agent reaches through its `task` tool, its tools gated by its own
@@ -1094,8 +1127,8 @@ class _Extractor:
                 continue
             name = self.p.evaluate(keys.get("name"))
             label = name if isinstance(name, str) and name else f"{agent.entry.name} subagent {n + 1}"
-            kwargs = {k: v for k, v in inherited.items() if k in ("tools", "interrupt_on", "backend", "model")}
-            kwargs.update({k: v for k, v in keys.items() if k in ("tools", "interrupt_on", "model", "system_prompt", "middleware")})
+            kwargs = {k: v for k, v in inherited.items() if k in ("tools", "interrupt_on", "backend", "model", "permissions")}
+            kwargs.update({k: v for k, v in keys.items() if k in ("tools", "interrupt_on", "model", "system_prompt", "middleware", "permissions")})
             kwargs["name"] = Const(label)
             call = Call(agent.call.func, (), tuple(sorted(kwargs.items())), getattr(it.expr, "line", 0) or agent.call.line)
             symbol = f"{agent.symbol}.<subagent {label}>"

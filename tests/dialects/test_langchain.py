@@ -845,3 +845,14 @@ def test_a_deep_agents_remote_subagent_is_reported_not_read_as_a_local_one() -> 
     files = _deep(subagents='[{"name": "researcher", "description": "d", "graph_id": "research", "url": "http://127.0.0.1:2024"}]')
     assert "agent:researcher" not in exported(files)
     assert any("subagent graph 'research' runs on a LangGraph server" in n for n in issues_of(files))
+
+
+def test_a_deep_agents_interrupt_permissions_gate_its_file_tools_and_its_interrupt_on_wins_per_tool() -> None:
+    rule = "FilesystemPermission(operations=['write'], paths=['/policies/**'], mode='interrupt')"
+    files = _deep(f", permissions=[{rule}]", gates='{"delete": False}')
+    files["app/agent.py"] = files["app/agent.py"].replace("from deepagents import", "from deepagents import FilesystemPermission\nfrom deepagents import", 1)
+    s = exported(files)
+    assert (s["tool:write_file"].approval, s["tool:edit_file"].approval, s["tool:delete"].approval) == ("conditional", "conditional", "never")
+    assert s["tool:read_file"].approval == "never"
+    unread = exported(_deep(", permissions=load_rules()"))["tool:write_file"].approval
+    assert isinstance(unread, Dynamic)
