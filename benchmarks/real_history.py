@@ -226,7 +226,10 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # context API) reports nothing, rightly.
     # Fifth sweep (-n 80 gives 53 commits; the 43 older read): d933d455ec's model_removed is right (the
     # graph no longer uses its anthropic branch; the ChatOpenAI default is dynamic before and after).
-    "langchain-ai+langgraph": (53, 2, 2),
+    # Tenth sweep (compared with the code before it: every other repository's receipts identical):
+    # 8cb0f3a96d's integration graph builds a deep agent with a subagent, missed before (the deepagents
+    # miss below) and now reported as added with its tools.
+    "langchain-ai+langgraph": (53, 2, 3),
     # Tenth sweep (2026-12-07, 30 commits each unless said; every reported change read, `git show` for
     # the doubtful ones). deepagents: no deep agent was recognised at all (a miss of every agent of
     # examples/; fixed: create_deep_agent, its built-in tools by backend, subagents, interrupt_on,
