@@ -1318,7 +1318,19 @@ class Program:
         `@function_tool(needs_approval=True)`), and `functools.partial(f, *a, **k)` as the call of
         `f` it makes (`@partial(mcp.tool, name="x")` calls `mcp.tool(fn, name="x")`: read as
         `@mcp.tool(name="x")`). A PR moving a tool's options into such a variable, or changing them
-        there, changes what the tool is: every dialect reads its decorators through this."""
+        there, changes what the tool is: every dialect reads its decorators through this (so each
+        decorator is seen through once per program, not once per dialect)."""
+        memo = self.__dict__.get("_seen_decorators")
+        if memo is None:
+            memo = self.__dict__["_seen_decorators"] = {}
+        found = memo.get(id(dec))
+        if found is not None and found[0] is dec:
+            return found[1]
+        seen = self._seen_decorator(dec)
+        memo[id(dec)] = (dec, seen)  # the expression kept alive with its id, so the id is never reused
+        return seen
+
+    def _seen_decorator(self, dec: Expr) -> Expr:
         seen = self.see_through(dec)
         if (seen.__class__ is Call and seen.func.__class__ is Ref and seen.args  # type: ignore[union-attr]
                 and seen.args[0].__class__ is not Splat and self.canonical(seen.func.name) == "functools.partial"):  # type: ignore[union-attr]
