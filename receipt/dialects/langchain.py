@@ -166,6 +166,23 @@ _MIDDLEWARE_TOOLS: dict[str, tuple[tuple[str, str | None, dict[str, Any]], ...]]
     "FilesystemFileSearchMiddleware": (("glob_search", None, {"read_only": True}), ("grep_search", None, {"read_only": True})),
     "TodoListMiddleware": (("write_todos", None, {}),),
 }
+# The tools every deep agent is given (deepagents 0.7 graph.py: FilesystemMiddleware, SubAgentMiddleware),
+# by what they touch: "read" (the backend's files, read), "write" (changed), "execute" (a shell
+# command), "delegate" (a subagent).
+_DEEP_AGENT_TOOLS: tuple[tuple[str, str], ...] = (
+    ("ls", "read"), ("read_file", "read"), ("write_file", "write"), ("edit_file", "write"), ("delete", "write"),
+    ("glob", "read"), ("grep", "read"), ("execute", "execute"), ("task", "delegate"),
+)
+# What a `backend=` reaches (deepagents.backends), by class name. Absent, the files live in the
+# agent's state (StateBackend). Only a shell backend runs `execute`; the others answer it with an
+# error. Any other backend (a sandbox, a composite, a factory, a parameter) is not known: its write
+# and execute tools are dangerous by whatever it is, named (`Dynamic`).
+_DEEP_BACKENDS: dict[str, frozenset[str]] = {
+    "StateBackend": frozenset(),
+    "StoreBackend": frozenset(),
+    "FilesystemBackend": frozenset({"write"}),
+    "LocalShellBackend": frozenset({"write", "execute"}),
+}
 # Runnable methods that wrap an agent in another Runnable running the same graph with the same tools.
 _RUNNABLE_WRAPPERS = frozenset({"with_config", "with_retry", "with_fallbacks", "with_listeners", "with_alisteners", "with_types", "bind"})
 _STATE_GRAPH = ("langgraph.graph.StateGraph", "langgraph.graph.state.StateGraph")
@@ -204,6 +221,7 @@ class _Agent:
     deep: bool = False  # create_deep_agent, or one of its declared subagents
     subagent: bool = False  # one of a deep agent's `subagents=`
     resolved: bool = True  # every tool it is given was read (`agent_tools`)
+    gate_maps: list[dict[str, Any] | Dynamic] = field(default_factory=list)  # its HITL maps (`agent_gates`), kept by `agent_tools`
 
 
 def _placeholders(text: str, fmt: str) -> frozenset[str] | None:
@@ -1140,13 +1158,13 @@ class _Extractor:
             agent.reach.append(symbol)
             self.agent_tools(sub)
             if "interrupt_on" in keys:
-                self.unknown_gate_keys(sub, self.agent_gates(sub)[0], [sub])
+                self.unknown_gate_keys(sub, [sub])
             else:
                 gated.append(sub)
             sub.entry.instructions_sha256 = self.prompt(sub)
             self.result.candidates.append(Candidate(sub.entry, {symbol}, sorted({*sub.tools, *sub.reach})))
         if readable:
-            self.unknown_gate_keys(agent, self.agent_gates(agent)[0], gated)
+            self.unknown_gate_keys(agent, gated)
 
     def agent_tools(self, agent: _Agent) -> None:
         path, line = agent.entry.path, agent.entry.line
@@ -1193,16 +1211,17 @@ class _Extractor:
             for m in maps:
                 gate = stricter(gate, m if isinstance(m, Dynamic) else self.gate_value(m.get(self.tools[tid].entry.name)))
             self.tools[tid].registrations.append((it.conditional or agent.entry.conditional, gate))
-        agent.resolved = resolved
+        agent.resolved, agent.gate_maps = resolved, maps
         if not agent.deep:  # a deep agent's map gates its subagents' tools too: checked once they are read
-            self.unknown_gate_keys(agent, maps, [agent])
+            self.unknown_gate_keys(agent, [agent])
 
-    def unknown_gate_keys(self, agent: _Agent, maps: list[dict[str, Any] | Dynamic], gated: list[_Agent]) -> None:
-        """A misspelt key gates nothing: say so while every tool name of the agents `maps` gate is known."""
+    def unknown_gate_keys(self, agent: _Agent, gated: list[_Agent]) -> None:
+        """A misspelt key of `agent`'s maps gates nothing: say so while every tool name of the agents
+        they gate is known."""
         if not all(a.resolved for a in gated):
             return
         names = {self.tools[t].entry.name for a in gated for t in a.tools}
-        for m in maps:
+        for m in agent.gate_maps:
             for key in sorted(set(m) - names) if isinstance(m, dict) else ():
                 self.result.issues.append(
                     issue(agent.entry.path, agent.entry.line, f"agent '{agent.entry.name}': interrupt_on names '{key}', which is not one of its tools; no approval is attached to it", "hitl-unknown-tool", ("interrupt_on", key))
@@ -1247,25 +1266,6 @@ def _assigned_tool(p: Program, a: AssignFact) -> bool:
         return False
     origin = p.origin(a.value.func)
     return origin_matches(origin, *_TOOL_DECORATOR) or origin_matches(origin, *_FROM_FUNCTION) or origin_matches(origin, *_SIMPLE_TOOL)
-
-
-# The tools every deep agent is given (deepagents 0.7 graph.py: FilesystemMiddleware, SubAgentMiddleware),
-# by what they touch: "read" (the backend's files, read), "write" (changed), "execute" (a shell
-# command), "delegate" (a subagent).
-_DEEP_AGENT_TOOLS: tuple[tuple[str, str], ...] = (
-    ("ls", "read"), ("read_file", "read"), ("write_file", "write"), ("edit_file", "write"), ("delete", "write"),
-    ("glob", "read"), ("grep", "read"), ("execute", "execute"), ("task", "delegate"),
-)
-# What a `backend=` reaches (deepagents.backends), by class name. Absent, the files live in the
-# agent's state (StateBackend). Only a shell backend runs `execute`; the others answer it with an
-# error. Any other backend (a sandbox, a composite, a factory, a parameter) is not known: its write
-# and execute tools are dangerous by whatever it is, named (`Dynamic`).
-_DEEP_BACKENDS: dict[str, frozenset[str]] = {
-    "StateBackend": frozenset(),
-    "StoreBackend": frozenset(),
-    "FilesystemBackend": frozenset({"write"}),
-    "LocalShellBackend": frozenset({"write", "execute"}),
-}
 
 
 def _tool_class(p: Program, cls: ClassFact) -> bool:
