@@ -417,15 +417,17 @@ _KINDS: tuple[ChangeKind, ...] = (
         "tool.description_changed",
         "info",
         "Tool description changed",
-        "The tool's description changed. Models decide whether and how to call a tool from its "
-        "description, so this can change behaviour without any code change; read the new text "
-        "the way a model would.",
+        "The tool's description changed, or only the descriptions of its parameters (the schema "
+        "fields' `description`, with nothing the tool accepts changed). Models decide whether and "
+        "how to call a tool from these words, so this can change behaviour without any code "
+        "change; read the new text the way a model would.",
     ),
     _kind(
         "prompt.description_changed",
         "info",
         "Prompt description changed",
-        "The prompt's description changed. Clients show it to users and models choose prompts by "
+        "The prompt's description changed (or only its arguments' descriptions). Clients show it "
+        "to users and models choose prompts by "
         "it, so the wording can change which prompt gets used; the receipt shows digests, the "
         "diff shows the text. Read the new text; no other action is needed.",
     ),

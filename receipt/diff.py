@@ -528,10 +528,11 @@ def _digest_rule(attr: str, word: str, kinds: tuple[str, ...]) -> EntryRule:
     return rule
 
 
-def signature_differences(before: Signature | None, after: Signature | None) -> list[str]:
+def signature_differences(before: Signature | None, after: Signature | None, wording: list[str] | None = None) -> list[str]:
     """Plain-text phrases for what changed between two signatures; [] when equivalent.
 
-    Parameter order is ignored: models and MCP clients pass arguments by name.
+    Parameter order is ignored: models and MCP clients pass arguments by name. `wording`: where
+    changes of the words a field is described by go instead (`schema_differences`).
     """
     if before is None and after is None:
         return []
@@ -564,22 +565,34 @@ def signature_differences(before: Signature | None, after: Signature | None) -> 
             out.append(f"param '{q.name}' removed")
     if before.returns != after.returns:
         out.append(f"return type changed ({before.returns or 'untyped'} -> {after.returns or 'untyped'})")
-    out.extend(schema_differences(before.schemas, after.schemas))
+    # A schema whose fields are the parameters on both sides (`inputSchema=Model.model_json_schema()`)
+    # echoes what the parameters' phrases said: one phrase per field changed, not two.
+    echoes = frozenset(
+        name for name in set(before.schemas) & set(after.schemas)
+        if old and {f.name for f in before.schemas[name].fields} == set(old) and {f.name for f in after.schemas[name].fields} == set(new)
+    )
+    out.extend(schema_differences(before.schemas, after.schemas, wording, echoes))
     return out
 
 
 def _signature_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
     if head.kind not in _HAS_SIGNATURE:
         return []
-    diffs = signature_differences(base.signature, head.signature)
-    if not diffs:
+    wording: list[str] = []
+    diffs = signature_differences(base.signature, head.signature, wording)
+    if not diffs and not wording:
         return []
     before = json_value(base.signature) if base.signature is not None else None
     after = json_value(head.signature) if head.signature is not None else None
+    if not diffs:
+        # Only the words fields are described by changed: what the tool accepts did not. Those words
+        # reach the model as its description does, and weigh the same (a typo fixed is no warning).
+        message = f"{_who(head)} parameter description changed: {'; '.join(wording)}"
+        return [entry_change(f"{head.kind}.description_changed", head, before, after, message)]
     if base.signature is None or head.signature is None:  # the one phrase says it all
         message = f"{_who(head)} {diffs[0]}"
     else:
-        message = f"{_who(head)} signature changed: {'; '.join(diffs)}"
+        message = f"{_who(head)} signature changed: {'; '.join(diffs + wording)}"
     return [entry_change(f"{head.kind}.signature_changed", head, before, after, message)]
 
 

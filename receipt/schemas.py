@@ -149,9 +149,13 @@ class SchemaResolver:
         if {"ClassVar", "InitVar"} & set(f.qualifiers) or (kind == "model" and (f.name.startswith("_") or f.name == "model_config")):
             return None
         constraints: dict[str, str] = {}
+        annotated_default: str | None = None
         for meta in f.meta:
             if isinstance(meta, Call) and self.p.origin(meta.func) in _FIELD_FUNCTIONS:
-                constraints.update(self._keywords(meta.kwargs))
+                kwargs = dict(meta.kwargs)
+                if kind == "model":  # pydantic reads a default from `Annotated[T, Field(default=...)]` too
+                    annotated_default = self._default(meta.args[0] if meta.args else kwargs.pop("default", None), kwargs.pop("default_factory", None)) or annotated_default
+                constraints.update(self._keywords(tuple(kwargs.items())))
             else:
                 constraints["annotated"] = ", ".join(filter(None, [constraints.get("annotated"), describe(meta)]))
         if kind == "typeddict":
@@ -163,18 +167,23 @@ class SchemaResolver:
             kwargs = dict(value.kwargs)
             if self.p.evaluate(kwargs.get("init")) is False:
                 return None  # not a constructor argument
-            given = value.args[0] if value.args else kwargs.pop("default", None)
-            factory = kwargs.pop("default_factory", None)
+            default = self._default(value.args[0] if value.args else kwargs.pop("default", None), kwargs.pop("default_factory", None))
             kwargs.pop("init", None)
-            if given is not None and not _is_ellipsis(given):
-                default = self.text(given)
-            elif factory is not None:
-                default = f"factory: {_factory(factory)}"
             constraints.update(self._keywords(tuple(kwargs.items())))
         elif value is not None and not _is_ellipsis(value):
             default = self.text(value)
+        default = default if default is not None else annotated_default
         return SchemaField(name=f.name, type=f.annotation, required=default is None, default=default,
                            constraints=dict(sorted(constraints.items())))
+
+    def _default(self, given: Expr | None, factory: Expr | None) -> str | None:
+        """The default a `Field(...)`/`field(...)` gives (its first argument or `default=`, else
+        `default_factory=`); None when it gives none (`...` is none: the field is required)."""
+        if given is not None and not _is_ellipsis(given):
+            return self.text(given)
+        if factory is not None:
+            return f"factory: {_factory(factory)}"
+        return None
 
     def _keywords(self, kwargs: Iterable[tuple[str, Expr]]) -> dict[str, str]:
         return {k: self.text(v) for k, v in kwargs if k not in _NOT_SCHEMA}
@@ -378,11 +387,19 @@ def _has_dynamic(value: Any) -> bool:
 # --- differences, in words ------------------------------------------------------------------------
 
 
-def schema_differences(before: dict[str, Schema], after: dict[str, Schema]) -> list[str]:
+def schema_differences(
+    before: dict[str, Schema], after: dict[str, Schema], wording: list[str] | None = None, echoes: frozenset[str] = frozenset(),
+) -> list[str]:
     """Phrases for what changed in the schemas both signatures name; [] when equivalent.
 
-    A schema named on one side only comes with a param type change, which says it already."""
+    A schema named on one side only comes with a param type change, which says it already.
+    `wording`: where a field's description changes go instead (a change of words the model reads,
+    not of what the tool accepts: the receipt reports it as a description change); without it, last.
+    `echoes`: schemas whose fields are the parameters themselves (a low-level MCP tool's input
+    model), whose fields added, removed or retyped the parameters' phrases say already: only
+    what the parameters do not carry (constraints, descriptions) is said of them."""
     out: list[str] = []
+    words: list[str] = [] if wording is None else wording
     for name in sorted(set(before) & set(after)):
         a, b = before[name], after[name]
         if a == b:
@@ -401,8 +418,8 @@ def schema_differences(before: dict[str, Schema], after: dict[str, Schema]) -> l
         elif "enum" in (a.kind, b.kind) or "alias" in (a.kind, b.kind):
             out.append(f"{name} changed from {_what(a)} to {_what(b)}")
         else:
-            out.extend(_field_differences(name, a.fields, b.fields))
-    return out
+            out.extend(_field_differences(name, a.fields, b.fields, words, constraints_only=name in echoes))
+    return out if wording is not None else out + words
 
 
 def _what(s: Schema) -> str:
@@ -443,13 +460,17 @@ def _member_differences(name: str, a: list[str], b: list[str]) -> list[str]:
     return out
 
 
-def _field_differences(name: str, a: list[SchemaField], b: list[SchemaField]) -> list[str]:
+def _field_differences(name: str, a: list[SchemaField], b: list[SchemaField], wording: list[str], constraints_only: bool = False) -> list[str]:
     old = {f.name: f for f in a}
     new = {f.name: f for f in b}
     out: list[str] = []
     for f in b:
         q = old.get(f.name)
         where = f"{name} field '{f.name}'"
+        if constraints_only:
+            if q is not None:
+                out.extend(_constraint_differences(where, q.constraints, f.constraints, wording))
+            continue
         if q is None:
             out.append(f"{where} added ({'required' if f.required else 'optional'})")
             continue
@@ -459,12 +480,12 @@ def _field_differences(name: str, a: list[SchemaField], b: list[SchemaField]) ->
             out.append(f"{where} type changed ({q.type or 'untyped'} -> {f.type or 'untyped'})")
         if f.default != q.default and f.required == q.required:
             out.append(f"{where} default changed ({q.default or 'none'} -> {f.default or 'none'})")
-        out.extend(_constraint_differences(where, q.constraints, f.constraints))
-    out += [f"{name} field '{q.name}' removed" for q in a if q.name not in new]
+        out.extend(_constraint_differences(where, q.constraints, f.constraints, wording))
+    out += [] if constraints_only else [f"{name} field '{q.name}' removed" for q in a if q.name not in new]
     return out
 
 
-def _constraint_differences(where: str, a: dict[str, str], b: dict[str, str]) -> list[str]:
+def _constraint_differences(where: str, a: dict[str, str], b: dict[str, str], wording: list[str]) -> list[str]:
     out: list[str] = []
     old_range, new_range = _range(a), _range(b)
     if old_range != new_range:
@@ -474,7 +495,7 @@ def _constraint_differences(where: str, a: dict[str, str], b: dict[str, str]) ->
         if x == y:
             continue
         if key == "description":
-            out.append(f"{where} description changed")
+            wording.append(f"{where} description {'added' if x is None else 'removed' if y is None else 'changed'}")
         elif x is None:
             out.append(f"{where} {key}={y} added")
         elif y is None:

@@ -267,6 +267,28 @@ def test_a_hand_written_input_schema_and_the_models_json_schema_are_the_same_sig
     assert signature_differences(by_model(LITERAL_SCHEMA), by_model(LOWLEVEL.replace("Args.model_json_schema()", "Window.model_json_schema()")))
 
 
+def test_an_input_models_field_changed_is_said_once_not_as_param_and_as_field_again() -> None:
+    def by_model(models: str) -> Signature:
+        sig = {e.name: e for e in link_files({**TREE, "pkg/models.py": models, "pkg/low.py": LOWLEVEL})[0]}["by_model"].signature
+        assert sig is not None
+        return sig
+
+    added = MODELS.replace("    version: ClassVar", "    page: int = 1\n    version: ClassVar")
+    assert signature_differences(by_model(MODELS), by_model(added)) == ["param 'page' added (optional)"]
+    # what only the model carries (a range) is still said of the model
+    assert signature_differences(by_model(MODELS), by_model(MODELS.replace("le=100", "le=10"))) == [
+        "Args field 'limit' range changed (ge=1, le=100 -> ge=1, le=10)"
+    ]
+
+
+def test_a_default_given_inside_annotated_field_is_the_fields_default() -> None:
+    plain = signature({**TREE, "pkg/models.py": MODELS.replace("    mode: Mode = \"fast\"", "    mode: Mode = Field(default=\"fast\", description=\"How.\")")})
+    annotated = signature({**TREE, "pkg/models.py": MODELS.replace("    mode: Mode = \"fast\"", "    mode: Annotated[Mode, Field(default=\"fast\", description=\"How.\")]")})
+    field = next(f for f in annotated.schemas["Args"].fields if f.name == "mode")
+    assert (field.required, field.default, "default" in field.constraints) == (False, "'fast'", False)
+    assert signature_differences(plain, annotated) == []
+
+
 # --- end to end -----------------------------------------------------------------------------------------
 
 
@@ -278,6 +300,23 @@ def test_receipt_row_says_what_changed_in_a_model_defined_in_another_module(git_
     out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path))
     row = next(line for line in out.stdout.splitlines() if "**search**" in line)
     assert "Args field 'limit' range changed" in row and row.count(" | ") == 2  # three columns
+
+
+def test_a_field_description_reworded_alone_is_a_description_change_not_a_signature_warning(git_repo: GitRepoBuilder) -> None:
+    described = MODELS.replace("Field(ge=1, le=100)", "Field(ge=1, le=100, description=\"How many results if wanted.\")")
+    git_repo.commit(TREE | {"pkg/models.py": described})
+    git_repo.commit({"pkg/models.py": described.replace("results if wanted", "results, if wanted")})
+    code, receipt = receipt_of(git_repo)
+    assert seen(receipt) == [("tool.description_changed", "search", "info")]
+    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path))
+    row = next(line for line in out.stdout.splitlines() if "**search**" in line)
+    assert "parameter description changed" in row and "Args field 'limit' description changed" in row
+    # with a real change beside it, one signature warning names both
+    git_repo.commit({"pkg/models.py": described.replace("results if wanted", "hits").replace("le=100", "le=50")})
+    code, receipt = receipt_of(git_repo)
+    assert seen(receipt) == [("tool.signature_changed", "search", "warning")]
+    message = next(c["message"] for c in receipt["changes"] if c["id"] == "tool.signature_changed")
+    assert "range changed" in message and "description changed" in message
 
 
 def test_moving_a_model_between_modules_gives_no_changes(git_repo: GitRepoBuilder) -> None:
