@@ -57,6 +57,8 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "google+adk-python": "contributing/samples",
     "openai+openai-cs-agents-demo": "python-backend",
     "langchain-ai+open_deep_research": "src",
+    # Eleventh sweep (2026-12-07, second session): the reference MCP servers (low-level Server API)
+    "modelcontextprotocol+servers": "src",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -256,6 +258,15 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # from a local variable was named by the variable (a miss of a source change; fixed, corpus
     # langchain/state_graph_writer_model_read_from_env_instead_of_run_config).
     "langchain-ai+open_deep_research": (30, 3, 1),
+    # Eleventh sweep (2026-12-07, second session; -n 40 gives the 14 commits that change anything, all
+    # read). Tool names through a str Enum (`name=GitTools.STATUS`), the annotations added by
+    # c7e0c7e730 (git_reset stays destructive, the others read-only or not destructive), hyphenated
+    # names renamed to underscores (removed + added: clients call them by the new names) all right.
+    # 69553524a9 fixes a typo in the fetch tool's `raw` field description and got a signature warning
+    # (a false alarm: nothing the tool accepts changed; fixed, now tool.description_changed, info;
+    # corpus mcp/lowlevel_field_description_*). Readability, not fixed: a low-level tool whose
+    # inputSchema is a model says "param 'x' added" and "Model field 'x' added" for one field.
+    "modelcontextprotocol+servers": (14, 1, 0),
 }
 
 
