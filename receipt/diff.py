@@ -557,7 +557,10 @@ def signature_differences(before: Signature | None, after: Signature | None, wor
                 note = f" (default {p.default})" if p.default is not None else ""
                 out.append(f"param '{p.name}' now optional{note}")
         if p.type != q.type:
-            out.append(f"param '{p.name}' type changed ({q.type or 'untyped'} -> {p.type or 'untyped'})")
+            if wording is not None and _only_described_differently(q.type, p.type):
+                wording.append(f"param '{p.name}' description changed")
+            else:
+                out.append(f"param '{p.name}' type changed ({q.type or 'untyped'} -> {p.type or 'untyped'})")
         if p.default != q.default and p.required == q.required:
             out.append(f"param '{p.name}' default changed ({_fmt(q.default)} -> {_fmt(p.default)})")
     for q in before.params:
@@ -573,6 +576,33 @@ def signature_differences(before: Signature | None, after: Signature | None, wor
     )
     out.extend(schema_differences(before.schemas, after.schemas, wording, echoes))
     return out
+
+
+def _only_described_differently(a: str | None, b: str | None) -> bool:
+    """Whether two annotation texts are one `Annotated[T, ...]` whose metadata differ only in the
+    `description=` of their calls (`Field(description=...)`): a change of words, not of type."""
+    import ast
+
+    def undescribed(text: str) -> str | None:
+        try:
+            node = ast.parse(text, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        if not isinstance(node, ast.Subscript) or not isinstance(node.slice, ast.Tuple):
+            return None
+        if not (isinstance(node.value, ast.Name) and node.value.id == "Annotated"
+                or isinstance(node.value, ast.Attribute) and node.value.attr == "Annotated"):
+            return None
+        for meta in node.slice.elts[1:]:
+            for call in ast.walk(meta):
+                if isinstance(call, ast.Call):
+                    call.keywords = [k for k in call.keywords if k.arg != "description"]
+        return ast.dump(node)
+
+    if not a or not b:
+        return False
+    left = undescribed(a)
+    return left is not None and left == undescribed(b)
 
 
 def _signature_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:
