@@ -8,6 +8,7 @@ from typing import Iterable
 from receipt.dialects.base import Candidate, DialectResult
 from receipt.dialects.markers import apply_declared
 from receipt.dialects.unseen import rebound_reach, unfollowable_reach, unrecognised_reach
+from receipt.extract.facts import Const, ModuleFacts, Seq
 from receipt.extract.program import Program
 from receipt.identity import assign_slots, unique_keys
 from receipt.models import Entry, ExtractionIssue
@@ -71,6 +72,50 @@ def _merge_same_symbol(cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
+def published(program: Program) -> set[str]:
+    """What the top-level packages of the tree publish: the symbols each one's `__init__.py` binds
+    to a public name (its `__all__` when that is a literal list, else every name not starting with
+    `_`: imported, defined or assigned there, or given by a star import of a repository module),
+    resolved to where they are defined. A tool library (`from .tools import CodeInterpreterTool`)
+    is imported by agents outside the repository: what it publishes is as reachable as a tool an
+    agent of its own lists, so it is an export root. Tools only its own internals use stay out."""
+    found: set[str] = set()
+    for name, m in program.modules.items():
+        # the layout's import name, not the path's: `src/shop/__init__.py` publishes `shop`
+        if m.is_package and "." not in program.homes.get(name, name).rpartition(":")[2]:
+            found.update(program.canonical(f"{m.module}.{n}") for n in _public_names(program, m, set()))
+    return found
+
+
+def _public_names(program: Program, m: ModuleFacts, seen: set[str]) -> set[str]:
+    seen.add(m.module)
+    listed = _literal_all(m)
+    if listed is not None:
+        return listed
+    names = {symbol.rpartition(".")[2] for symbol in m.imports if symbol.rpartition(".")[0] == m.module}
+    names.update(f.name for f in m.functions if f.symbol == f"{m.module}.{f.name}")
+    names.update(c.symbol.rpartition(".")[2] for c in m.classes if c.symbol.rpartition(".")[0] == m.module)
+    names.update(a.target.rpartition(".")[2] for a in m.assigns if a.target.rpartition(".")[0] == m.module)
+    for star in m.star_imports:
+        split = program.module_split(star)
+        inner = program.modules.get(split[0]) if split is not None and not split[1] else None
+        if inner is not None and inner.module not in seen:
+            names |= _public_names(program, inner, seen)
+    return {n for n in names if not n.startswith("_")}
+
+
+def _literal_all(m: ModuleFacts) -> set[str] | None:
+    """`__all__` when one plain assignment binds it to a literal list or tuple of strings; None
+    when it is missing or built otherwise (every public name is then taken: more, never fewer)."""
+    binds = [a for a in m.assigns if a.target == f"{m.module}.__all__"]
+    if len(binds) != 1 or binds[0].op != "=" or binds[0].conditional or binds[0].value.__class__ is not Seq:
+        return None
+    items = binds[0].value.items  # type: ignore[union-attr]
+    if not all(i.__class__ is Const and isinstance(i.value, str) for i in items):
+        return None
+    return {i.value for i in items}  # type: ignore[union-attr]
+
+
 def link(program: Program, results: Iterable[DialectResult], exports: Iterable[str] = ()) -> tuple[list[Entry], list[ExtractionIssue]]:
     cands: list[Candidate] = []
     issues: list[ExtractionIssue] = []
@@ -102,6 +147,7 @@ def link(program: Program, results: Iterable[DialectResult], exports: Iterable[s
 
     wanted = set(exports)
     wanted_symbols = {program.canonical(w.replace(":", ".")) for w in wanted if ":" in w or "." in w}
+    wanted_symbols |= published(program)
     queue: deque[str] = deque()
     for c in cands:
         c.entry.exported = False

@@ -1,0 +1,7 @@
+"""Shop tools for CrewAI agents: `from shop_tools import CatalogSearchTool`."""
+
+from shop_tools.catalog import CatalogSearchTool
+from shop_tools.orders import OrderLookupTool
+from shop_tools.refunds import RefundOrderTool
+
+__all__ = ["CatalogSearchTool", "OrderLookupTool", "RefundOrderTool"]

@@ -1,0 +1,3 @@
+"""Shop tools for CrewAI agents."""
+
+from shop_tools.tools import *  # noqa: F403
