@@ -248,14 +248,22 @@ def input_schema_signature(program: Program, expr: Expr) -> Signature | None:
 def with_args_schema(program: Program, signature: Signature | None, expr: Expr | None) -> Signature | None:
     """`args_schema=Args` (LangChain, CrewAI): `Args`'s schema joins the signature, so a field change is
     a signature change. The params stay the function's (a required param the schema lacks still
-    breaks the tool, and is still said); with no function, `Args`'s fields are the params."""
+    breaks the tool, and is still said), but for an optional one the schema lacks: both frameworks
+    call the function with the fields the schema validated, so the model can never give it (a
+    `limit=None` added to `_run` beside a schema without it changes nothing the model sees). With
+    no function, `Args`'s fields are the params."""
     if not isinstance(expr, Ref):
         return signature
     if signature is None:
         return model_signature(program, expr.name)
-    found = SchemaResolver(program).schemas_of([expr.name])
+    resolver = SchemaResolver(program)
+    found = resolver.schemas_of([expr.name])
     if found:
         signature.schemas = dict(sorted({**signature.schemas, **found}.items()))
+        own = resolver.schema(program.canonical(expr.name))
+        if own is not None and own[0].kind in ("model", "typeddict", "dataclass"):
+            fields = {f.name for f in own[0].fields}
+            signature.params = [q for q in signature.params if q.required or q.name in fields]
     return signature
 
 
