@@ -246,12 +246,13 @@ def input_schema_signature(program: Program, expr: Expr) -> Signature | None:
 
 
 def with_args_schema(program: Program, signature: Signature | None, expr: Expr | None) -> Signature | None:
-    """`args_schema=Args` (LangChain, CrewAI): `Args`'s schema joins the signature, so a field change is
-    a signature change. The params stay the function's (a required param the schema lacks still
-    breaks the tool, and is still said), but for an optional one the schema lacks: both frameworks
-    call the function with the fields the schema validated, so the model can never give it (a
-    `limit=None` added to `_run` beside a schema without it changes nothing the model sees). With
-    no function, `Args`'s fields are the params."""
+    """`args_schema=Args` (LangChain, CrewAI): what the model sees and fills in is `Args`, and both
+    frameworks call the function with the fields it validated. So the params are `Args`'s fields
+    (a `limit=None` added to `_run` beside a schema without it, or a field taken by `**kwargs`
+    before and by name after, changes nothing the model sees), and `Args`'s schema joins the
+    signature (its constraints and descriptions compared). A required function param the schema
+    lacks stays a param: the call breaks without it, and that is said. With no schema resolved in
+    the tree, the params stay the function's."""
     if not isinstance(expr, Ref):
         return signature
     if signature is None:
@@ -262,8 +263,9 @@ def with_args_schema(program: Program, signature: Signature | None, expr: Expr |
         signature.schemas = dict(sorted({**signature.schemas, **found}.items()))
         own = resolver.schema(program.canonical(expr.name))
         if own is not None and own[0].kind in ("model", "typeddict", "dataclass"):
-            fields = {f.name for f in own[0].fields}
-            signature.params = [q for q in signature.params if q.required or q.name in fields]
+            fields = [Param(name=f.name, type=f.type, required=f.required, default=f.default) for f in own[0].fields]
+            named = {f.name for f in fields}
+            signature.params = [*fields, *(q for q in signature.params if q.required and q.name not in named)]
     return signature
 
 

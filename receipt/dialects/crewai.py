@@ -89,7 +89,7 @@ from receipt.dialects._crewai_tool_names import TOOL_NAMES
 from receipt.dialects.base import DialectResult, as_bool, decorator_call, digest, leaf, module_level_public, name_expression, shape, signature_of, trust_from
 from receipt.extract.facts import Attr, Call, ClassFact, Const, Dyn, Expr, FunctionFact, Map, ModuleFacts, Ref, Seq, Splat, nodes_in
 from receipt.extract.program import Program, describe
-from receipt.models import Dynamic
+from receipt.models import Dynamic, Signature
 from receipt.schemas import with_args_schema
 
 NAME = "crewai"
@@ -224,7 +224,7 @@ class _Crew:
                     if v not in (False, None):
                         extra[key] = v.model_dump() if isinstance(v, Dynamic) else v
         site = Site(p.path_of(fn.symbol), fn.line, fn.conditional)
-        entry = self.kit.entry("tool", name, site, signature=signature_of(fn), description_sha256=digest(fn.doc), extra=extra,
+        entry = self.kit.entry("tool", name, site, signature=_fields_of(signature_of(fn)), description_sha256=digest(fn.doc), extra=extra,
                                name_expr=name_expression(p, call.args[0]) if call is not None and call.args else None)
         self.kit.add(fn.symbol, entry)
         self.tool_ids.add(fn.symbol)
@@ -243,7 +243,7 @@ class _Crew:
         # An args_schema model of the tree joins the signature (its fields compared); one that
         # cannot be read stays recorded by its expression.
         args_schema = cls.attrs.get("args_schema")
-        signature = with_args_schema(p, signature_of(run) if run is not None else None, args_schema)
+        signature = with_args_schema(p, _fields_of(signature_of(run)) if run is not None else None, args_schema)
         if args_schema is not None and not (signature and signature.schemas):
             extra["args_schema"] = describe(args_schema)
         site = Site(p.path_of(cls.symbol), cls.line, cls.conditional)
@@ -1159,3 +1159,11 @@ def _remover_values(p: Program, m: ModuleFacts) -> list[tuple[int, str]]:
 
 def extract(program: Program) -> DialectResult:
     return _Crew(program).run()
+
+
+def _fields_of(signature: Signature) -> Signature:
+    """The parameters CrewAI makes the schema the model fills from (`BaseTool._default_args_schema`,
+    `CrewStructuredTool.from_function`): the named ones; `*args` and `**kwargs` are left out of it,
+    so adding or dropping them changes nothing the model sees."""
+    signature.params = [q for q in signature.params if not q.name.startswith("*")]
+    return signature
