@@ -423,6 +423,17 @@ _KINDS: tuple[ChangeKind, ...] = (
         "change; read the new text the way a model would.",
     ),
     _kind(
+        "tool.return_type_changed",
+        "info",
+        "Tool return type changed",
+        "Only the annotated return type of the tool changed, in a framework that hands the model "
+        "the result as text (LangChain, CrewAI, OpenAI Agents SDK, PydanticAI): nothing the model "
+        "fills in changed, and the type is not in the schema it sees; what it reads back may be "
+        "shaped differently. Where the return type is part of what clients see (an MCP tool's "
+        "output schema, a smolagents tool's output type, ADK) it is a `tool.signature_changed`, "
+        "as it is here when parameters change too.",
+    ),
+    _kind(
         "prompt.description_changed",
         "info",
         "Prompt description changed",

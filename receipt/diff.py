@@ -528,11 +528,14 @@ def _digest_rule(attr: str, word: str, kinds: tuple[str, ...]) -> EntryRule:
     return rule
 
 
-def signature_differences(before: Signature | None, after: Signature | None, wording: list[str] | None = None) -> list[str]:
+def signature_differences(
+    before: Signature | None, after: Signature | None, wording: list[str] | None = None, returns: list[str] | None = None,
+) -> list[str]:
     """Plain-text phrases for what changed between two signatures; [] when equivalent.
 
     Parameter order is ignored: models and MCP clients pass arguments by name. `wording`: where
-    changes of the words a field is described by go instead (`schema_differences`).
+    changes of the words a field is described by go instead (`schema_differences`); `returns`:
+    where a change of the return type goes instead (a framework that shows the model no return type).
     """
     if before is None and after is None:
         return []
@@ -567,7 +570,7 @@ def signature_differences(before: Signature | None, after: Signature | None, wor
         if q.name not in new:
             out.append(f"param '{q.name}' removed")
     if before.returns != after.returns:
-        out.append(f"return type changed ({before.returns or 'untyped'} -> {after.returns or 'untyped'})")
+        (out if returns is None else returns).append(f"return type changed ({before.returns or 'untyped'} -> {after.returns or 'untyped'})")
     # A schema whose fields are the parameters on both sides (`inputSchema=Model.model_json_schema()`)
     # echoes what the parameters' phrases said: one phrase per field changed, not two.
     echoes = frozenset(
@@ -609,21 +612,34 @@ def _signature_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Chan
     if head.kind not in _HAS_SIGNATURE:
         return []
     wording: list[str] = []
-    diffs = signature_differences(base.signature, head.signature, wording)
-    if not diffs and not wording:
+    returns: list[str] | None = [] if head.kind == "tool" and head.dialect in _RESULT_AS_TEXT and base.dialect == head.dialect else None
+    diffs = signature_differences(base.signature, head.signature, wording, returns)
+    if not diffs and not wording and not returns:
         return []
     before = json_value(base.signature) if base.signature is not None else None
     after = json_value(head.signature) if head.signature is not None else None
     if not diffs:
-        # Only the words fields are described by changed: what the tool accepts did not. Those words
-        # reach the model as its description does, and weigh the same (a typo fixed is no warning).
-        message = f"{_who(head)} parameter description changed: {'; '.join(wording)}"
-        return [entry_change(f"{head.kind}.description_changed", head, before, after, message)]
+        out: list[Change] = []
+        if wording:
+            # Only the words fields are described by changed: what the tool accepts did not. Those words
+            # reach the model as its description does, and weigh the same (a typo fixed is no warning).
+            message = f"{_who(head)} parameter description changed: {'; '.join(wording)}"
+            out.append(entry_change(f"{head.kind}.description_changed", head, before, after, message))
+        if returns:
+            out.append(entry_change("tool.return_type_changed", head, before, after, f"{_who(head)} {returns[0]}"))
+        return out
     if base.signature is None or head.signature is None:  # the one phrase says it all
         message = f"{_who(head)} {diffs[0]}"
     else:
-        message = f"{_who(head)} signature changed: {'; '.join(diffs + wording)}"
+        message = f"{_who(head)} signature changed: {'; '.join(diffs + (returns or []) + wording)}"
     return [entry_change(f"{head.kind}.signature_changed", head, before, after, message)]
+
+
+# Dialects whose framework hands the model a tool's result as text (or JSON of it) and shows it no
+# return type: a return annotation changed alone is `tool.return_type_changed` (info), not a
+# signature warning. MCP (the output schema), smolagents (`output_type`, in the tool's description
+# the model reads) and ADK (a response schema in the declaration) show it, and are not here.
+_RESULT_AS_TEXT = frozenset({"langchain", "crewai", "openai-agents", "pydantic-ai"})
 
 
 def _target_name(key: str, side: Mapping[str, Entry]) -> str:

@@ -521,6 +521,33 @@ def test_signature_change_lists_every_difference():
     assert c.after["params"][1] == {"name": "amount", "type": "float", "required": True, "default": None}
 
 
+@pytest.mark.parametrize("dialect", ["langchain", "crewai", "openai-agents", "pydantic-ai"])
+def test_return_type_alone_is_info_where_the_model_sees_no_return_type(dialect: str) -> None:
+    """LangChain, CrewAI, OpenAI Agents and PydanticAI hand the model the result as text: a return
+    annotation changed alone (`-> Any` made `-> str`) changes nothing it fills in."""
+    base = {"name": "search", "dialect": dialect, "signature": sig(Param(name="q", type="str"), returns="Any")}
+    head = {"name": "search", "dialect": dialect, "signature": sig(Param(name="q", type="str"), returns="str")}
+    (c,) = diff1("tool", base, head)
+    assert (c.id, c.severity, c.message) == ("tool.return_type_changed", "info", "tool 'search' return type changed (Any -> str)")
+
+
+@pytest.mark.parametrize("dialect", ["fastmcp", "mcp", "smolagents", "google-adk", "markers"])
+def test_return_type_is_part_of_the_signature_where_clients_see_it(dialect: str) -> None:
+    """An MCP tool's output schema, a smolagents tool's output type: what clients read of the tool."""
+    base = {"name": "search", "dialect": dialect, "signature": sig(Param(name="q", type="str"), returns="str")}
+    head = {"name": "search", "dialect": dialect, "signature": sig(Param(name="q", type="str"), returns="dict")}
+    (c,) = diff1("tool", base, head)
+    assert (c.id, c.severity) == ("tool.signature_changed", "warning")
+
+
+def test_return_type_said_inside_the_signature_change_when_params_change_too() -> None:
+    base = {"name": "search", "dialect": "langchain", "signature": sig(Param(name="q", type="str"), returns="Any")}
+    head = {"name": "search", "dialect": "langchain", "signature": sig(Param(name="q", type="str"), Param(name="n", type="int"), returns="str")}
+    (c,) = diff1("tool", base, head)
+    assert (c.id, c.severity) == ("tool.signature_changed", "warning")
+    assert c.message == "tool 'search' signature changed: param 'n' added (required); return type changed (Any -> str)"
+
+
 def test_param_now_optional_and_untyped():
     d = signature_differences(sig(Param(name="q", type="str")), sig(Param(name="q", required=False, default="''")))
     assert d == ["param 'q' now optional (default '')", "param 'q' type changed (str -> untyped)"]
@@ -771,6 +798,7 @@ def every_scenario_change() -> list[Change]:
         out += diff_surfaces(surf(mk(kind, "a", approval=D1)), surf(mk(kind, "b", approval=D1), rev="head"))
     out += diff1("tool", {"signature": sig(Param(name="a"))}, {"signature": sig()})
     out += diff1("prompt", {"signature": sig(Param(name="a"))}, {"signature": sig()})
+    out += diff1("tool", {"dialect": "crewai", "signature": sig(returns="Any")}, {"dialect": "crewai", "signature": sig(returns="str")})
     for kind in ("agent", "tool"):
         t = mk("tool", "t")
         out += diff_surfaces(surf(mk(kind, "r", reaches=["tool:t"]), t), surf(mk(kind, "r"), t, rev="head"))
