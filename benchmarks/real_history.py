@@ -59,6 +59,11 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "langchain-ai+open_deep_research": "src",
     # Eleventh sweep (2026-12-07, second session): the reference MCP servers (low-level Server API)
     "modelcontextprotocol+servers": "src",
+    # Twelfth sweep (2026-12-07, third session): tool kits other agents import. Stripe's agent toolkit
+    # (payments tools for OpenAI Agents, LangChain, CrewAI, Strands; moved from python/ to tools/python/)
+    # and CrewAI's tool library (BaseTool subclasses with args_schema models).
+    "stripe+agent-toolkit": ("python", "tools/python"),
+    "crewAIInc+crewAI-tools": "crewai_tools",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
