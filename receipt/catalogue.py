@@ -429,7 +429,9 @@ _KINDS: tuple[ChangeKind, ...] = (
         "Only the annotated return type of the tool changed, in a framework that hands the model "
         "the result as text (LangChain, CrewAI, OpenAI Agents SDK, PydanticAI): nothing the model "
         "fills in changed, and the type is not in the schema it sees; what it reads back may be "
-        "shaped differently. Where the return type is part of what clients see (an MCP tool's "
+        "shaped differently (PydanticAI's `include_return_schema` shows the model the return "
+        "schema as words of the description: info, as a description change is). Where the return "
+        "type is part of what clients see (an MCP tool's "
         "output schema, a smolagents tool's output type, ADK) it is a `tool.signature_changed`, "
         "as it is here when parameters change too.",
     ),
