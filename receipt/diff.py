@@ -565,7 +565,10 @@ def signature_differences(
             else:
                 out.append(f"param '{p.name}' type changed ({q.type or 'untyped'} -> {p.type or 'untyped'})")
         if p.default != q.default and p.required == q.required:
-            out.append(f"param '{p.name}' default changed ({_fmt(q.default)} -> {_fmt(p.default)})")
+            if wording is not None and _default_described_differently(q.default, p.default):
+                wording.append(f"param '{p.name}' description changed")
+            else:
+                out.append(f"param '{p.name}' default changed ({_fmt(q.default)} -> {_fmt(p.default)})")
     for q in before.params:
         if q.name not in new:
             out.append(f"param '{q.name}' removed")
@@ -584,28 +587,51 @@ def signature_differences(
 def _only_described_differently(a: str | None, b: str | None) -> bool:
     """Whether two annotation texts are one `Annotated[T, ...]` whose metadata differ only in the
     `description=` of their calls (`Field(description=...)`): a change of words, not of type."""
-    import ast
-
-    def undescribed(text: str) -> str | None:
-        try:
-            node = ast.parse(text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
-        if not isinstance(node, ast.Subscript) or not isinstance(node.slice, ast.Tuple):
-            return None
-        if not (isinstance(node.value, ast.Name) and node.value.id == "Annotated"
-                or isinstance(node.value, ast.Attribute) and node.value.attr == "Annotated"):
-            return None
-        for meta in node.slice.elts[1:]:
-            for call in ast.walk(meta):
-                if isinstance(call, ast.Call):
-                    call.keywords = [k for k in call.keywords if k.arg != "description"]
-        return ast.dump(node)
-
     if not a or not b:
         return False
-    left = undescribed(a)
-    return left is not None and left == undescribed(b)
+    left = _undescribed(a, annotated=True)
+    return left is not None and left == _undescribed(b, annotated=True)
+
+
+def _default_described_differently(a: str | None, b: str | None) -> bool:
+    """Whether two default texts differ only in the `description=` of a `Field(...)` call, no
+    default and no `Field(..., description=...)` of a required parameter being the same value
+    (pydantic's Field as a default is the parameter's field: python.py `_field_gives_no_default`)."""
+    left, right = ("" if t is None else _undescribed(t, annotated=False) for t in (a, b))
+    return left is not None and left == right and a != b
+
+
+def _undescribed(text: str, *, annotated: bool) -> str | None:
+    """`text`'s syntax tree without the `description=` of its calls (`annotated`: of an
+    `Annotated[T, ...]`'s metadata, else of a `Field(...)` default), dumped; None when `text` is
+    no such thing. A `Field(...)` left with nothing but `...` (or nothing) gives no default: ""."""
+    import ast
+
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if annotated:
+        if not isinstance(node, ast.Subscript) or not isinstance(node.slice, ast.Tuple) or _leaf_name(node.value) != "Annotated":
+            return None
+        metadata: list[ast.expr] = node.slice.elts[1:]
+    else:
+        if not isinstance(node, ast.Call) or _leaf_name(node.func) != "Field":
+            return None
+        metadata = [node]
+    for meta in metadata:
+        for call in ast.walk(meta):
+            if isinstance(call, ast.Call):
+                call.keywords = [k for k in call.keywords if k.arg != "description"]
+    if not annotated and not node.keywords and all(isinstance(a, ast.Constant) and a.value is ... for a in node.args):  # type: ignore[attr-defined]
+        return ""
+    return ast.dump(node)
+
+
+def _leaf_name(node: object) -> str | None:
+    import ast
+
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
 
 
 def _signature_rule(base: Entry, head: Entry, ctx: DiffContext) -> Iterable[Change]:

@@ -548,6 +548,28 @@ def test_return_type_said_inside_the_signature_change_when_params_change_too() -
     assert c.message == "tool 'search' signature changed: param 'n' added (required); return type changed (Any -> str)"
 
 
+@pytest.mark.parametrize(
+    ("before", "after", "phrase"),
+    [
+        # the words of a Field default alone: wording
+        ("Field(..., description='Order id')", "Field(..., description='The order id, e.g. A-1042')", None),
+        (None, "Field(..., description='The order id')", None),  # a required param given words, still required
+        ("Field(description='Order id')", None, None),
+        # the value of a Field default: a default change
+        ("Field(5, description='Rows')", "Field(50, description='Rows')", "param 'q' default changed (Field(5, description='Rows') -> Field(50, description='Rows'))"),
+        ("Field(..., description='Rows')", "Field(..., description='Rows', max_length=5)", "param 'q' default changed (Field(..., description='Rows') -> Field(..., description='Rows', max_length=5))"),
+    ],
+)
+def test_a_field_default_that_changes_only_its_description_is_wording(before: str | None, after: str | None, phrase: str | None) -> None:
+    wording: list[str] = []
+    required = not (before or "").startswith("Field(5")
+    d = signature_differences(
+        sig(Param(name="q", type="str", required=required, default=before)), sig(Param(name="q", type="str", required=required, default=after)), wording,
+    )
+    assert d == ([phrase] if phrase else [])
+    assert wording == ([] if phrase else ["param 'q' description changed"])
+
+
 def test_param_now_optional_and_untyped():
     d = signature_differences(sig(Param(name="q", type="str")), sig(Param(name="q", required=False, default="''")))
     assert d == ["param 'q' now optional (default '')", "param 'q' type changed (str -> untyped)"]

@@ -671,3 +671,41 @@ def test_writes_to_the_module_namespace_bind_its_names() -> None:
     assert {("app.TOOLS", False), ("app.MODEL", False), ("app.LIMIT", False), ("app.HOOKS", False), ("app.FLAG", False), ("app.LATE", True)} <= bound
     assert not any(a.target.endswith("LOCAL") and not a.target.startswith("app.later") for a in m.assigns)
     assert [(line, kind) for line, kind, _ in m.dynamic_code] == [(9, "dynamic-names")]
+
+
+@pytest.mark.parametrize(
+    ("default", "required"),
+    [
+        ("Field(..., description='the order')", True),
+        ("Field(description='the order')", True),  # no default given: pydantic's PydanticUndefined
+        ("Field(default=..., description='the order')", True),
+        ("pydantic.Field(...)", True),
+        ("PField(...)", True),  # imported as `from pydantic.fields import Field as PField`
+        ("Field('A-1')", False),
+        ("Field(None, description='the order')", False),
+        ("Field(default='A-1')", False),
+        ("Field(default_factory=list)", False),
+        ("Field(**OPTIONS)", False),  # what the spread gives is not read: Python's default stands
+        ("Mine(...)", False),  # not pydantic's Field
+    ],
+)
+def test_a_pydantic_field_as_a_parameter_default_is_required_when_it_gives_no_default(default: str, required: bool) -> None:
+    """FastMCP, LangChain, CrewAI, PydanticAI and OpenAI Agents build the schema with pydantic,
+    which reads a `Field` default as the field: `Field(..., description=...)` is required."""
+    f = facts(
+        "tools.py",
+        f"""
+        import pydantic
+        from pydantic import Field
+        from pydantic.fields import Field as PField
+        from mine import Field as Mine
+
+        OPTIONS = {{}}
+
+        def lookup(order_id: str = {default}) -> str:
+            return order_id
+        """,
+    )
+    (param,) = f.functions[0].params
+    assert param.required is required
+    assert param.default == default

@@ -1597,13 +1597,14 @@ class _Extractor:
 
     def _param(self, a: ast.arg, default: ast.expr | None, kind: str, scope: _Scope, required: bool | None = None) -> ParamFact:
         annotation, ann_ref, refs = (None, None, ()) if a.annotation is None else self._annotated(a.annotation, scope)
+        default_expr = self.expr(default, scope) if default is not None else None
         return ParamFact(
             name=a.arg,
             annotation=annotation,
             annotation_ref=ann_ref,
             default=_src(default) if default is not None else None,
-            default_expr=self.expr(default, scope) if default is not None else None,
-            required=(default is None) if required is None else required,
+            default_expr=default_expr,
+            required=(default is None or _field_gives_no_default(default_expr)) if required is None else required,
             kind=kind,
             refs=refs,
         )
@@ -2430,3 +2431,21 @@ class _deep_recursion:
 
     def __exit__(self, *exc: object) -> None:
         sys.setrecursionlimit(self.saved)
+
+
+# pydantic's Field, as the import spells it (the facts qualify names by the module's imports).
+_PYDANTIC_FIELD = frozenset({"pydantic.Field", "pydantic.fields.Field"})
+
+
+def _field_gives_no_default(e: Expr | None) -> bool:
+    """`order_id: str = Field(..., description="...")` or `Field(description="...")`: every
+    framework that builds a tool's schema with pydantic (FastMCP, LangChain, CrewAI, PydanticAI,
+    OpenAI Agents) reads a `Field` default as the field itself, and one with no default (`...`,
+    or none given and no `default_factory`) is required, though Python sees a default. A call
+    spreading `*args` or `**options` may give one: not read as required."""
+    if e.__class__ is not Call or e.func.__class__ is not Ref or e.func.name not in _PYDANTIC_FIELD or e.spread or e.star:  # type: ignore[union-attr]
+        return False
+    given = e.args[0] if e.args else e.kw("default")  # type: ignore[union-attr]
+    if given is None:
+        return e.kw("default_factory") is None  # type: ignore[union-attr]
+    return given.__class__ is Dyn and given.src == "..." and given.why == "constant"  # type: ignore[union-attr]
