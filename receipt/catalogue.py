@@ -417,8 +417,9 @@ _KINDS: tuple[ChangeKind, ...] = (
         "tool.description_changed",
         "info",
         "Tool description changed",
-        "The tool's description changed, or only the descriptions of its parameters (the schema "
-        "fields' `description`, with nothing the tool accepts changed). Models decide whether and "
+        "The tool's description changed, or only the words its parameters are described by (the "
+        "schema fields' `description`, `title` or `examples`, a `Field(...)` default's "
+        "description, with nothing the tool accepts changed). Models decide whether and "
         "how to call a tool from these words, so this can change behaviour without any code "
         "change; read the new text the way a model would.",
     ),

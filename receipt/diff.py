@@ -27,7 +27,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 from receipt.canonical import canonical_json, fingerprint
 from receipt.catalogue import CATALOGUE
 from receipt.identity import Doubt, Pairing, move_path, pair_with_doubts, respell
-from receipt.schemas import schema_differences
+from receipt.schemas import WORDS, schema_differences
 from receipt.models import (
     SEVERITY_ORDER,
     Change,
@@ -602,7 +602,7 @@ def _default_described_differently(a: str | None, b: str | None) -> bool:
 
 
 def _undescribed(text: str, *, annotated: bool) -> str | None:
-    """`text`'s syntax tree without the `description=` of its calls (`annotated`: of an
+    """`text`'s syntax tree without the `description=` (and the other words, `schemas.WORDS`) of its calls (`annotated`: of an
     `Annotated[T, ...]`'s metadata, else of a `Field(...)` default), dumped; None when `text` is
     no such thing. A `Field(...)` left with nothing but `...` (or nothing) gives no default: ""."""
     import ast
@@ -622,7 +622,7 @@ def _undescribed(text: str, *, annotated: bool) -> str | None:
     for meta in metadata:
         for call in ast.walk(meta):
             if isinstance(call, ast.Call):
-                call.keywords = [k for k in call.keywords if k.arg != "description"]
+                call.keywords = [k for k in call.keywords if k.arg not in WORDS]
     if not annotated and not node.keywords and all(isinstance(a, ast.Constant) and a.value is ... for a in node.args):  # type: ignore[attr-defined]
         return ""
     return ast.dump(node)

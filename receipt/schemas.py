@@ -50,6 +50,9 @@ _BUILT_AT_RUN_TIME = frozenset(
 # Keyword arguments of Field()/field() that change nothing a caller sends or sees.
 _NOT_SCHEMA = frozenset({"repr", "compare", "hash", "kw_only", "init_var", "exclude", "frozen"})
 _RANGE = ("ge", "gt", "le", "lt")
+# Keywords of a field that only say something to the reader (JSON Schema's annotations: nothing
+# validates against them): a change of them alone is a change of wording, not of what is accepted.
+WORDS = frozenset({"description", "title", "examples"})
 _JSON_SCHEMA_METHODS = ("model_json_schema", "schema")
 # Containers whose parametrised spelling (`list[Step]`) builds the same empty value as the bare class
 # (`list`) when called as a default factory: type checkers ask for the former, the value is the same.
@@ -504,8 +507,8 @@ def _constraint_differences(where: str, a: dict[str, str], b: dict[str, str], wo
         x, y = a.get(key), b.get(key)
         if x == y:
             continue
-        if key == "description":
-            wording.append(f"{where} description {'added' if x is None else 'removed' if y is None else 'changed'}")
+        if key in WORDS:
+            wording.append(f"{where} {key} {'added' if x is None else 'removed' if y is None else 'changed'}")
         elif x is None:
             out.append(f"{where} {key}={y} added")
         elif y is None:

@@ -319,6 +319,22 @@ def test_a_field_description_reworded_alone_is_a_description_change_not_a_signat
     assert "range changed" in message and "description changed" in message
 
 
+@pytest.mark.parametrize(
+    ("before", "after", "words"),
+    [
+        ("Field(ge=1, le=100)", "Field(ge=1, le=100, examples=[10, 50])", "Args field 'limit' examples added"),
+        ("Field(ge=1, le=100, title='Limit')", "Field(ge=1, le=100, title='Result limit')", "Args field 'limit' title changed"),
+    ],
+)
+def test_a_field_title_or_examples_changed_alone_are_words_too(git_repo: GitRepoBuilder, before: str, after: str, words: str) -> None:
+    """JSON Schema's annotations (description, title, examples): the model reads them, nothing validates against them."""
+    git_repo.commit(TREE | {"pkg/models.py": MODELS.replace("Field(ge=1, le=100)", before)})
+    git_repo.commit({"pkg/models.py": MODELS.replace("Field(ge=1, le=100)", after)})
+    code, receipt = receipt_of(git_repo)
+    assert seen(receipt) == [("tool.description_changed", "search", "info")]
+    assert words in receipt["changes"][0]["message"]
+
+
 def test_moving_a_model_between_modules_gives_no_changes(git_repo: GitRepoBuilder) -> None:
     git_repo.commit(TREE)
     git_repo.commit({"pkg/models.py": None, "pkg/shapes.py": MODELS, "pkg/__init__.py": "from pkg.shapes import Args\n"})
