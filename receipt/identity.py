@@ -17,7 +17,8 @@ Pairing across revisions, in stages, never guessing:
    many (a renamed variable or function); then likewise in one file (a layout change gave the file
    another import name);
 3. entries whose name is not statically known (named by a fallback such as the function name),
-   by the same name expression in the same home, exactly one on each side;
+   by the same name expression in the same home, exactly one on each side; the same tool of the
+   same server object (home and binding) under the server's new name (a renamed server);
 4. a moved folder (a monorepo's project moved under `crews/`): the same client-visible and bound
    name in files whose paths end alike (at least file and folder), longest shared end first, one
    candidate each way; then a renamed folder (`samples/` -> `demos/`), where only the file names
@@ -323,6 +324,10 @@ def pair_entries(base: Iterable[Entry], head: Iterable[Entry]) -> dict[str, str]
     return pairs
 
 
+# Dialects whose `scope` is the name of the server an entry is registered on (its `home` that server).
+_SERVER_DIALECTS = frozenset({"mcp", "fastmcp"})
+
+
 def pair_with_doubts(base: Iterable[Entry], head: Iterable[Entry]) -> Pairing:
     """The certain pairs (head key -> base key) and the groups whose pairing is ambiguous."""
     old = sorted(base, key=_order)
@@ -392,6 +397,21 @@ def pair_with_doubts(base: Iterable[Entry], head: Iterable[Entry]) -> Pairing:
     olds = group((e for e in remaining_old if e.scope_by_variable), by_home)
     for k, news in group((e for e in left_new if e.scope_by_variable), by_home).items():
         if len(news) == 1 and len(olds.get(k, ())) == 1:
+            pairs[news[0].key] = olds[k][0].key
+    left_new = [e for e in left_new if e.key not in pairs]
+    taken = set(pairs.values())
+    remaining_old = [e for e in remaining_old if e.key not in taken]
+
+    # Stage 3c: a server renamed (`FastMCP("graphiti")` -> `FastMCP("Graphiti Agent Memory")`):
+    # the name it gives itself is what a client displays, never what it calls a tool by (the
+    # client's own configuration names the connection). The same server object (home), the same
+    # kind, tool name and binding (slot), exactly one on each side, is the same entry under the
+    # server's new name. A tool moved to another server has another home and stays removed + added.
+    served = lambda e: (e.kind, e.name, e.home, e.slot)  # noqa: E731
+    on_server = lambda e: e.scope and e.dialect in _SERVER_DIALECTS  # noqa: E731
+    olds = group((e for e in remaining_old if on_server(e)), served)
+    for k, news in group((e for e in left_new if on_server(e)), served).items():
+        if len(news) == 1 and len(olds.get(k, ())) == 1 and olds[k][0].scope != news[0].scope:
             pairs[news[0].key] = olds[k][0].key
     left_new = [e for e in left_new if e.key not in pairs]
     taken = set(pairs.values())
