@@ -66,12 +66,38 @@ def is_injected(param_name: str, annotation: str | None, annotation_ref: str | N
     if param_name in ("self", "cls"):
         return True
     for text in (annotation_ref or "", annotation or ""):
-        leaf = text.rsplit(".", 1)[-1].split("[", 1)[0]
-        if leaf in INJECTED_TYPES:
-            return True
+        # `ctx: Context | None = None`: the SDKs look through Optional and unions for the type
+        for member in _union_members(text):
+            if member.rsplit(".", 1)[-1].split("[", 1)[0].strip() in INJECTED_TYPES:
+                return True
         if any(t in text for t in ("InjectedToolArg", "InjectedState", "InjectedStore", "InjectedToolCallId")):
             return True
     return by_name and annotation is None and param_name in INJECTED_NAMES
+
+
+def _union_members(text: str) -> list[str]:
+    """The members of a union annotation's text (`A | None`, `Optional[A]`, `Union[A, B]`), else the text."""
+    text = text.strip()
+    for wrapper in ("Optional[", "typing.Optional[", "Union[", "typing.Union["):
+        if text.startswith(wrapper) and text.endswith("]"):
+            return [m for part in _split_top(text[len(wrapper):-1], ",") for m in _union_members(part)]
+    parts = _split_top(text, "|")
+    return [text] if len(parts) == 1 else [m for part in parts for m in _union_members(part)]
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """`text` split at `sep` outside brackets (`dict[str, int | None] | None` -> two parts)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
 
 
 def signature_of(fn: FunctionFact, *, drop_first: bool = False, drop_names: Iterable[str] = ()) -> Signature:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from receipt.dialects.base import lowest, origin_matches, split_method, stricter
+from receipt.dialects.base import is_injected, lowest, origin_matches, split_method, stricter
 from receipt.extract.facts import Attr, Call, Concat, Const, Dyn, Map, Ref, Seq, Splat, walk
 from receipt.models import Dynamic
 from tests.helpers import surface_of
@@ -77,3 +77,20 @@ def test_origin_matches_a_re_export_and_a_method_by_its_class_never_by_the_metho
     assert origin_matches("langchain_core.prompts.prompt.PromptTemplate.partial", "langchain_core.prompts.PromptTemplate.partial")
     assert not origin_matches("langchain_core.prompts.PromptTemplate", "langchain_core.prompts.PromptTemplate.from_template")
     assert not origin_matches("langchain_community.tools.tool", "langchain_core.tools.tool")
+
+
+@pytest.mark.parametrize(
+    ("annotation", "injected"),
+    [
+        ("Context", True),
+        ("Context | None", True),  # FastMCP looks through Optional and unions for its Context
+        ("Optional[Context]", True),
+        ("typing.Union[None, Context]", True),
+        ("RunContext[Deps]", True),
+        ("str | None", False),
+        ("dict[str, Context] | None", False),  # a Context inside a container is a value, not the context
+        ("list[Context]", False),
+    ],
+)
+def test_an_injected_parameter_is_found_inside_a_union(annotation: str, injected: bool) -> None:
+    assert is_injected("c", annotation, None) is injected
