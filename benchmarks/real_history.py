@@ -64,6 +64,11 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     # and CrewAI's tool library (BaseTool subclasses with args_schema models).
     "stripe+agent-toolkit": ("python", "tools/python"),
     "crewAIInc+crewAI-tools": "crewai_tools",
+    # Thirteenth sweep (2026-12-07, third session): MCP servers as teams ship them (Neo4j's four
+    # FastMCP servers; graphiti's memory server) and mcp-agent's examples (agents over MCP servers)
+    "neo4j-contrib+mcp-neo4j": "servers",
+    "getzep+graphiti": "mcp_server",
+    "lastmile-ai+mcp-agent": "examples",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -272,6 +277,31 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # corpus mcp/lowlevel_field_description_*). Readability, not fixed: a low-level tool whose
     # inputSchema is a model says "param 'x' added" and "Model field 'x' added" for one field.
     "modelcontextprotocol+servers": (14, 1, 0),
+    # Twelfth sweep (2026-12-07, third session). stripe/agent-toolkit: 22 commits, 3 with changes, all
+    # right; its toolkits build their tools in a comprehension over a filtered list (what the run's
+    # configuration allows), reported as unresolved, never guessed.
+    "stripe+agent-toolkit": (3, 0, 0),
+    # crewAI-tools, -n 100 (42 commits with changes once fixed, every non-`tool.added` change read):
+    # a tool library with no agent of its own had 6 of its 108 tools exported, so 16 commits adding
+    # tools (Couchbase, MongoDB, Arxiv, Bright Data, ...) said nothing (misses; fixed: what a
+    # top-level package publishes is a root, corpus crewai/library_*, langchain/library_*). False
+    # alarms: ad19b074c8 gave 15 signature warnings for optional `_run` params outside the
+    # args_schema; b84543e7eb 16 for `**kwargs` dropped and `-> Any` made `-> str`; 0c0d09d25b one for
+    # an added `-> Any` (fixed: an args_schema's fields are the params, CrewAI leaves *args/**kwargs
+    # out, a return type alone is tool.return_type_changed, info, where the model sees text).
+    "crewAIInc+crewAI-tools": (42, 3, 16),
+    # Thirteenth sweep. mcp-neo4j: 14 commits with changes. A param defaulting to
+    # `Field(..., description=...)` read as optional (a miss: it is required; fixed) and a reworded
+    # Field description as a default change (e4e0f83989, which changes constraints too, so its
+    # warnings stand). Per-tool `namespace_prefix + "name"` tool names are unresolved notes, rightly.
+    "neo4j-contrib+mcp-neo4j": (14, 0, 1),
+    # graphiti: 5 commits with changes. 9ab8abf9b4 renamed its FastMCP server ("graphiti" -> "Graphiti
+    # Agent Memory"): 8 tools removed + 8 dangerous added (a false alarm: clients do not call tools by
+    # the server's name; fixed, identity stage 3c). The tool renames of that commit stay removed + added.
+    "getzep+graphiti": (5, 1, 0),
+    # mcp-agent: 3 commits with changes. 3580266b11 added `ctx: Context | None = None` to three tools:
+    # a signature warning each (a false alarm: FastMCP injects a Context inside Optional; fixed).
+    "lastmile-ai+mcp-agent": (3, 1, 0),
 }
 
 
