@@ -709,3 +709,19 @@ def test_a_pydantic_field_as_a_parameter_default_is_required_when_it_gives_no_de
     (param,) = f.functions[0].params
     assert param.required is required
     assert param.default == default
+
+
+def test_a_long_annotation_cut_for_keeping_still_tells_a_change_past_the_cut() -> None:
+    words = "x" * 1200
+    texts = []
+    for limit in (20, 2000):
+        f = facts("tools.py", f"""
+            from typing import Annotated
+            from pydantic import Field
+
+            def lookup(order_id: Annotated[str, Field(description="{words}", max_length={limit})]) -> str:
+                return order_id
+            """)
+        texts.append(f.functions[0].params[0].annotation)
+    assert all(len(t) <= 1000 and "sha256:" in t for t in texts)
+    assert texts[0] != texts[1]

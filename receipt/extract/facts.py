@@ -14,6 +14,7 @@ mappings, and `Dyn` for anything that cannot be known statically (kept with its 
 from __future__ import annotations
 
 import collections
+import hashlib
 import itertools
 import json
 import math
@@ -182,12 +183,24 @@ class Dyn:
 
 
 SRC_LIMIT = 160
+# An annotation's text is kept longer: its words (`Field(description=...)`) are told apart from its
+# type by reading that text (diff.py `_undescribed`), which a cut text cannot be.
+ANNOTATION_LIMIT = 1000
+
+
+def clipped(text: str, limit: int = SRC_LIMIT) -> str:
+    """`text` cut to at most `limit` characters, the whole of it kept as a digest at the end: two
+    texts alike up to the cut but not after it stay different, so a change past the cut is never
+    unseen (`Field(description="<long>", max_length=5)` -> `max_length=500`)."""
+    if len(text) <= limit:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{text[: limit - 23]}... sha256:{digest}"
 
 
 def shorten(text: str) -> str:
-    """Source text as facts keep it: whitespace collapsed, at most SRC_LIMIT characters."""
-    text = " ".join(text.split())
-    return text if len(text) <= SRC_LIMIT else text[: SRC_LIMIT - 3] + "..."
+    """Source text as facts keep it: whitespace collapsed, at most SRC_LIMIT characters (`clipped`)."""
+    return clipped(" ".join(text.split()))
 
 
 def source_text(span: str) -> str:

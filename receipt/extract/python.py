@@ -34,7 +34,8 @@ from receipt.extract.facts import (
     Ref,
     Seq,
     Splat,
-    SRC_LIMIT,
+    ANNOTATION_LIMIT,
+    clipped,
     _NewCall,
     _NewDyn,
     shorten,
@@ -1531,8 +1532,7 @@ class _Extractor:
         """The annotation's canonical text: same type, same text (see annotations.py)."""
         if node is None:
             return None
-        text = canonical_annotation(node, self.resolver(scope))
-        return text if len(text) <= SRC_LIMIT else text[: SRC_LIMIT - 3] + "..."
+        return clipped(canonical_annotation(node, self.resolver(scope)), ANNOTATION_LIMIT)
 
     def resolver(self, scope: _Scope) -> Callable[[str], str | None]:
         """A dotted name as written in `scope` -> its qualified origin (None: a parameter, ...)."""
