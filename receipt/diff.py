@@ -33,6 +33,7 @@ from receipt.models import (
     Change,
     Dynamic,
     Entry,
+    Schema,
     Severity,
     Signature,
     Subject,
@@ -559,8 +560,11 @@ def signature_differences(
             else:
                 note = f" (default {p.default})" if p.default is not None else ""
                 out.append(f"param '{p.name}' now optional{note}")
-        if p.type != q.type:
-            if wording is not None and _only_described_differently(q.type, p.type):
+        old_type, new_type = _aliased(q.type, before.schemas), _aliased(p.type, after.schemas)
+        if p.type != q.type and old_type == new_type:
+            pass  # a type alias of the tree renamed, the type it names the same (`ValidatedAge` -> `Age`)
+        elif p.type != q.type:
+            if wording is not None and _only_described_differently(old_type, new_type):
                 wording.append(f"param '{p.name}' description changed")
             else:
                 out.append(f"param '{p.name}' type changed ({q.type or 'untyped'} -> {p.type or 'untyped'})")
@@ -582,6 +586,12 @@ def signature_differences(
     )
     out.extend(schema_differences(before.schemas, after.schemas, wording, echoes))
     return out
+
+
+def _aliased(text: str | None, schemas: Mapping[str, Schema]) -> str | None:
+    """The type an annotation names when it is a type alias of the analysed tree, else the annotation."""
+    found = schemas.get(text) if text else None
+    return found.type if found is not None and found.kind == "alias" and found.type else text
 
 
 def _only_described_differently(a: str | None, b: str | None) -> bool:
@@ -613,7 +623,7 @@ def _undescribed(text: str, *, annotated: bool) -> str | None:
         return None
     if annotated:
         if not isinstance(node, ast.Subscript) or not isinstance(node.slice, ast.Tuple) or _leaf_name(node.value) != "Annotated":
-            return None
+            return ast.dump(node)  # `str` is `Annotated[str, Field(description=...)]` without its words
         metadata: list[ast.expr] = node.slice.elts[1:]
     else:
         if not isinstance(node, ast.Call) or _leaf_name(node.func) != "Field":
@@ -625,6 +635,11 @@ def _undescribed(text: str, *, annotated: bool) -> str | None:
                 call.keywords = [k for k in call.keywords if k.arg not in WORDS]
     if not annotated and not node.keywords and all(isinstance(a, ast.Constant) and a.value is ... for a in node.args):  # type: ignore[attr-defined]
         return ""
+    if annotated:  # a `Field()` left with nothing says nothing: `Annotated[T]` of no metadata is `T`
+        kept = [m for m in metadata if not (isinstance(m, ast.Call) and _leaf_name(m.func) == "Field" and not m.args and not m.keywords)]
+        if not kept:
+            return ast.dump(node.slice.elts[0])  # type: ignore[attr-defined]
+        node.slice.elts[1:] = kept  # type: ignore[attr-defined]
     return ast.dump(node)
 
 

@@ -22,7 +22,7 @@ from receipt.diff import (
     sort_changes,
     summarize,
 )
-from receipt.models import Accepted, Change, Dynamic, Entry, ExtractionIssue, Param, Signature, Surface
+from receipt.models import Accepted, Change, Dynamic, Entry, ExtractionIssue, Param, Schema, Signature, Surface
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -568,6 +568,23 @@ def test_a_field_default_that_changes_only_its_description_is_wording(before: st
     )
     assert d == ([phrase] if phrase else [])
     assert wording == ([] if phrase else ["param 'q' description changed"])
+
+
+def test_a_type_alias_renamed_to_the_same_type_is_no_change_and_words_added_through_annotated_are_wording() -> None:
+    alias = lambda text: Schema(kind="alias", type=text)  # noqa: E731
+    limited = "Annotated[int, Field(ge=0, le=7 * DAY)]"
+    before = Signature(params=[Param(name="age", type="ValidatedAge"), Param(name="q", type="str")], schemas={"ValidatedAge": alias(limited)})
+    renamed = Signature(params=[Param(name="age", type="Age"), Param(name="q", type="str")], schemas={"Age": alias(limited)})
+    assert signature_differences(before, renamed, []) == []
+    wording: list[str] = []
+    described = Signature(
+        params=[Param(name="age", type="Age"), Param(name="q", type="Annotated[str, Field(description='The query')]")],
+        schemas={"Age": alias("Annotated[int, Field(ge=0, le=7 * DAY, description='Minutes back')]")},
+    )
+    assert signature_differences(before, described, wording) == []
+    assert wording == ["param 'age' description changed", "param 'q' description changed"]
+    widened = Signature(params=[Param(name="age", type="Age"), Param(name="q", type="str")], schemas={"Age": alias("Annotated[int, Field(ge=0, le=30 * DAY)]")})
+    assert signature_differences(before, widened, []) == ["param 'age' type changed (ValidatedAge -> Age)"]
 
 
 def test_param_now_optional_and_untyped():
