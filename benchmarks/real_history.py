@@ -69,6 +69,11 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "neo4j-contrib+mcp-neo4j": "servers",
     "getzep+graphiti": "mcp_server",
     "lastmile-ai+mcp-agent": "examples",
+    # Fourteenth sweep (2026-12-07, third session): a LangGraph application (the executive assistant
+    # graph and its tools), LangGraph's supervisor library (handoff tools), Logfire's MCP server
+    "langchain-ai+executive-ai-assistant": "eaia",
+    "langchain-ai+langgraph-supervisor-py": "langgraph_supervisor",
+    "pydantic+logfire-mcp": "logfire_mcp",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -302,6 +307,17 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # mcp-agent: 3 commits with changes. 3580266b11 added `ctx: Context | None = None` to three tools:
     # a signature warning each (a false alarm: FastMCP injects a Context inside Optional; fixed).
     "lastmile-ai+mcp-agent": (3, 1, 0),
+    # Fourteenth sweep. executive-ai-assistant: 4 commits, 1 with changes, right (a965b20715 swaps
+    # LangGraph's create_react_agent for the classic one, which only plans: no executor runs its tool).
+    "langchain-ai+executive-ai-assistant": (1, 0, 0),
+    # langgraph-supervisor: 2 commits with changes, right (the library builds agents from parameters:
+    # unresolved notes).
+    "langchain-ai+langgraph-supervisor-py": (2, 0, 0),
+    # logfire-mcp: 13 commits with changes. ab06738f1e moves parameter words from docstrings into
+    # `Annotated[str, Field(description=...)]` and renames an alias of the same type: 3 signature
+    # warnings (a false alarm; fixed). Reading its alias texts showed that an annotation was kept cut
+    # at 160 characters: a constraint changed past the cut was unseen (a miss; fixed, with a digest).
+    "pydantic+logfire-mcp": (13, 1, 1),
 }
 
 
