@@ -21,6 +21,7 @@ new, a rule to `ENTRY_RULES` (a function of base entry, head entry and the diff 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
@@ -976,12 +977,23 @@ def _same_after_move(before: str, after: str, modules: Mapping[str, str]) -> boo
     """Is `after` the spelling `before` gets once the moved modules are named as after the move? Long
     spellings are cut with "..." (extract.program), and the move can lengthen one past the cut: then
     the part both keep is compared."""
-    cut_before, cut_after = before.endswith("..."), after.endswith("...")
-    moved = respell(before[:-3] if cut_before else before, modules)
+    # A cut spelling ends in "..." and a digest of the whole (facts.clipped), which the respelling
+    # changes: only the part before the cut is compared.
+    before, cut_before = _uncut(before)
+    after, cut_after = _uncut(after)
+    moved = respell(before, modules)
     if not cut_after:
         return not cut_before and moved == after
-    kept = after[:-3]
-    return moved.startswith(kept) or (cut_before and kept.startswith(moved))
+    return moved.startswith(after) or (cut_before and after.startswith(moved))
+
+
+_CUT = re.compile(r"\.\.\.(?: sha256:[0-9a-f]{12})?$")
+
+
+def _uncut(text: str) -> tuple[str, bool]:
+    """`text` without the mark of a cut ("...", with or without a digest), and whether it was cut."""
+    found = _CUT.search(text)
+    return (text[: found.start()], True) if found else (text, False)
 
 
 def _pair_score(base: Entry | None, head: Entry | None, ctx: DiffContext, rules: Sequence[EntryRule]) -> tuple[int, int]:

@@ -37,6 +37,7 @@ from receipt.extract.facts import (
     assigned_call_name,
     attribute_callee,
     calls_named,
+    clipped,
     indexed_callee,
     item_written,
     mutates_of,
@@ -2005,11 +2006,10 @@ def describe(expr: Expr) -> str:
         return expr.src
     if isinstance(expr, Call):
         if isinstance(expr.func, Ref) and expr.func.name == PIPE and len(expr.args) == 2:
-            text = f"{describe(expr.args[0])} | {describe(expr.args[1])}"
-            return text if len(text) <= 160 else text[:157] + "..."
+            return clipped(f"{describe(expr.args[0])} | {describe(expr.args[1])}")
         args = [describe(a) for a in expr.args] + [f"{k}={describe(v)}" for k, v in expr.kwargs] + [f"**{describe(v)}" for v in expr.spread]
-        text = f"{describe(expr.func)}({', '.join(args)})"
-        return text if len(text) <= 160 else text[:157] + "..."
+        # cut with a digest of the whole: two run-time spellings alike for 160 characters differ
+        return clipped(f"{describe(expr.func)}({', '.join(args)})")
     if isinstance(expr, Seq):
         return "[" + ", ".join(describe(a) for a in expr.items) + "]"
     if isinstance(expr, Map):

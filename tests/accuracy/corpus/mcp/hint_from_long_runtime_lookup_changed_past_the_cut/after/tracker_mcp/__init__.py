@@ -1,0 +1,1 @@
+"""MCP server exposing the team's issue tracker to coding assistants."""
