@@ -35,6 +35,7 @@ from receipt.extract.facts import (
     Seq,
     Splat,
     ANNOTATION_LIMIT,
+    SRC_LIMIT,
     clipped,
     _NewCall,
     _NewDyn,
@@ -96,9 +97,9 @@ def module_name_for(path: str) -> tuple[str, bool]:
     return module or "__root__", is_package
 
 
-def _src(node: ast.AST) -> str:
-    """What `ast.unparse` writes for `node`, shortened (names, dotted names and plain constants
-    are written directly: the same text)."""
+def _src(node: ast.AST, limit: int = SRC_LIMIT) -> str:
+    """What `ast.unparse` writes for `node`, shortened to `limit` (names, dotted names and plain
+    constants are written directly: the same text)."""
     try:
         text = _dotted(node)
         if text is None:
@@ -106,7 +107,7 @@ def _src(node: ast.AST) -> str:
             text = repr(value) if value is None or value is True or value is False or type(value) is int else ast.unparse(node)
     except Exception:  # noqa: BLE001 - unparse of odd nodes must not break extraction
         text = type(node).__name__
-    return shorten(text)
+    return clipped(" ".join(text.split()), limit)
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -1602,7 +1603,8 @@ class _Extractor:
             name=a.arg,
             annotation=annotation,
             annotation_ref=ann_ref,
-            default=_src(default) if default is not None else None,
+            # kept as long as an annotation: a `Field(...)` default holds words too (diff.py `_undescribed`)
+            default=_src(default, ANNOTATION_LIMIT) if default is not None else None,
             default_expr=default_expr,
             required=(default is None or _field_gives_no_default(default_expr)) if required is None else required,
             kind=kind,
