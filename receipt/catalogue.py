@@ -737,7 +737,10 @@ _KINDS = (
         "Text added to a tool description, an agent's instructions or a prompt matches one of the "
         "injection rules (receipt/injection.py): hidden directives to the model, secrecy towards the "
         "user, credential or key paths, exfiltration URLs, invisible or bidirectional Unicode, encoded "
-        "blobs, or redirection of other tools. The model obeys this text, so it can make an agent leak "
+        "blobs, or redirection of other tools (that one and hidden-directive tags are read in "
+        "descriptions only: an agent's instructions are its author's own words to the model, which "
+        "prompt guides tell authors to structure with tags and to steer between tools). The model "
+        "obeys this text, so it can make an agent leak "
         "data or act against its user with no code change at all (tool poisoning, OWASP MCP03). Read the "
         "text diff in the receipt; remove the text, or, if it is legitimate, accept the fingerprint. " + _ACCEPT,
     ),

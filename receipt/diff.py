@@ -804,7 +804,7 @@ def injection_changes(base: Entry | None, head: Entry) -> list[Change]:
 
     out = []
     for attr, word in _TEXTS:
-        for hit in added_hits(getattr(base, attr, None) if base is not None else None, getattr(head, attr, None)):
+        for hit in added_hits(getattr(base, attr, None) if base is not None else None, getattr(head, attr, None), word):
             message = f"{_who(head)} {word} matches injection rule {hit.rule.id} ({hit.rule.title}): \"{_clean(hit.match)[:80]}\""
             out.append(entry_change("text.injection_pattern", head, None, {"rule": hit.rule.id, "text": word}, message))
     return out

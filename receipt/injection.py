@@ -18,16 +18,21 @@ import re
 from dataclasses import dataclass
 
 
+# The texts a rule reads: a tool's or prompt's description, an agent's instructions.
+TEXTS = ("description", "instructions")
+
+
 @dataclass(frozen=True)
 class InjectionRule:
     id: str
     title: str
     explanation: str
     pattern: re.Pattern[str]
+    texts: tuple[str, ...] = TEXTS
 
 
-def _rule(id: str, title: str, explanation: str, pattern: str) -> InjectionRule:
-    return InjectionRule(id, title, " ".join(explanation.split()), re.compile(pattern, re.IGNORECASE | re.DOTALL))
+def _rule(id: str, title: str, explanation: str, pattern: str, texts: tuple[str, ...] = TEXTS) -> InjectionRule:
+    return InjectionRule(id, title, " ".join(explanation.split()), re.compile(pattern, re.IGNORECASE | re.DOTALL), texts)
 
 
 RULES: tuple[InjectionRule, ...] = (
@@ -44,6 +49,9 @@ RULES: tuple[InjectionRule, ...] = (
         "Tags such as <IMPORTANT>, <SYSTEM> or [SYSTEM] inside a description are how published tool "
         "poisoning hides directives from a human skimming the text while the model reads them as orders.",
         r"<\s*/?\s*(important|system|instructions?|secret|hidden|admin|assistant)\s*>|\[\s*(system|admin)(\s+(message|prompt|note|instruction))?\s*\]",
+        # An agent's instructions are its author's own words to the model, and tags such as
+        # `<instructions>` are how prompt guides tell authors to structure them: nothing is hidden.
+        ("description",),
     ),
     _rule(
         "secrecy-from-user",
@@ -92,6 +100,8 @@ RULES: tuple[InjectionRule, ...] = (
         "of X, always BCC/send every message to someone) is tool shadowing: it hijacks trusted tools.",
         r"\b(instead\s+of|rather\s+than)\b[^.\n]{0,30}\b(the\s+)?\w+\s+(tool|function)\b"
         r"|\b(all|every|any)\b[^.\n]{0,30}\b(emails?|messages?|payments?|transfers?|requests?)\b[^.\n]{0,40}\b(must|should|shall)\s+(also\s+)?(be\s+)?(sent|forwarded|redirected|copied|cc'?d|bcc'?d)\b",
+        # An agent's instructions say which of its tools to use when: that is their job.
+        ("description",),
     ),
 )
 
@@ -105,21 +115,23 @@ class Hit:
     match: str  # the matched text, as found (renderers escape it)
 
 
-def scan(text: str | None) -> list[Hit]:
-    """Every rule that matches `text`, first match each, in rule order."""
+def scan(text: str | None, where: str = "description") -> list[Hit]:
+    """Every rule for texts of kind `where` (`TEXTS`) that matches `text`, first match each, in rule order."""
     if not text:
         return []
     hits = []
     for rule in RULES:
+        if where not in rule.texts:
+            continue
         m = rule.pattern.search(text)
         if m is not None:
             hits.append(Hit(rule, m.group(0)[:120]))
     return hits
 
 
-def added_hits(before: str | None, after: str | None) -> list[Hit]:
-    """Rules that match the text after the change and did not match it before."""
+def added_hits(before: str | None, after: str | None, where: str = "description") -> list[Hit]:
+    """Rules that match the text (of kind `where`) after the change and did not match it before."""
     if before == after:
         return []  # the same words match the same rules (and most texts of a surface are unchanged)
-    old = {h.rule.id for h in scan(before)}
-    return [h for h in scan(after) if h.rule.id not in old]
+    old = {h.rule.id for h in scan(before, where)}
+    return [h for h in scan(after, where) if h.rule.id not in old]
