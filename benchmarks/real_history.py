@@ -74,6 +74,8 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "langchain-ai+executive-ai-assistant": "eaia",
     "langchain-ai+langgraph-supervisor-py": "langgraph_supervisor",
     "pydantic+logfire-mcp": "logfire_mcp",
+    # LangChain's agents-from-scratch: an email assistant graph with human-in-the-loop interrupts
+    "langchain-ai+agents-from-scratch": "src",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -318,6 +320,14 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # warnings (a false alarm; fixed). Reading its alias texts showed that an annotation was kept cut
     # at 160 characters: a constraint changed past the cut was unseen (a miss; fixed, with a digest).
     "pydantic+logfire-mcp": (13, 1, 1),
+    # agents-from-scratch: 12 commits with changes. 53c728ac53 restructures the email agent's system
+    # prompt with `< Instructions >` tags: a text.injection_pattern regression (a false alarm: tags and
+    # tool preferences in an agent's own instructions are how prompts are written; those two rules now
+    # read descriptions only). Model bumps (o3-mini -> gpt-4o -> gpt-4.1), a required start_time
+    # added to schedule_meeting, a baseline agent deleted: right. Not fixed: b5ea520792 moves the
+    # tools behind `get_tools()`, a helper returning a local dict's values (a Gmail part added under
+    # a flag); it is reported unresolved, and the tools it hands out read as removed.
+    "langchain-ai+agents-from-scratch": (12, 1, 0),
 }
 
 
