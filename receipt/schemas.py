@@ -17,7 +17,7 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any, Iterable
 
-from receipt.extract.facts import Attr, Call, Dyn, Expr, FieldFact, Ref, TypeAliasFact
+from receipt.extract.facts import PYDANTIC_FIELD, Attr, Call, Dyn, Expr, FieldFact, Ref, TypeAliasFact, is_ellipsis
 
 if TYPE_CHECKING:
     from receipt.extract.program import Program
@@ -41,7 +41,7 @@ _MODEL_BASES = frozenset({"pydantic.BaseModel", "pydantic.main.BaseModel"})
 _TYPEDDICT_BASES = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
 _DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "pydantic.dataclasses.dataclass"})
-_FIELD_FUNCTIONS = frozenset({"pydantic.Field", "pydantic.fields.Field", "dataclasses.field"})
+_FIELD_FUNCTIONS = PYDANTIC_FIELD | {"dataclasses.field"}
 # Types built by a call at run time: their fields are not read (`dynamic`, never guessed).
 _BUILT_AT_RUN_TIME = frozenset(
     {"pydantic.create_model", "pydantic.main.create_model", "typing.TypedDict", "typing_extensions.TypedDict",
@@ -173,7 +173,7 @@ class SchemaResolver:
             default = self._default(value.args[0] if value.args else kwargs.pop("default", None), kwargs.pop("default_factory", None))
             kwargs.pop("init", None)
             constraints.update(self._keywords(tuple(kwargs.items())))
-        elif value is not None and not _is_ellipsis(value):
+        elif value is not None and not is_ellipsis(value):
             default = self.text(value)
         default = default if default is not None else annotated_default
         return SchemaField(name=f.name, type=f.annotation, required=default is None, default=default,
@@ -182,7 +182,7 @@ class SchemaResolver:
     def _default(self, given: Expr | None, factory: Expr | None) -> str | None:
         """The default a `Field(...)`/`field(...)` gives (its first argument or `default=`, else
         `default_factory=`); None when it gives none (`...` is none: the field is required)."""
-        if given is not None and not _is_ellipsis(given):
+        if given is not None and not is_ellipsis(given):
             return self.text(given)
         if factory is not None:
             return f"factory: {_factory(factory)}"
@@ -264,9 +264,8 @@ def with_args_schema(program: Program, signature: Signature | None, expr: Expr |
     found = resolver.schemas_of([expr.name])
     if found:
         signature.schemas = dict(sorted({**signature.schemas, **found}.items()))
-        own = resolver.schema(program.canonical(expr.name))
-        if own is not None and own[0].kind in ("model", "typeddict", "dataclass"):
-            fields = [Param(name=f.name, type=f.type, required=f.required, default=f.default) for f in own[0].fields]
+        fields = _field_params(resolver, program, expr.name)
+        if fields is not None:
             named = {f.name for f in fields}
             signature.params = [*fields, *(q for q in signature.params if q.required and q.name not in named)]
     return signature
@@ -286,16 +285,23 @@ def unpacked_single_object(program: Program, signature: Signature | None) -> Sig
     return unpacked.model_copy(update={"returns": signature.returns})
 
 
+def _field_params(resolver: SchemaResolver, program: Program, ref: str) -> list[Param] | None:
+    """The fields of the model, TypedDict or dataclass `ref` names, as the parameters a caller fills in; None for anything else."""
+    found = resolver.schema(program.canonical(ref))
+    if found is None or found[0].kind not in ("model", "typeddict", "dataclass"):
+        return None
+    return [Param(name=f.name, type=f.type, required=f.required, default=f.default) for f in found[0].fields]
+
+
 def model_signature(program: Program, ref: str, *, json_types: bool = False) -> Signature | None:
     """The signature of a tool whose arguments are the fields of the schema class `ref`. With
     `json_types`, param types are said as a literal JSON `inputSchema` says them (`str` -> `string`),
     so writing the schema out by hand or deriving it from the model is the same signature."""
     resolver = SchemaResolver(program)
-    found = resolver.schema(program.canonical(ref))
-    if found is None or found[0].kind not in ("model", "typeddict", "dataclass"):
+    params = _field_params(resolver, program, ref)
+    if params is None:
         return None
     schemas = resolver.schemas_of([ref])
-    params = [Param(name=f.name, type=f.type, required=f.required, default=f.default) for f in found[0].fields]
     if json_types:  # a literal schema's `"default": None` reads as no default (receipt.dialects.mcp)
         params = [p.model_copy(update={"type": _json_type(p.type, schemas), "default": None if p.default == "None" else p.default})
                   for p in params]
@@ -381,10 +387,6 @@ def _factory(expr: Expr) -> str:
 
 def _decorator_origin(program: Program, decorator: Expr) -> str | None:
     return program.origin(decorator.func if isinstance(decorator, Call) else decorator)
-
-
-def _is_ellipsis(expr: Expr) -> bool:
-    return isinstance(expr, Dyn) and expr.src == "..."
 
 
 def _has_dynamic(value: Any) -> bool:

@@ -198,9 +198,18 @@ def clipped(text: str, limit: int = SRC_LIMIT) -> str:
     return f"{text[: limit - 23]}... sha256:{digest}"
 
 
-def shorten(text: str) -> str:
-    """Source text as facts keep it: whitespace collapsed, at most SRC_LIMIT characters (`clipped`)."""
-    return clipped(" ".join(text.split()))
+def shorten(text: str, limit: int = SRC_LIMIT) -> str:
+    """Source text as facts keep it: whitespace collapsed, at most `limit` characters (`clipped`)."""
+    return clipped(" ".join(text.split()), limit)
+
+
+# pydantic's Field, as the facts name it (qualified by the module's imports).
+PYDANTIC_FIELD = frozenset({"pydantic.Field", "pydantic.fields.Field"})
+
+
+def is_ellipsis(expr: Expr | None) -> bool:
+    """`...` as an expression (a `Field(...)` that gives no default)."""
+    return expr.__class__ is Dyn and expr.src == "..." and expr.why == "constant"  # type: ignore[union-attr]
 
 
 def source_text(span: str) -> str:

@@ -35,8 +35,10 @@ from receipt.extract.facts import (
     Seq,
     Splat,
     ANNOTATION_LIMIT,
+    PYDANTIC_FIELD,
     SRC_LIMIT,
     clipped,
+    is_ellipsis,
     _NewCall,
     _NewDyn,
     shorten,
@@ -107,7 +109,7 @@ def _src(node: ast.AST, limit: int = SRC_LIMIT) -> str:
             text = repr(value) if value is None or value is True or value is False or type(value) is int else ast.unparse(node)
     except Exception:  # noqa: BLE001 - unparse of odd nodes must not break extraction
         text = type(node).__name__
-    return clipped(" ".join(text.split()), limit)
+    return shorten(text, limit)
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -2435,9 +2437,6 @@ class _deep_recursion:
         sys.setrecursionlimit(self.saved)
 
 
-# pydantic's Field, as the import spells it (the facts qualify names by the module's imports).
-_PYDANTIC_FIELD = frozenset({"pydantic.Field", "pydantic.fields.Field"})
-
 
 def _field_gives_no_default(e: Expr | None) -> bool:
     """`order_id: str = Field(..., description="...")` or `Field(description="...")`: every
@@ -2445,9 +2444,9 @@ def _field_gives_no_default(e: Expr | None) -> bool:
     OpenAI Agents) reads a `Field` default as the field itself, and one with no default (`...`,
     or none given and no `default_factory`) is required, though Python sees a default. A call
     spreading `*args` or `**options` may give one: not read as required."""
-    if e.__class__ is not Call or e.func.__class__ is not Ref or e.func.name not in _PYDANTIC_FIELD or e.spread or e.star:  # type: ignore[union-attr]
+    if e.__class__ is not Call or e.func.__class__ is not Ref or e.func.name not in PYDANTIC_FIELD or e.spread or e.star:  # type: ignore[union-attr]
         return False
     given = e.args[0] if e.args else e.kw("default")  # type: ignore[union-attr]
     if given is None:
         return e.kw("default_factory") is None  # type: ignore[union-attr]
-    return given.__class__ is Dyn and given.src == "..." and given.why == "constant"  # type: ignore[union-attr]
+    return is_ellipsis(given)
