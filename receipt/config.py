@@ -36,7 +36,7 @@ _COMMENT_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # it ends up insi
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 def _repo_relative(value: str, what: str) -> str:

@@ -32,7 +32,7 @@ RECEIPT_SCHEMA = "behavior-receipt/v1"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class Dynamic(_Model):
@@ -41,7 +41,7 @@ class Dynamic(_Model):
     Recorded with its source expression, never guessed.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     dynamic: str
 
 
@@ -338,7 +338,7 @@ class Binding(BaseModel):
     run; `resolved` fills the shas from the receipt.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     repository: str = ""  # owner/name
     pr: Optional[int] = Field(default=None, ge=1)
