@@ -16,6 +16,9 @@ Recognised, by import origin only (a local class that happens to be called `Fast
 - Receivers resolved across modules (`from .server import mcp`), through aliases, and through a
   registration function's parameter (`def register(mcp: FastMCP): @mcp.tool() ...` + `register(server)`),
   an instance attribute set from one (`self.mcp = mcp` in `__init__`, `self.mcp.tool(...)(self.m)`),
+  a server class's own instance (`self.add_tool(...)` / `@self.tool()` in a method of `class S(FastMCP)`:
+  on every server built from S or a subclass of it; conditional unless registered in `__init__` or in
+  a method `__init__` calls; a class no instance of which is built is reported),
   and a decorator factory applied to the tool (`audited(mcp, "name", **options)(fn)` whose decorator
   registers `fn` or its `functools.wraps` wrapper): each application is a tool with its own options.
 - fastmcp composition: `mount` / `import_server` with `prefix=`, `namespace=`, the second positional
@@ -244,7 +247,7 @@ class _Analyser:
             if kind is None or call is None or a.target in self.a.servers:
                 continue
             flavor, low = kind
-            name = self.p.evaluate(call.kw("name") if generated else call.arg(0, "name"))
+            name = self.p.evaluate(call.kw("name") if generated else self._name_passed(call))
             by_variable = not isinstance(name, str) or not name
             if by_variable:
                 # Dynamic or defaulted (the frameworks then invent one): the variable names it.
@@ -290,6 +293,29 @@ class _Analyser:
         self._factories.add(fn.symbol)
         return substitute(made[0], bind(fn, call))  # type: ignore[return-value]
 
+    def _name_passed(self, call: Call, depth: int = 0) -> Expr | None:
+        """The server name a constructor call gives the framework's class: its first argument or
+        `name=`; for a repository subclass, what its `__init__` passes on (`super().__init__(name=name)`,
+        the parameter bound to this call's argument or its default), through the classes between."""
+        origin = self.p.origin(call.func) or ""
+        c = self.p.classes.get(origin)
+        if c is None or _server_class(origin) or depth > _MAX_DEPTH:
+            return call.arg(0, "name")
+        init = self.p.functions.get(f"{origin}.__init__")
+        if init is None:  # inherited: the first repository base (or the framework's) takes the call
+            bases = [b for b in (self.p.origin(x) for x in c.bases) if b]
+            return self._name_passed(Call(Ref(bases[0]), call.args, call.kwargs, call.line, call.star), depth + 1) if bases else None
+        passed = [k for k in init.calls if k.func.__class__ is Attr and k.func.attr == "__init__"  # type: ignore[union-attr]
+                  and k.func.value.__class__ is Call and self.p.origin(k.func.value.func) == "builtins.super"]  # type: ignore[union-attr]
+        if len(passed) != 1 or call.star:
+            return None
+        bases = [b for b in (self.p.origin(x) for x in c.bases) if b]
+        if not bases:
+            return None
+        bound = bind(init, call, instance=True)
+        onward = substitute(Call(Ref(bases[0]), passed[0].args, passed[0].kwargs, call.line, passed[0].star), bound)
+        return self._name_passed(onward, depth + 1) if isinstance(onward, Call) else None
+
     def _tag_set(self, expr: Expr | None) -> frozenset[str] | None:
         if expr is None:
             return None
@@ -333,7 +359,58 @@ class _Analyser:
         held = self.instance_params(expr)
         if held is not None:
             return self.held_servers(expr, held, path, line, registers)
+        if self.own_class(expr) is not None:
+            return self.instance_servers(expr, owner, path, line, registers)  # type: ignore[arg-type]
         return []
+
+    def own_class(self, expr: Expr) -> str | None:
+        """The repository server class whose instance `expr` is, when it is a method's own instance
+        (`self.add_tool(...)`, `@self.tool()` in a method of `class S(FastMCP)`: the extractor
+        spells `self.add_tool` as the class's attribute)."""
+        if expr.__class__ is not Ref:
+            return None
+        cls = self.p.canonical(expr.name)  # type: ignore[union-attr]
+        c = self.p.classes.get(cls)
+        if c is None or not any(_server_class(b) for b in self.p.class_bases(c)):
+            return None
+        return cls
+
+    def instance_servers(self, expr: Ref, owner: str | None, path: str, line: int, registers: bool) -> list[tuple[str, bool]]:
+        """The servers built from `expr`'s class or a repository subclass of it: each instance gets
+        what its methods register on `self`. Conditional unless registered in `__init__` or in a
+        method an `__init__` of the instance's classes calls (`self.setup_tools()`): another method
+        registers only when something calls it. No instance built in the repository is reported
+        (once per class): what the class registers would otherwise vanish without a word."""
+        cls = self.own_class(expr)
+        assert cls is not None
+        method = (owner or "").split(".<locals>.", 1)[0]
+        found: list[tuple[str, bool]] = []
+        for symbol, server in sorted(self.a.servers.items()):
+            made = self.p.origin(server.call.func) or ""
+            chain = {made, *self.p.class_bases(self.p.classes[made])} if made in self.p.classes else set()
+            if cls in chain:
+                found.append((symbol, not self._init_reaches(chain, method)))
+        if not found and registers and cls not in self._held_reported:
+            self._held_reported.add(cls)
+            flavor = next((k[0] for b in sorted(self.p.class_bases(self.p.classes[cls])) if (k := _server_class(b))), "mcp")
+            self.warn(flavor, path, line, f"registration on self in {cls.rsplit('.', 1)[-1]}, an MCP server class no instance of which "
+                      "is built in the repository: what it registers is not in the surface", site=("instance registration", "self"))
+        return found
+
+    def _init_reaches(self, chain: set[str], method: str) -> bool:
+        """Whether building an instance of the classes `chain` runs `method`: it is an `__init__`, or
+        an `__init__` of one of them calls it on the instance."""
+        name = method.rpartition(".")[2]
+        if name == "__init__":
+            return True
+        for c in sorted(chain):
+            init = self.p.functions.get(f"{c}.__init__")
+            if init is not None and any(
+                call.func.__class__ is Ref and call.func.name.rpartition(".")[::2] in {(k, name) for k in chain}  # type: ignore[union-attr]
+                for call in init.calls
+            ):
+                return True
+        return False
 
     def held_servers(self, expr: Ref, held: tuple[list[tuple[str, str]], list[int]], path: str, line: int,
                      registers: bool) -> list[tuple[str, bool]]:
@@ -397,7 +474,7 @@ class _Analyser:
     def _through_parameter(self, receiver: Expr) -> bool:
         """A receiver reached through a registration function's parameter (or an instance attribute
         set from one): where it is registered from, the call site decides, not the nesting."""
-        return isinstance(receiver, Dyn) or self.instance_params(receiver) is not None
+        return isinstance(receiver, Dyn) or self.instance_params(receiver) is not None or self.own_class(receiver) is not None
 
     def _run_at(self, owner: str | None, receiver: Expr, at: tuple[str, int, bool]) -> tuple[str, int, bool]:
         """Where a registration on `owner`'s own server parameter copies its hints, when `owner` has
@@ -1385,6 +1462,8 @@ def _registration_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, bool, bo
         owner = None
         if isinstance(target, Dyn) and target.why == "parameter":
             owner = _owner_by_line(m, target.src.split(".")[0], call.line)
+        elif receiver.__class__ is Ref:  # `self.add_tool(...)` in a method: the method making it
+            owner = _method_by_line(m, receiver.name, call.line)  # type: ignore[union-attr]
         out.append((call, cond, guarded, owner))
     return out
 
@@ -1668,10 +1747,22 @@ def _owner_by_line(m: ModuleFacts, pname: str, line: int) -> str | None:
     return best.symbol if best else None
 
 
-def bind(fn: FunctionFact, call: Call) -> dict[str, Expr]:
-    """Parameter name -> argument expression for a call of a repository helper."""
+def _method_by_line(m: ModuleFacts, cls: str, line: int) -> str | None:
+    """The method of class `cls` (defined in this module) whose body holds `line`: the nearest one
+    above it (the same reading as `_owner_by_line`)."""
+    best: FunctionFact | None = None
+    for f in m.functions:
+        if f.owner_class == cls and f.line <= line and (best is None or f.line > best.line):
+            best = f
+    return best.symbol if best else None
+
+
+def bind(fn: FunctionFact, call: Call, *, instance: bool = False) -> dict[str, Expr]:
+    """Parameter name -> argument expression for a call of a repository helper. `instance`: a
+    method called through its class (a constructor call of `__init__`): its first parameter is the
+    instance, no argument of the call."""
     out: dict[str, Expr] = {}
-    positional = [p for p in fn.params if p.kind in ("pos", "posonly")]
+    positional = [p for p in fn.params[1 if instance else 0:] if p.kind in ("pos", "posonly")]
     for p, a in zip(positional, call.args):
         if not isinstance(a, Splat):
             out[p.name] = a
