@@ -9,7 +9,10 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
   func=, name=, description=)`, `Tool(name=, func=, description=)` / `Tool.from_function(...)`,
   `BaseTool` subclasses (class attributes `name`/`description`, inherited through classes of the
   repository; signature from `_run`, else `_arun`), and plain functions in an agent's `tools=[...]`
-  (LangChain turns callables into tools). Injected arguments are not part of the signature:
+  (LangChain turns callables into tools), and the handoff tools of langgraph_swarm and
+  langgraph_supervisor (`create_handoff_tool(agent_name=, name=, description=)`: named
+  `transfer_to_<agent>` and described as those libraries default them; no model-visible
+  arguments). Injected arguments are not part of the signature:
   `InjectedToolArg`, `InjectedState`, `InjectedStore`, `InjectedToolCallId`, `ToolRuntime`, a
   parameter annotated `RunnableConfig`, and `run_manager` / `callbacks`.
 - Agents: `create_agent(model, tools=[...], system_prompt=, middleware=[...], name=)` (langchain v1)
@@ -109,6 +112,11 @@ _SIMPLE_TOOL = ("langchain_core.tools.Tool", "langchain.tools.Tool", "langchain.
 # `StructuredTool.from_function` / `Tool.from_function`, wherever LangChain re-exports them.
 _FROM_FUNCTION = tuple(f"{pkg}.tools.{cls}.from_function" for pkg in ("langchain_core", "langchain") for cls in ("StructuredTool", "Tool"))
 _BASE_TOOL = ("langchain_core.tools.BaseTool", "langchain.tools.BaseTool")
+# LangGraph's multi-agent libraries build a handoff tool from an agent's name: `transfer_to_<agent>`
+# (whitespace runs as "_", lower case) unless `name=`, described "Ask agent '<agent>' for help"
+# unless `description=`; its arguments are all injected (the graph state, the call id).
+_WHITESPACE = re.compile(r"\s+")
+_HANDOFF_TOOL = tuple(f"{pkg}{mod}.create_handoff_tool" for pkg in ("langgraph_swarm", "langgraph_supervisor") for mod in ("", ".handoff"))
 _TOOL_PACKAGES = ("langchain_core", "langchain")
 _CREATE_AGENT = ("langchain.agents.create_agent",)
 # deepagents (LangChain's harness on create_agent): `create_deep_agent(model, tools, *, system_prompt=,
@@ -341,6 +349,8 @@ class _Extractor:
             if "StructuredTool" not in (origin or ""):  # Tool.from_function(func, name, description)
                 name_src, description = call.arg(1, "name"), self.p.text(call.arg(2, "description"))
             name = self.p.evaluate(name_src)
+        elif origin_matches(origin, *_HANDOFF_TOOL):
+            return self.handoff_tool(call, tid, path, conditional)
         elif origin_matches(origin, *_SIMPLE_TOOL):
             func, name_src = call.arg(1, "func"), call.arg(0, "name")
             name = self.p.evaluate(name_src)
@@ -357,6 +367,20 @@ class _Extractor:
         entry = self.function_entry(fn, name, description, path, call.line, fallback, name_src)
         entry.signature = with_args_schema(self.p, entry.signature, call.kw("args_schema"))
         return self.add(tid, entry, {tid}, fn, conditional)
+
+    def handoff_tool(self, call: Call, tid: str, path: str, conditional: bool) -> str:
+        """`create_handoff_tool(agent_name=..., name=..., description=...)` (see `_HANDOFF_TOOL`)."""
+        agent = self.p.evaluate(call.kw("agent_name"))
+        name_src = call.kw("name")
+        name: Any = self.p.evaluate(name_src) if name_src is not None else None
+        if name is None:
+            name_src = call.kw("agent_name")
+            name = f"transfer_to_{_WHITESPACE.sub('_', agent.strip()).lower()}" if isinstance(agent, str) else agent
+        described = call.kw("description")
+        description = self.p.text(described) if described is not None else f"Ask agent '{agent}' for help" if isinstance(agent, str) else describe(call)
+        entry = self.function_entry(None, name, description, path, call.line, "transfer_to_agent", name_src)
+        entry.signature = Signature()
+        return self.add(tid, entry, {tid}, None, conditional)
 
     def assigned_tools(self) -> None:
         for a in screened_assigned_calls(self.p, "langchain.assigned tools", _assigned_tool, _ASSIGNED_TOOL_TOPS):
@@ -1253,7 +1277,7 @@ class _Extractor:
 
 # What each screen's origins must start with (see `base.tops`): modules calling nothing there are passed over.
 _TOOL_DECORATOR_TOPS = tops(_TOOL_DECORATOR)
-_ASSIGNED_TOOL_TOPS = tops(_TOOL_DECORATOR, _FROM_FUNCTION, _SIMPLE_TOOL)
+_ASSIGNED_TOOL_TOPS = tops(_TOOL_DECORATOR, _FROM_FUNCTION, _SIMPLE_TOOL, _HANDOFF_TOOL)
 _AGENT_TOPS = tops(_CREATE_AGENT, _DEEP_AGENT, _REACT_AGENT, _AGENT_EXECUTOR)
 
 
