@@ -71,6 +71,16 @@ def test_syntax_error_is_a_fact_not_an_exception() -> None:
     assert f.error and f.error["reason"] == "syntax-error" and f.error["line"] == 1
 
 
+def test_a_project_template_is_named_as_one() -> None:
+    # cookiecutter / Jinja templates keep `.py` names: the error says what the file is, and what to do.
+    template = "from google.adk.agents import Agent\n{%- if cookiecutter.use_key %}\nimport os\n{%- endif %}\nroot_agent = Agent(name='a')\n"
+    f = facts("app/agent.py", template)
+    assert f.error and f.error["reason"] == "syntax-error"
+    assert "template" in f.error["message"] and "exclude it in the config" in f.error["message"]
+    plain = facts("broken.py", "def f(:\n    return {'%': 1}\n")
+    assert plain.error and "template" not in plain.error["message"]
+
+
 def test_encodings_binary_and_non_utf8() -> None:
     latin = "# -*- coding: latin-1 -*-\nname = 'caf\xe9'\n".encode("latin-1")
     f = extract_file("latin.py", latin)

@@ -2391,6 +2391,11 @@ def _receiver_root(expr: Expr) -> str | None:
     return None
 
 
+# A line that is a Jinja / cookiecutter tag (`{%- if cookiecutter.x %}`, `{{ cookiecutter.name }}` as a
+# statement): project templates keep them in `.py` files, which no Python parses.
+_TEMPLATE_TAG = re.compile(r"^[ \t]*(?:\{%-?[ \t]*(?:if|for|else|elif|endif|endfor|raw|set|macro|include)\b|\{\{[ \t]*cookiecutter\.)", re.M)
+
+
 def extract_python(path: str, source: str) -> ModuleFacts:
     """Facts of one Python file. A syntax error gives facts with `error` set, never an exception.
 
@@ -2406,7 +2411,8 @@ def extract_python(path: str, source: str) -> ModuleFacts:
             here = ".".join(map(str, sys.version_info[:2]))
             return _failed(path, source, e.lineno, "newer-syntax",
                            f"syntax of Python {newer} cannot be parsed by the analysing Python {here}; run the receipt on Python 3.14 (the Action pins it)")
-        return _failed(path, source, e.lineno, "syntax-error", f"syntax error: {e.msg}")
+        template = " (it holds template tags, {% ... %} / {{ ... }}: a template rendered into Python, not Python; exclude it in the config)"
+        return _failed(path, source, e.lineno, "syntax-error", f"syntax error: {e.msg}{template if _TEMPLATE_TAG.search(source) else ''}")
     except (ValueError, RecursionError, MemoryError) as e:
         return _failed(path, source, None, "unparseable", f"cannot parse: {type(e).__name__}")
     try:
