@@ -28,7 +28,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 from receipt.canonical import canonical_json, fingerprint
 from receipt.catalogue import CATALOGUE
 from receipt.identity import Doubt, Pairing, move_path, pair_with_doubts, respell
-from receipt.schemas import WORDS, schema_differences
+from receipt.schemas import WORDS, json_type, schema_differences
 from receipt.models import (
     SEVERITY_ORDER,
     Change,
@@ -564,6 +564,8 @@ def signature_differences(
         old_type, new_type = _aliased(q.type, before.schemas), _aliased(p.type, after.schemas)
         if p.type != q.type and old_type == new_type:
             pass  # a type alias of the tree renamed, the type it names the same (`ValidatedAge` -> `Age`)
+        elif p.type != q.type and _same_json_type(q.type, p.type):
+            pass  # a literal JSON schema's `string` is the `str` an annotation gives (a low-level tool moved to FastMCP)
         elif p.type != q.type:
             if wording is not None and _only_described_differently(old_type, new_type):
                 wording.append(f"param '{p.name}' description changed")
@@ -587,6 +589,19 @@ def signature_differences(
     )
     out.extend(schema_differences(before.schemas, after.schemas, wording, echoes))
     return out
+
+
+def _same_json_type(a: str | None, b: str | None) -> bool:
+    """Whether one type is a JSON schema type name (a low-level tool's literal `inputSchema`) and
+    the other an annotation pydantic writes as that very type (`str` is "string", `list[str]`
+    "array": what the client reads of either)."""
+    for json_name, annotation in ((a, b), (b, a)):
+        if json_name in _JSON_TYPE_NAMES and annotation and annotation not in _JSON_TYPE_NAMES:
+            return json_type(annotation, {}) == json_name
+    return False
+
+
+_JSON_TYPE_NAMES = frozenset({"string", "integer", "number", "boolean", "null", "array", "object"})
 
 
 def _aliased(text: str | None, schemas: Mapping[str, Schema]) -> str | None:

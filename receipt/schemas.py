@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from receipt.extract.facts import PYDANTIC_FIELD, Attr, Call, Dyn, Expr, FieldFact, Ref, TypeAliasFact, is_ellipsis
 
@@ -303,7 +303,7 @@ def model_signature(program: Program, ref: str, *, json_types: bool = False) -> 
         return None
     schemas = resolver.schemas_of([ref])
     if json_types:  # a literal schema's `"default": None` reads as no default (receipt.dialects.mcp)
-        params = [p.model_copy(update={"type": _json_type(p.type, schemas), "default": None if p.default == "None" else p.default})
+        params = [p.model_copy(update={"type": json_type(p.type, schemas), "default": None if p.default == "None" else p.default})
                   for p in params]
     return Signature(params=params, schemas=schemas)
 
@@ -312,7 +312,7 @@ _JSON_SCALARS = {"str": "string", "int": "integer", "float": "number", "bool": "
                  "list": "array", "tuple": "array", "set": "array", "frozenset": "array", "dict": "object"}
 
 
-def _json_type(text: str | None, schemas: dict[str, Schema]) -> str | None:
+def json_type(text: str | None, schemas: Mapping[str, Schema]) -> str | None:
     """The `type` a property of `model_json_schema()` has for a field annotated `text` (what
     `receipt.dialects.mcp` reads from a literal schema); None where pydantic writes `anyOf`."""
     if text is None:
@@ -324,7 +324,7 @@ def _json_type(text: str | None, schemas: dict[str, Schema]) -> str | None:
         return None
     schema = schemas.get(text)
     if schema is not None and schema.kind == "alias":
-        return _json_type(schema.type, schemas)
+        return json_type(schema.type, schemas)
     if head == "Literal":
         values = _literal_values(text) or []
         kinds = {_JSON_SCALARS.get(type(_literal_value(v)).__name__) for v in values}
