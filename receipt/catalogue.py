@@ -419,7 +419,8 @@ _KINDS: tuple[ChangeKind, ...] = (
         "Tool description changed",
         "The tool's description changed, or only the words its parameters are described by (the "
         "schema fields' `description`, `title` or `examples`, a `Field(...)` default's "
-        "description, with nothing the tool accepts changed). Models decide whether and "
+        "description, with nothing the tool accepts changed); both at once are one change "
+        "saying both (its before and after then list each). Models decide whether and "
         "how to call a tool from these words, so this can change behaviour without any code "
         "change; read the new text the way a model would.",
     ),

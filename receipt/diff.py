@@ -229,6 +229,27 @@ def _who(entry: Entry) -> str:
     return f"{entry.kind} '{entry.name}'"
 
 
+def _one_description_row(changes: list[Change], head: Entry) -> list[Change]:
+    """One entry's re-wordings as one row: its description and its parameters' words both changed
+    (`tool.description_changed` from two rules) are one row saying both, its before and after each
+    rule's, in rule order (what its fingerprint covers). Other ids may rightly come several times
+    (a model or a reach per row)."""
+    by_id: dict[str, list[Change]] = {}
+    for c in changes:
+        by_id.setdefault(c.id if c.id.endswith(".description_changed") else f"{c.id}\0{len(by_id)}", []).append(c)
+    if all(len(group) == 1 for group in by_id.values()):
+        return changes
+    out = []
+    who = _who(head) + " "
+    for group in by_id.values():
+        if len(group) == 1:
+            out.append(group[0])
+            continue
+        said = [group[0].message, *(c.message.removeprefix(_clean(who)) for c in group[1:])]
+        out.append(make_change(group[0].id, group[0].subject, [c.before for c in group], [c.after for c in group], "; ".join(said), group[0].severity))
+    return out
+
+
 # --------------------------------------------------------------------------------------------------
 # rules comparing one entry exported on both sides
 
@@ -949,8 +970,7 @@ def diff_surfaces(
         matched.add(before.key)
         if rules is None and _unchanged(before, new[key], ctx):
             continue
-        for rule in ENTRY_RULES if rules is None else rules:
-            changes.extend(rule(before, new[key], ctx))
+        changes.extend(_one_description_row([c for rule in (ENTRY_RULES if rules is None else rules) for c in rule(before, new[key], ctx)], new[key]))
     for key in sorted(old.keys() - matched):
         changes.append(_removed(old[key]))
     changes.extend(collision_changes(base, head, pairs))

@@ -232,6 +232,24 @@ def test_agent_replayable_and_model_change_together_are_two_changes():
     assert sorted(ids(changes)) == ["agent.model_changed", "agent.replayable_lost"]
 
 
+def test_a_tool_and_its_parameter_reworded_together_are_one_description_row():
+    # Two rules find the same kind of change: one row says both (a reviewer reads one tool once).
+    sig = lambda words: Signature(params=[Param(name="public", type=f"Annotated[bool, Field(description='{words}')]", required=True)])  # noqa: E731
+    base = {"description_sha256": "a" * 64, "signature": sig("Visible to customers")}
+    head = {"description_sha256": "b" * 64, "signature": sig("Visible to customers of the project")}
+    changes = diff1("tool", base, head)
+    assert ids(changes) == ["tool.description_changed"]
+    assert changes[0].message == ("tool 'x' description changed (sha256 aaaaaaaaaaaa -> bbbbbbbbbbbb); "
+                                  "parameter description changed: param 'public' description changed")
+    assert changes[0].before[0] == "a" * 12 and changes[0].after[0] == "b" * 12
+    # The row says it in words; its digests are the text diff's to show.
+    from receipt.render.view import change_words
+
+    assert change_words(changes[0]) == "description changed; parameter description changed: param 'public' description changed"
+    # Each alone is its own row, as before.
+    assert [c.before for c in diff1("tool", base, {**base, "description_sha256": "b" * 64})] == ["a" * 12]
+
+
 # --- an agent on several models (a graph's nodes): compared as a set -------------------------------------
 
 

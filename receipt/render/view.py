@@ -29,7 +29,7 @@ MAX_GRAPH_EDGES = 24
 MAX_PARAMS_SAID = 6  # "takes a, b, c, d, e, f and 11 more": the signature itself is in the JSON
 
 _KIND_WORD = {"agent": "Agent", "tool": "Tool", "prompt": "Prompt", "file": "File", "config": "Config"}
-_DIGEST_NOTE = re.compile(r"\s*\(sha256 [^()]*\)$")
+_DIGEST_NOTE = re.compile(r"\s*\(sha256 [^()]*\)(?=;|$)")  # (a row may say two changes, `; ` between them)
 
 
 @dataclass(frozen=True)
