@@ -71,6 +71,20 @@ def test_syntax_error_is_a_fact_not_an_exception() -> None:
     assert f.error and f.error["reason"] == "syntax-error" and f.error["line"] == 1
 
 
+def test_a_store_into_a_parameter_s_private_state_is_kept_as_the_call_it_amounts_to() -> None:
+    f = facts("m.py", """
+        def install(mcp, tools):
+            mcp._tool_manager._tools = {}
+            for t in tools:
+                mcp._tool_manager._tools[t.name] = t
+            mcp.settings.port = 8000
+            mcp.public[0] = 1
+        """)
+    calls = [e.call.func.src for e in f.effects if isinstance(e.call.func, Dyn)]
+    # The reset and the item store on private state; a public attribute or item is no such write.
+    assert calls == ["mcp._tool_manager.__setattr__", "mcp._tool_manager._tools.__setitem__"]
+
+
 def test_a_project_template_is_named_as_one() -> None:
     # cookiecutter / Jinja templates keep `.py` names: the error says what the file is, and what to do.
     template = "from google.adk.agents import Agent\n{%- if cookiecutter.use_key %}\nimport os\n{%- endif %}\nroot_agent = Agent(name='a')\n"

@@ -25,6 +25,9 @@ Recognised, by import origin only (a local class that happens to be called `Fast
   argument, or the pre-2.9 `mount("prefix", server)` order. A server that is only mounted is exported
   through its parents (names `prefix_tool`, scope = the root server's name); it keeps its own
   exported names too when it is also served (`sub.run()`, `sub.http_app()`, ...).
+- Writes straight into a server's private component tables (`mcp._tool_manager._tools[name] = tool`,
+  `... = {}`, `.update(...)`, `del ...`, on a server variable or a parameter some call site passes
+  one to) are reported as unresolved: what the table then holds is not followed.
 - Resources and resource templates are deliberately ignored: they are data, not actions.
 
 Safety attributes are the MCP tool-annotation hints with the spec's defaults applied (readOnlyHint
@@ -596,13 +599,7 @@ class _Analyser:
 
     def _module_flavor(self, symbol: str) -> str | None:
         """"fastmcp" / "mcp" when the module defining `symbol` imports that framework, else None."""
-        m = self.p.module_of.get(symbol)
-        origins = sorted(m.imports.values()) if m is not None else []
-        if any(o == "fastmcp" or o.startswith("fastmcp.") for o in origins):
-            return "fastmcp"
-        if any(o == "mcp" or o.startswith("mcp.") for o in origins):
-            return "mcp"
-        return None
+        return _imports_flavor(self.p.module_of.get(symbol))
 
     def call_sites(self) -> dict[str, list[tuple[Call, bool, str | None]]]:
         """Callee symbol -> (call, conditional, calling function) for calls of repository functions."""
@@ -634,6 +631,7 @@ class _Analyser:
         self.unfollowed_uses()
         self.registration_values()
         self.unbound_calls()
+        self.registry_writes()
         self.apply_removals()
         return self.a
 
@@ -709,6 +707,24 @@ class _Analyser:
                               "listed): what it registers on the server is not in the surface",
                               site=("server passed to unbound name", srv.name, callee))
                     break
+
+    def registry_writes(self) -> None:
+        """Tools or prompts written straight into a server's private tables (`mcp._tool_manager._tools[n]
+        = tool`, `... = {}`, `.update(...)`, `del ...`): which ones the server then holds is not
+        followed, so the write is reported at the server it is made on (found as any receiver is:
+        a variable, a parameter's call sites) or, on an object the analysis cannot name, as such."""
+        said: set[tuple[str, str, str]] = set()  # once per object and function writing it (a reset, then items)
+        for m, (receiver, what, line, owner) in self.p.scan("mcp.registry writes", _registry_writes):
+            found = self.receivers(receiver, owner, m.path, line, registers=False)
+            names = sorted({self.a.servers[s].name for s, _ in found})
+            flavor = min((self.a.servers[s].flavor for s, _ in found), default=None) or _imports_flavor(m)
+            once = (m.path, owner or "", describe(receiver))
+            if not flavor or once in said:
+                continue
+            said.add(once)
+            on = f"MCP server {', '.join(repr(n) for n in names)}" if names else f"'{describe(receiver)}' (not a known MCP server)"
+            self.warn(flavor, m.path, line, f"{what} writes into the private component table of {on}: which tools and prompts "
+                      "it then holds is not followed, so they are not in the surface", site=("registry write", describe(receiver)))
 
     def apply_removals(self) -> None:
         """`mcp.remove_tool("x")`: gone for callers (or only sometimes, when removed under a condition)."""
@@ -1421,6 +1437,62 @@ def _server_assigns(p: Program, m: ModuleFacts) -> list[AssignFact]:
 def _server_factories(p: Program, m: ModuleFacts) -> list[FunctionFact]:
     """Functions returning exactly one server construction."""
     return [fn for fn in m.functions if sum(1 for r in fn.returns_exprs if isinstance(r, Call) and _server_kind(p, r) is not None) == 1]
+
+
+def _imports_flavor(m: ModuleFacts | None) -> str | None:
+    """"fastmcp" / "mcp" when module `m` imports that framework, else None."""
+    origins = sorted(m.imports.values()) if m is not None else []
+    if any(o == "fastmcp" or o.startswith("fastmcp.") for o in origins):
+        return "fastmcp"
+    if any(o == "mcp" or o.startswith("mcp.") for o in origins):
+        return "mcp"
+    return None
+
+
+# A FastMCP server's private component tables (the SDK's and fastmcp 2's managers keep them in these).
+_PRIVATE_TABLES = re.compile(r"^(?P<server>.+?)\.(?:_tool_manager|_prompt_manager)(?:\.(?:_tools|_prompts))?(?:$|\.(?P<method>\w+)$)")
+
+
+def _registry_writes(p: Program, m: ModuleFacts) -> list[tuple[Expr, str, int, str | None]]:
+    """(receiver, what is written, line, function whose parameter the receiver is) for the writes
+    `_Analyser.registry_writes` reports: an assignment to a server's private table (or to an item
+    of it), and a call of a method that changes it (the extractor keeps a store into a parameter's
+    private state as such a call: python.py `_private_store`)."""
+    out: list[tuple[Expr, str, int, str | None]] = []
+    def spelled(text: str) -> str:  # as written in its module or function
+        return text.rsplit(".<locals>.", 1)[-1].removeprefix(m.module + ".")
+
+    for a in m.assigns:
+        found = _PRIVATE_TABLES.match(a.target) if "_manager" in a.target else None
+        if found is not None and found.group("method") is None:
+            what = {"[]=": "{}[...] = ...", "del": "del {}[...]"}.get(a.op, "{} = ...").format(spelled(a.target))
+            out.append((Ref(found.group("server")), what, a.line, None))
+    for e in m.effects:
+        func = e.call.func
+        text = func.name if func.__class__ is Ref else func.src if func.__class__ is Dyn and func.why == "parameter" else ""  # type: ignore[union-attr]
+        found = _PRIVATE_TABLES.match(text) if "_manager." in text else None
+        if found is None or found.group("method") in (None, *_TABLE_READERS) or text.endswith(("._tool_manager.add_tool", "._prompt_manager.add_prompt")):
+            continue
+        server = found.group("server")
+        if func.__class__ is Dyn:
+            receiver: Expr = Dyn(server, "parameter")
+            owner = _owner_by_line(m, server.split(".")[0], e.call.line) if "." not in server else None
+            if owner is None:
+                continue
+        else:
+            receiver, owner = Ref(server), None
+        method = found.group("method")
+        table = text.rpartition(".")[0]
+        what = {"__setitem__": "{}[...] = ...", "__delitem__": "del {}[...]"}.get(method, "{}.%s(...)" % method).format(spelled(table))
+        if method == "__setattr__":
+            key = e.call.args[0] if e.call.args else None
+            what = f"{spelled(table)}.{key.value if isinstance(key, Const) else '*'} = ..."
+        out.append((receiver, what, e.call.line, owner))
+    return out
+
+
+# Methods that read a component table, leaving it as it is.
+_TABLE_READERS = frozenset({"get", "keys", "values", "items", "copy", "__getitem__", "__contains__", "__len__", "__iter__"})
 
 
 def _registration_decorators(p: Program, m: ModuleFacts) -> list[tuple[FunctionFact, Expr]]:

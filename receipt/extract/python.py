@@ -1419,6 +1419,21 @@ class _Extractor:
             self.facts.assigns.append(AssignFact(root.name, Dyn(_src(node), "changed in place"), getattr(node, "lineno", call.line),
                                                  scope.conditional or cond, "?=", scope.guarded or cond))
 
+    def _private_store(self, owner: Expr, method: str, key: Expr, value: Expr, stmt: ast.stmt, scope: _Scope) -> None:
+        """`p._registry[k] = v`, `p._manager._items = {}`: a store into the private state of a
+        parameter's object, kept as the statement call it amounts to (`p._registry.__setitem__(k, v)`)
+        so what reads calls on parameters sees it: a framework object's internals written directly
+        (tools put into a server's private tool table) must not vanish because no method is called."""
+        if type(owner) is not Dyn or owner.why != "parameter":
+            return
+        attrs = owner.src.split(".")[1:]
+        if method == "__setattr__" and type(key) is Const:
+            attrs.append(str(key.value))
+        if not any(a.startswith("_") and not a.startswith("__") for a in attrs):
+            return
+        call = Call(Dyn(f"{owner.src}.{method}", "parameter"), (key,) if method == "__delitem__" else (key, value), (), stmt.lineno)
+        self.facts.effects.append(EffectFact(call, scope.conditional, scope.guarded))
+
     def _subscript_root(self, base: Expr) -> str | None:
         """The name a chain of subscripts starts at (`CFG["tools"]`, `ALL[0]`), or the module name
         `globals()["CFG"]` / `vars()["CFG"]` spells."""
@@ -1467,6 +1482,8 @@ class _Extractor:
                 self.facts.assigns.append(AssignFact(base.name, Map(((key, value),)), stmt.lineno, scope.conditional or scope.in_try,
                                                      "del" if op == "del" else "[]=", scope.guarded or scope.in_try))
             elif type(base) is Dyn and scope.is_function and op != "in":
+                if op in ("=", "del"):
+                    self._private_store(base, "__setitem__" if op == "=" else "__delitem__", self.expr(target.slice, scope), value, stmt, scope)  # type: ignore[attr-defined]
                 # `config["tools"] = ...` / `config["a"]["b"] = ...` on a parameter: changes the caller's object
                 name = _LEADING_NAME.match(base.src)
                 # `config["tools"] += [x]` on a shallow copy first changes the item in place (the list
@@ -1517,6 +1534,8 @@ class _Extractor:
         elif t is ast.Attribute and op != "in":
             # `support.tools[0].needs_approval = False`: an attribute of an item of `support.tools`
             owner = self.expr(target.value, scope)  # type: ignore[attr-defined]
+            if scope.is_function and op == "=":
+                self._private_store(owner, "__setattr__", Const(target.attr), value, stmt, scope)  # type: ignore[attr-defined]
             root = self._subscript_root(owner)
             if root is not None:
                 self._set_on_item(root, target.attr, value, stmt, scope, op, _position(owner))  # type: ignore[attr-defined]
