@@ -12,7 +12,8 @@ Recognised (by import origin, aliases and re-export paths included):
   code runs in the agent's process) makes the agent `dangerous`, sandboxed executors do not, an
   executor not known statically makes it dynamic.
 - Tools: plain functions in `tools=[...]` (ADK wraps them as `FunctionTool`: name = function name,
-  description = docstring), `FunctionTool(func, require_confirmation=True | False | callable)`
+  description = docstring; a bare `FunctionTool(func=f)` is that same tool),
+  `FunctionTool(func, require_confirmation=True | False | callable)`
   (a callable or lambda -> approval `conditional`), `LongRunningFunctionTool(func)`,
   `AuthenticatedFunctionTool(func=, auth_config=)` (its `credential` parameter dropped),
   `AgentTool(agent=...)` (a tool named after the agent that reaches it). `tool_context: ToolContext`
@@ -220,6 +221,10 @@ class _Adk:
             if fn is None:
                 self.kit.warn(site.path, call.line, f"tool {describe(call)}: wrapped function not found in the repository", ("wrapped function", shape(call)))
                 return []
+            if not call.star and len(call.args) + len(call.kwargs) == 1 and leaf(p.origin(call.func) or "") == "FunctionTool":
+                # `FunctionTool(func=f)` is what ADK makes of `f` itself in `tools=[f]`: the same tool
+                # (wrapping it, or unwrapping it, is no change), named and placed by the function.
+                identity, site = fn.symbol, Site(p.path_of(fn.symbol), fn.line, fn.conditional or site.conditional)
             if not site.conditional and fn.conditional:
                 site = Site(site.path, site.line, True, site.root)
             return [self.function_entry(fn, identity, site, call)]
