@@ -490,7 +490,13 @@ class _Extractor:
         return qualified_model(self.p, agent.arg(0, "llm"))
 
     def add_agent(self, symbol: str, call: Call, react: bool, conditional: bool, hint: str, path: str, graph: bool = False) -> None:
-        if not replaces(self.agents.get(symbol), conditional, self.result, path, call.line):
+        known = self.agents.get(symbol)
+        if known is not None and _runs_alike(known.call, call):
+            # `if fast_api: graph = b.compile(checkpointer=m) else: graph = b.compile()`: one agent
+            # either way (where its state is kept is no part of what it can do), said once.
+            known.entry.conditional = known.entry.conditional and conditional
+            return
+        if not replaces(known, conditional, self.result, path, call.line):
             return
         name = self.p.evaluate(call.kw("name"))
         entry = Entry(
@@ -1342,6 +1348,19 @@ def _graph_builder(p: Program, a: AssignFact) -> bool:
 def _adds_node(_p: Program, e: Any) -> bool:
     receiver, method = split_method(e.call.func)
     return method in ("add_node", "add_sequence") and isinstance(receiver, Ref)
+
+
+# Keywords of an agent factory or `compile()` that say where its state is kept or how it is
+# debugged, not what it can do: two builds differing only in them are one agent.
+_STATE_KEYWORDS = frozenset({"checkpointer", "store", "cache", "debug"})
+
+
+def _runs_alike(a: Call, b: Call) -> bool:
+    """Two builds of an agent alike but for `_STATE_KEYWORDS` (and where they are written)."""
+    def kept(c: Call) -> Call:
+        return Call(c.func, c.args, tuple((k, v) for k, v in c.kwargs if k not in _STATE_KEYWORDS), 0, c.star, c.spread)
+
+    return not a.star and not b.star and describe(kept(a)) == describe(kept(b))
 
 
 def _compiles(expr: Expr | None) -> bool:

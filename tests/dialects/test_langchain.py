@@ -856,3 +856,43 @@ def test_a_deep_agents_interrupt_permissions_gate_its_file_tools_and_its_interru
     assert s["tool:read_file"].approval == "never"
     unread = exported(_deep(", permissions=load_rules()"))["tool:write_file"].approval
     assert isinstance(unread, Dynamic)
+
+
+GRAPH_UNDER_FLAG = '''
+import os
+from langchain_core.tools import tool
+from langgraph.graph import END, MessagesState, StateGraph
+from langgraph.prebuilt import ToolNode
+
+
+@tool
+def lookup_order(order_id: str) -> str:
+    """Look an order up."""
+    return order_id
+
+
+def chat(state: MessagesState) -> dict:
+    return {"messages": []}
+
+
+workflow = StateGraph(MessagesState)
+workflow.add_node("chat", chat)
+workflow.add_node("tools", ToolNode([lookup_order]))
+workflow.set_entry_point("chat")
+workflow.add_edge("chat", "tools")
+workflow.add_edge("tools", END)
+
+if os.environ.get("FAST_API"):
+    graph = workflow.compile(ALTERNATIVE)
+else:
+    graph = workflow.compile()
+'''
+
+
+def test_a_graph_compiled_twice_alike_but_for_where_state_is_kept_is_one_agent_said_once() -> None:
+    # Only the checkpointer differs: one agent, no "assigned more than once" note.
+    alike = issues_of({"app/graph.py": GRAPH_UNDER_FLAG.replace("ALTERNATIVE", "checkpointer=object()")})
+    assert not [i for i in alike if "assigned more than once" in i]
+    # Another interrupt_before is another agent's gate: which one runs is said to be unknown.
+    unlike = issues_of({"app/graph.py": GRAPH_UNDER_FLAG.replace("ALTERNATIVE", 'interrupt_before=["tools"]')})
+    assert [i for i in unlike if "assigned more than once" in i]
