@@ -98,6 +98,13 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "microsoft+markitdown": "packages/markitdown-mcp",
     "google-gemini+gemini-fullstack-langgraph-quickstart": "backend/src",
     "langchain-ai+local-deep-researcher": "src",
+    # Eighteenth sweep (2026-12-07, fourth session): PydanticAI in Marvin, ADK's documentation
+    # snippets, LangChain's MCP adapters, AG-UI's example agents for CrewAI, ADK, PydanticAI, LangGraph
+    "PrefectHQ+marvin": ("examples", "src/marvin"),
+    "google+adk-docs": "examples/python",
+    "langchain-ai+langchain-mcp-adapters": ("examples", "langchain_mcp_adapters"),
+    "ag-ui-protocol+ag-ui": ("integrations/crew-ai/python/examples", "integrations/adk-middleware/python/examples",
+                             "integrations/pydantic-ai/python/examples", "integrations/langgraph/python/examples"),
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -379,6 +386,16 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     "microsoft+markitdown": (7, 0, 0),
     "google-gemini+gemini-fullstack-langgraph-quickstart": (8, 0, 0),
     "langchain-ai+local-deep-researcher": (24, 0, 0),
+    # Eighteenth sweep: remote MCP toolsets unresolved, model bumps: right.
+    "PrefectHQ+marvin": (40, 0, 0),
+    # 1d02f6f461: an agent listing the FunctionTool wrapper of a function it listed bare was removed +
+    # added (fixed). 534d39895e: sub-agents bound to None, then built in a try: unresolved and out of
+    # reach (a miss: fixed).
+    "google+adk-docs": (40, 1, 1),
+    "langchain-ai+langchain-mcp-adapters": (40, 0, 0),
+    # A graph compiled with and without a checkpointer under a flag: an "assigned more than once" note
+    # per example (fixed); became_conditional for the if/else (not fixed: exclusive arms).
+    "ag-ui-protocol+ag-ui": (40, 2, 0),
 }
 
 
