@@ -1,4 +1,5 @@
 from langchain_core.tools import tool
+from langchain_openai import ChatOpenAI
 from langgraph.prebuilt import create_react_agent
 from langgraph_supervisor import create_handoff_tool, create_supervisor
 
@@ -13,7 +14,7 @@ billing_agent = create_react_agent("openai:gpt-4.1", tools=[refund_order], promp
 
 supervisor = create_supervisor(
     [billing_agent],
-    model="openai:gpt-4.1",
+    model=ChatOpenAI(model="gpt-4.1"),
     tools=[create_handoff_tool(agent_name="billing")],
     prompt="Route refund questions to billing.",
 ).compile()
