@@ -258,3 +258,17 @@ def test_a_file_whose_name_is_not_utf8_is_reported_not_a_crash(git_repo: GitRepo
     code, receipt = receipt_of(git_repo)
     assert (code, seen(receipt)) == (0, [("surface.extraction_error", "caf\\xe9.py", "warning")])
     assert "not valid UTF-8" in receipt["changes"][0]["message"]
+
+
+def test_a_module_building_agents_with_a_framework_no_dialect_reads_is_noted(git_repo: GitRepoBuilder) -> None:
+    # The receipt is blind to these agents: a PR moving an agent onto one must not read as a removal alone.
+    git_repo.commit({"app/__init__.py": "", "app/rag.py": "from llama_index.core.vector_stores import SimpleVectorStore\n"})
+    git_repo.commit({
+        "app/coder.py": "from strands import Agent, tool\n\n@tool\ndef run_shell(cmd: str) -> str:\n    return cmd\n\nagent = Agent(tools=[run_shell])\n",
+        "app/rag.py": "from llama_index.core.vector_stores import SimpleVectorStore\nfrom llama_index.core.tools import FunctionTool\n",
+        "app/names.py": "import swarmlib\nfrom agnostic import x\n",
+    })
+    _, receipt = receipt_of(git_repo)
+    notes = {c["subject"]["name"]: c["message"] for c in receipt["changes"] if c["id"] == "surface.unresolved"}
+    assert sorted(notes) == ["app/coder.py", "app/rag.py"]
+    assert "strands (Strands Agents)" in notes["app/coder.py"] and "llama_index.core.tools" in notes["app/rag.py"]

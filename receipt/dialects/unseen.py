@@ -8,7 +8,8 @@ occurrence is an issue with reason `dynamic-code` (catalogue: `surface.dynamic_c
 bytecode, native extensions and `.pth` files are found by the tree listing (reason `compiled-code`).
 A module taking names by star imports from several outside packages, one of them a framework's, is
 noted: which package a name it uses comes from is not known (the linker resolves such a name to no
-package). Calls an exported agent makes through a computed target (`globals()[...]()`) are reported
+package). A module importing an agent framework no dialect reads (`UNREAD_FRAMEWORKS`: the Claude
+Agent SDK, AutoGen, Agno, Strands, ...) is noted too: its agents and tools are not in the surface. Calls an exported agent makes through a computed target (`globals()[...]()`) are reported
 by the linker, which knows what is exported (`unfollowable_reach`), and so is a tool or agent an
 agent lists that no dialect recognises (`unrecognised_reach`): only the linker knows that no dialect
 made it an entry. So is a listed definition whose name an assignment binds again after it
@@ -17,7 +18,7 @@ made it an entry. So is a listed definition whose name an assignment binds again
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from receipt.dialects.base import Candidate, DialectResult, decorator_call, issue, shape
 from receipt.dialects.registry import FRAMEWORK_PACKAGES
@@ -28,6 +29,23 @@ from receipt.models import ExtractionIssue
 NAME = "unseen"
 # Top-level packages of the frameworks the dialects read (those always read included).
 _FRAMEWORKS = tuple(sorted({p for ps in FRAMEWORK_PACKAGES.values() for p in ps} | {"mcp", "fastmcp"}))
+
+# Agent frameworks no dialect reads, by import prefix: a module importing one builds agents and tools
+# the surface cannot hold (kept as data; a framework a dialect gains leaves this table).
+UNREAD_FRAMEWORKS: dict[str, str] = {
+    "claude_agent_sdk": "Claude Agent SDK",
+    "autogen_agentchat": "AutoGen", "autogen_core": "AutoGen", "autogen_ext": "AutoGen", "autogen": "AutoGen / AG2",
+    "agno": "Agno", "phi": "Agno (phidata)",
+    "strands": "Strands Agents",
+    "semantic_kernel": "Semantic Kernel",
+    "agent_framework": "Microsoft Agent Framework",
+    "llama_index.core.agent": "LlamaIndex agents", "llama_index.core.tools": "LlamaIndex tools", "llama_index.agent": "LlamaIndex agents",
+    "haystack.components.agents": "Haystack agents", "haystack.tools": "Haystack tools",
+    "camel.agents": "CAMEL agents", "camel.toolkits": "CAMEL toolkits",
+    "letta": "Letta", "letta_client": "Letta",
+    "swarm": "OpenAI Swarm",
+    "praisonaiagents": "PraisonAI", "beeai_framework": "BeeAI", "langroid": "Langroid", "atomic_agents": "Atomic Agents",
+}
 
 _WHAT = {
     "dynamic-code": "runs code computed at run time",
@@ -45,6 +63,10 @@ def extract(program: Program) -> DialectResult:
             result.issues.append(issue(m.path, line, f"{src} {_WHAT.get(kind, 'is not analysable')}; "
                                        "what it defines or registers is not in the surface", reason="dynamic-code"))
     for m in program.modules.values():
+        for prefix, name in _unread_frameworks(m.imports.values()):
+            result.issues.append(issue(m.path, None, f"imports {prefix} ({name}), an agent framework the receipt does not read: "
+                                       "the agents and tools this module builds with it are not in the surface", site=("unread framework", prefix)))
+    for m in program.modules.values():
         if m.star_imports:
             outside = _outside_stars(program, m.module, set())
             if len(outside) > 1 and any(s.split(".", 1)[0].startswith(_FRAMEWORKS) for s in outside):
@@ -53,6 +75,12 @@ def extract(program: Program) -> DialectResult:
                                            "so what it builds with such names may be left out of the surface or misread", site=("star imports", *outside)))
     result.issues.sort(key=lambda i: (i.path, i.line or 0, i.message))
     return result
+
+
+def _unread_frameworks(origins: Iterable[str]) -> list[tuple[str, str]]:
+    """(import prefix, framework) of each `UNREAD_FRAMEWORKS` entry some origin is, or is under."""
+    found = {prefix for o in origins for prefix in UNREAD_FRAMEWORKS if o == prefix or o.startswith(prefix + ".")}
+    return [(prefix, UNREAD_FRAMEWORKS[prefix]) for prefix in sorted(found)]
 
 
 def _outside_stars(program: Program, module: str, seen: set[str]) -> list[str]:
