@@ -386,8 +386,10 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     "microsoft+markitdown": (7, 0, 0),
     "google-gemini+gemini-fullstack-langgraph-quickstart": (8, 0, 0),
     "langchain-ai+local-deep-researcher": (24, 0, 0),
-    # Eighteenth sweep: remote MCP toolsets unresolved, model bumps: right.
-    "PrefectHQ+marvin": (40, 0, 0),
+    # Eighteenth sweep: remote MCP toolsets unresolved, model bumps: right. f2e5280cf7 replaced the
+    # research agent with a Claude Agent SDK client (with Bash): a plain removal (a miss: a module
+    # importing an agent framework no dialect reads is now noted).
+    "PrefectHQ+marvin": (40, 0, 1),
     # 1d02f6f461: an agent listing the FunctionTool wrapper of a function it listed bare was removed +
     # added (fixed). 534d39895e: sub-agents bound to None, then built in a try: unresolved and out of
     # reach (a miss: fixed).
