@@ -50,6 +50,8 @@ FRAMEWORKS = {
 _CREWAI_DEFAULT_TOOLS = "crewai 1.15 deep-copies the agent class's default tools list and a tool holds a lock (TypeError)"
 
 UNBUILDABLE = {
+    "pydantic_ai/agent_replaced_by_an_unread_framework": "its head imports the Claude Agent SDK, a framework no"
+    " dialect reads (what the case is about), which the oracle extra does not install; its base is PydanticAI's",
     "crewai/sandboxed_code_execution_turned_on": "CrewAI checks for a running Docker daemon when an agent with"
     " safe code execution is built (none where the oracle runs)",
     "langchain/hitl_policy_from_env": "reads a required environment variable at import",
