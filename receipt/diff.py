@@ -234,20 +234,14 @@ def _one_description_row(changes: list[Change], head: Entry) -> list[Change]:
     (`tool.description_changed` from two rules) are one row saying both, its before and after each
     rule's, in rule order (what its fingerprint covers). Other ids may rightly come several times
     (a model or a reach per row)."""
-    by_id: dict[str, list[Change]] = {}
-    for c in changes:
-        by_id.setdefault(c.id if c.id.endswith(".description_changed") else f"{c.id}\0{len(by_id)}", []).append(c)
-    if all(len(group) == 1 for group in by_id.values()):
+    rows = [c for c in changes if c.id.endswith(".description_changed")]
+    if len(rows) < 2:
         return changes
-    out = []
-    who = _who(head) + " "
-    for group in by_id.values():
-        if len(group) == 1:
-            out.append(group[0])
-            continue
-        said = [group[0].message, *(c.message.removeprefix(_clean(who)) for c in group[1:])]
-        out.append(make_change(group[0].id, group[0].subject, [c.before for c in group], [c.after for c in group], "; ".join(said), group[0].severity))
-    return out
+    who = _clean(_who(head) + " ")
+    said = "; ".join([rows[0].message, *(c.message.removeprefix(who) for c in rows[1:])])
+    merged = make_change(rows[0].id, rows[0].subject, [c.before for c in rows], [c.after for c in rows], said, rows[0].severity)
+    folded = {id(c) for c in rows[1:]}
+    return [merged if c is rows[0] else c for c in changes if id(c) not in folded]
 
 
 # --------------------------------------------------------------------------------------------------

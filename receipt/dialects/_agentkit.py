@@ -421,11 +421,7 @@ class Kit:
             return Ref(symbol), symbol
         d = self.program.lookup(symbol)
         if isinstance(d, AssignFact) and isinstance(d.value, Const) and d.value.value is None:
-            # `agent = None` until it is built (`try: agent = Agent(...)`): the one other value is what
-            # a list naming it holds (as dialects/mcp.py `server_of` reads a server bound that way).
-            built = [a for a in self.program.assigns.get(symbol, []) if a.op == "=" and not (isinstance(a.value, Const) and a.value.value is None)]
-            if len(built) == 1:
-                d = built[0]
+            d = self.program.built_once(symbol) or d  # `agent = None` until it is built
         if isinstance(d, AssignFact) and not isinstance(d.value, Ref):
             return d.value, symbol
         return Ref(symbol), symbol

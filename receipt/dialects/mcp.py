@@ -44,7 +44,7 @@ from __future__ import annotations
 import re
 import weakref
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from receipt.dialects.base import (
     Candidate,
@@ -304,16 +304,15 @@ class _Analyser:
         c = self.p.classes.get(origin)
         if c is None or _server_class(origin) or depth > _MAX_DEPTH:
             return call.arg(0, "name")
+        bases = [b for b in (self.p.origin(x) for x in c.bases) if b]
+        if not bases:
+            return None
         init = self.p.functions.get(f"{origin}.__init__")
-        if init is None:  # inherited: the first repository base (or the framework's) takes the call
-            bases = [b for b in (self.p.origin(x) for x in c.bases) if b]
-            return self._name_passed(Call(Ref(bases[0]), call.args, call.kwargs, call.line, call.star), depth + 1) if bases else None
+        if init is None:  # inherited: the first base (of the repository, or the framework's) takes the call
+            return self._name_passed(Call(Ref(bases[0]), call.args, call.kwargs, call.line, call.star), depth + 1)
         passed = [k for k in init.calls if k.func.__class__ is Attr and k.func.attr == "__init__"  # type: ignore[union-attr]
                   and k.func.value.__class__ is Call and self.p.origin(k.func.value.func) == "builtins.super"]  # type: ignore[union-attr]
         if len(passed) != 1 or call.star:
-            return None
-        bases = [b for b in (self.p.origin(x) for x in c.bases) if b]
-        if not bases:
             return None
         bound = bind(init, call, instance=True)
         onward = substitute(Call(Ref(bases[0]), passed[0].args, passed[0].kwargs, call.line, passed[0].star), bound)
@@ -339,9 +338,9 @@ class _Analyser:
             if symbol in self.a.servers:
                 return symbol
             # `server = None` until it is built holds no server: the one other value is what it holds.
-            binds = [a for a in self.p.assigns.get(symbol, []) if a.op == "=" and not (isinstance(a.value, Const) and a.value.value is None)]
-            if len(binds) == 1 and isinstance(binds[0].value, (Call, Ref)) and depth < _MAX_DEPTH:
-                return self.server_of(binds[0].value, depth + 1)  # `mcp = make_server()`, `server = primary`
+            bound = self.p.built_once(symbol)
+            if bound is not None and isinstance(bound.value, (Call, Ref)) and depth < _MAX_DEPTH:
+                return self.server_of(bound.value, depth + 1)  # `mcp = make_server()`, `server = primary`
             return None
         if isinstance(expr, Call) and depth < _MAX_DEPTH:
             fn = self.p.functions.get(self.p.origin(expr.func) or "")
@@ -362,8 +361,9 @@ class _Analyser:
         held = self.instance_params(expr)
         if held is not None:
             return self.held_servers(expr, held, path, line, registers)
-        if self.own_class(expr) is not None:
-            return self.instance_servers(expr, owner, path, line, registers)  # type: ignore[arg-type]
+        cls = self.own_class(expr)
+        if cls is not None:
+            return self.instance_servers(cls, owner, path, line, registers)
         return []
 
     def own_class(self, expr: Expr) -> str | None:
@@ -378,14 +378,12 @@ class _Analyser:
             return None
         return cls
 
-    def instance_servers(self, expr: Ref, owner: str | None, path: str, line: int, registers: bool) -> list[tuple[str, bool]]:
-        """The servers built from `expr`'s class or a repository subclass of it: each instance gets
+    def instance_servers(self, cls: str, owner: str | None, path: str, line: int, registers: bool) -> list[tuple[str, bool]]:
+        """The servers built from server class `cls` or a repository subclass of it: each instance gets
         what its methods register on `self`. Conditional unless registered in `__init__` or in a
         method an `__init__` of the instance's classes calls (`self.setup_tools()`): another method
         registers only when something calls it. No instance built in the repository is reported
         (once per class): what the class registers would otherwise vanish without a word."""
-        cls = self.own_class(expr)
-        assert cls is not None
         method = (owner or "").split(".<locals>.", 1)[0]
         found: list[tuple[str, bool]] = []
         for symbol, server in sorted(self.a.servers.items()):
@@ -1812,19 +1810,19 @@ def _owner_by_line(m: ModuleFacts, pname: str, line: int) -> str | None:
     Facts do not record which function a statement-level call belongs to; the nearest preceding
     definition with that parameter is the one whose body holds it (nested definitions inherit it).
     """
-    best: FunctionFact | None = None
-    for f in m.functions:
-        if f.line <= line and any(p.name == pname for p in f.params) and (best is None or f.line > best.line):
-            best = f
-    return best.symbol if best else None
+    return _nearest_above(m, line, lambda f: any(p.name == pname for p in f.params))
 
 
 def _method_by_line(m: ModuleFacts, cls: str, line: int) -> str | None:
-    """The method of class `cls` (defined in this module) whose body holds `line`: the nearest one
-    above it (the same reading as `_owner_by_line`)."""
+    """The method of class `cls` (defined in this module) whose body holds `line`, read the same way."""
+    return _nearest_above(m, line, lambda f: f.owner_class == cls)
+
+
+def _nearest_above(m: ModuleFacts, line: int, keep: Callable[[FunctionFact], bool]) -> str | None:
+    """The function of this module `keep` selects defined nearest above `line` (at it included)."""
     best: FunctionFact | None = None
     for f in m.functions:
-        if f.owner_class == cls and f.line <= line and (best is None or f.line > best.line):
+        if f.line <= line and keep(f) and (best is None or f.line > best.line):
             best = f
     return best.symbol if best else None
 

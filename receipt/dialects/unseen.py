@@ -9,7 +9,8 @@ bytecode, native extensions and `.pth` files are found by the tree listing (reas
 A module taking names by star imports from several outside packages, one of them a framework's, is
 noted: which package a name it uses comes from is not known (the linker resolves such a name to no
 package). A module importing an agent framework no dialect reads (`UNREAD_FRAMEWORKS`: the Claude
-Agent SDK, AutoGen, Agno, Strands, ...) is noted too: its agents and tools are not in the surface. Calls an exported agent makes through a computed target (`globals()[...]()`) are reported
+Agent SDK, AutoGen, Agno, Strands, ...) is noted too: its agents and tools are not in the surface.
+Calls an exported agent makes through a computed target (`globals()[...]()`) are reported
 by the linker, which knows what is exported (`unfollowable_reach`), and so is a tool or agent an
 agent lists that no dialect recognises (`unrecognised_reach`): only the linker knows that no dialect
 made it an entry. So is a listed definition whose name an assignment binds again after it

@@ -587,6 +587,13 @@ class Program:
             return (unconditional or assigns)[0]
         return None
 
+    def built_once(self, symbol: str) -> AssignFact | None:
+        """The one binding of `symbol` other than to None (`agent = None` until it is built:
+        `try: agent = Agent(...)`): what the name holds wherever it is used; None when it is bound
+        otherwise more or less than once."""
+        built = [a for a in self.assigns.get(symbol, []) if a.op == "=" and not (isinstance(a.value, Const) and a.value.value is None)]
+        return built[0] if len(built) == 1 else None
+
     def is_external(self, name: str) -> bool:
         return self._module_for(self.canonical(name)) is None
 
