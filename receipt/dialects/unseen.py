@@ -78,9 +78,16 @@ def extract(program: Program) -> DialectResult:
     return result
 
 
+_UNREAD_TOPS = frozenset(prefix.partition(".")[0] for prefix in UNREAD_FRAMEWORKS)
+
+
 def _unread_frameworks(origins: Iterable[str]) -> list[tuple[str, str]]:
     """(import prefix, framework) of each `UNREAD_FRAMEWORKS` entry some origin is, or is under."""
-    found = {prefix for o in origins for prefix in UNREAD_FRAMEWORKS if o == prefix or o.startswith(prefix + ".")}
+    found: set[str] = set()
+    for o in origins:
+        if o.partition(".")[0] in _UNREAD_TOPS:  # most origins are not under any: one lookup each
+            parts = o.split(".")
+            found.update(p for p in (".".join(parts[:i]) for i in range(1, len(parts) + 1)) if p in UNREAD_FRAMEWORKS)
     return [(prefix, UNREAD_FRAMEWORKS[prefix]) for prefix in sorted(found)]
 
 
