@@ -107,3 +107,26 @@ def test_a_long_runtime_source_is_told_once_not_again_in_a_why() -> None:
     page = github_render.render(render_markdown(receipt(changes, head_entries=[agent])))
     row = next(_text(r[1]) for t in page.tables for r in t[1:] if "run time" in _text(r[1]))
     assert row.count("init_chat_model") == 1, row
+
+
+def test_an_added_tool_whose_hints_are_set_at_run_time_is_one_row_with_every_fingerprint() -> None:
+    # motherduck: `annotations=ToolAnnotations(readOnlyHint=read_only, destructiveHint=not read_only)`
+    # in a server factory. The addition says each runtime source; three more rows repeated it.
+    from receipt.diff import diff_surfaces
+    from receipt.models import Surface
+
+    tool = tool_entry("execute_query", dialect="mcp", scope="duck", dangerous=Dynamic(dynamic="destructiveHint=not read_only"),
+                      read_only=Dynamic(dynamic="read_only"), idempotent=Dynamic(dynamic="read_only"))
+    changes = diff_surfaces(Surface(rev="base", sha="a" * 40), Surface(rev="head", sha="b" * 40, tools=[tool]))
+    assert sorted(c.id for c in changes) == ["attribute.dynamic"] * 3 + ["tool.added"]
+    text = render_markdown(receipt(changes, head_entries=[tool]))
+    page = github_render.render(text)
+    rows = [_text(r[1]) for t in page.tables for r in t[1:] if "execute_query" in _text(r[0])]
+    assert len(rows) == 1, rows
+    assert rows[0].count("destructiveHint=not read_only") == 1, rows[0]  # not again in a "comes from ... at runtime"
+    assert "read-only decided at runtime (read_only)" in rows[0] and "idempotent decided at runtime (read_only)" in rows[0]
+    listed = text[text.index("<summary>Fingerprints"):]
+    for c in changes:
+        assert f"`{c.fingerprint}`" in listed, c.id
+    term = render_terminal(receipt(changes, head_entries=[tool]), colour=False)
+    assert term.count("execute_query") == 1, term

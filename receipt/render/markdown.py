@@ -527,10 +527,11 @@ def _prepare(
             "more": surface_total - len(view.surface),
         }
     fingerprints = [
-        Md(f"`{r.fingerprint}` {md(r.change_id, 60)} · {_named(r.subject, bold=False)}")
-        for r in view.rows[:_MAX_FINGERPRINTS]
-        if _HEX.match(r.fingerprint)
-    ]
+        Md(f"`{fp}` {md(change_id, 60)} · {_named(r.subject, bold=False)}")
+        for r in view.rows
+        for fp, change_id in ((r.fingerprint, r.change_id), *r.also)
+        if _HEX.match(fp)
+    ][:_MAX_FINGERPRINTS]
     tool = receipt.tool
     footer = {
         "footer_note": trusted(footer_note) if footer_note else None,

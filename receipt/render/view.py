@@ -68,6 +68,9 @@ class Row:
     reason: str = ""  # why a value is what it is (a default, a runtime source)
     folded: list[str] = field(default_factory=list)  # reach changes this row causes, in words
     places: int = 1  # identical rows merged into this one
+    # (fingerprint, change id) of changes this row says already, shown as no row of their own: an
+    # added entry's `attribute.dynamic` changes, whose sources its words name.
+    also: list[tuple[str, str]] = field(default_factory=list)
     # The change was read through an ambiguous pairing (look-alikes elsewhere): which, and how it was
     # read. Said on every row the group touches, an added or removed one too, apart from the words so
     # that long words cannot cut it off.
@@ -234,7 +237,7 @@ class _Index:
 _DECISIVE = ("dangerous", "approval", "trust_tier", "read_only", "open_world", "idempotent", "model")
 
 
-def _reason(change: Change, entry: Optional[Entry]) -> str:
+def _reason(change: Change, entry: Optional[Entry], shown: str = "") -> str:
     """Why a decisive value is what it is: a runtime source, or a default with its reason."""
     if entry is None or change.id.endswith(("reach_added", "reach_removed", ".removed")):
         return ""
@@ -256,7 +259,7 @@ def _reason(change: Change, entry: Optional[Entry]) -> str:
         expr = _dynamic(getattr(entry, attr, None))
         word = attr.replace("_", " ")
         if expr is not None:
-            if expr not in change.message:  # the change's own words already name the source
+            if expr not in change.message and expr not in shown:  # the change's own words already name the source
                 said = "run time" in expr or "runtime" in expr  # the source says when already
                 parts.append(f"{word} depends on {expr}" if said else f"{word} comes from {expr} at runtime")
         elif isinstance(reasons, dict) and reasons.get(attr):
@@ -336,6 +339,7 @@ def build_rows(receipt: Receipt) -> tuple[list[Row], dict[tuple[str, str], Named
     titles: dict[tuple[str, str], Named] = {}
     merged: dict[tuple[Any, ...], Row] = {}
     folds: list[tuple[Change, str, str]] = []
+    told: list[tuple[str, Change]] = []
     edges: list[Edge] = []
     for c in receipt.changes:
         entry = index.entry(c.subject.key)
@@ -356,6 +360,10 @@ def build_rows(receipt: Receipt) -> tuple[list[Row], dict[tuple[str, str], Named
             note = "" if not added or c.severity == "info" else (" (dangerous, no approval required)" if c.severity == "regression" else " (dangerous or approval decided at runtime)")
             words = f"can now reach {kind} {name}{note}" if added else f"can no longer reach {kind} {name}"
         else:
+            cause = membership.get((c.subject.key, "added")) if c.id == "attribute.dynamic" else None
+            if cause is not None and _says_sources(cause, c):
+                told.append((cause.fingerprint, c))
+                continue
             words = change_words(c)
         title = _group_title(c, entry)
         row = Row(
@@ -366,7 +374,7 @@ def build_rows(receipt: Receipt) -> tuple[list[Row], dict[tuple[str, str], Named
             change_id=c.id,
             fingerprint=c.fingerprint,
             accepted=_accepted(c),
-            reason=_reason(c, entry),
+            reason=_reason(c, entry, words),
             note=c.note,  # set by the diff; never looked for in the message, which analysed values fill
         )
         same = (row.severity, title, row.subject, row.words, row.accepted, row.where.path)
@@ -381,9 +389,25 @@ def build_rows(receipt: Receipt) -> tuple[list[Row], dict[tuple[str, str], Named
         row = by_fp.get(fp)
         if row is not None and text not in row.folded:
             row.folded.append(text)
+    for fp, c in told:
+        row = by_fp.get(fp)
+        if row is not None:
+            row.also.append((c.fingerprint, c.id))
     _tell_apart(rows, titles)
     _gather_single_agents(rows, titles)
     return rows, titles, edges
+
+
+def _says_sources(added: Change, dynamic: Change) -> bool:
+    """Whether the row of an entry's addition says what its `attribute.dynamic` change says: the
+    same severity and acceptance, and every runtime source it names in the addition's words
+    (`entry_words`: "read-only decided at runtime (read_only)"). Such a change is no row of its
+    own: three rows repeated the added row's words."""
+    if added.severity != dynamic.severity or added.accepted != dynamic.accepted or not isinstance(dynamic.after, dict):
+        return False
+    words = change_words(added)
+    sources = [_dynamic(v) for v in dynamic.after.values()]
+    return bool(sources) and all(src is not None and f"({src})" in words for src in sources)
 
 
 def _gather_single_agents(rows: list[Row], titles: dict[tuple[str, str], Named]) -> None:
