@@ -721,6 +721,11 @@ class _Analyser:
                 continue
             said.add(once)
             on = f"MCP server {', '.join(repr(n) for n in names)}" if names else f"'{describe(receiver)}' (not a known MCP server)"
+            if ".request_handlers[" in what:
+                self.warn(flavor, m.path, line, f"{what} sets a request handler of {on} without its decorator: the tools and "
+                          "prompts that handler lists or runs are decided at run time, so they are not in the surface",
+                          site=("request handler", describe(receiver)))
+                continue
             self.warn(flavor, m.path, line, f"{what} writes into the private component table of {on}: which tools and prompts "
                       "it then holds is not followed, so they are not in the surface", site=("registry write", describe(receiver)))
 
@@ -1465,6 +1470,10 @@ def _registry_writes(p: Program, m: ModuleFacts) -> list[tuple[Expr, str, int, s
         if found is not None and found.group("method") is None:
             what = {"[]=": "{}[...] = ...", "del": "del {}[...]"}.get(a.op, "{} = ...").format(spelled(a.target))
             out.append((Ref(found.group("server")), what, a.line, None))
+        elif a.op == "[]=" and a.target.endswith(".request_handlers") and a.value.__class__ is Map:
+            request = _surface_request(a.value.items[0][0] if len(a.value.items) == 1 else None)  # type: ignore[union-attr]
+            if request is not None:
+                out.append((Ref(a.target.removesuffix(".request_handlers")), f"{spelled(a.target)}[{request}] = ...", a.line, None))
     for e in m.effects:
         func = e.call.func
         text = func.name if func.__class__ is Ref else func.src if func.__class__ is Dyn and func.why == "parameter" else ""  # type: ignore[union-attr]
@@ -1487,6 +1496,20 @@ def _registry_writes(p: Program, m: ModuleFacts) -> list[tuple[Expr, str, int, s
             what = f"{spelled(table)}.{key.value if isinstance(key, Const) else '*'} = ..."
         out.append((receiver, what, e.call.line, owner))
     return out
+
+
+# The low-level server's requests that list or run its tools and prompts: a handler set for one of
+# them straight in `server.request_handlers` (an MCP proxy's way) serves what it decides at run time.
+_SURFACE_REQUESTS = frozenset({"ListToolsRequest", "CallToolRequest", "ListPromptsRequest", "GetPromptRequest"})
+
+
+def _surface_request(key: Expr | None) -> str | None:
+    """What an item written into `request_handlers` is keyed by, when it may be a surface request
+    (one of `_SURFACE_REQUESTS`, or a key not known: `handlers[kind] = ...`); None for another request."""
+    if key.__class__ is Ref:
+        leaf = key.name.rpartition(".")[2]  # type: ignore[union-attr]
+        return leaf if leaf in _SURFACE_REQUESTS else None
+    return "..."
 
 
 # Methods that read a component table, leaving it as it is.
