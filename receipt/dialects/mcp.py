@@ -854,8 +854,11 @@ class _Analyser:
                                        at=self._run_at(owner, receiver, (path, call.line, cond or owner is not None)),
                                        through=self._through_parameter(receiver))
                 else:
-                    target, rest = (call.args[0], call.args[1:]) if call.args else (None, ())
-                    self.register_expr(server, kind, target, rest, dict(call.kwargs), conditional, path, call.line, call,
+                    kwargs = dict(call.kwargs)
+                    # `add_tool(fn=refund, name=...)` (the SDK's FastMCP), `add_tool(tool=t)`, `add_prompt(prompt=p)` (FastMCP 2)
+                    given = next((k for k in _REGISTERED_KEYWORDS if k in kwargs), None) if not call.args else None
+                    target, rest = (call.args[0], call.args[1:]) if call.args else (kwargs.pop(given) if given else None, ())
+                    self.register_expr(server, kind, target, rest, kwargs, conditional, path, call.line, call,
                                        at=self._run_at(owner, receiver, (path, call.line, cond or owner is not None)),
                                        through=self._through_parameter(receiver))
 
@@ -1496,6 +1499,10 @@ def _registry_writes(p: Program, m: ModuleFacts) -> list[tuple[Expr, str, int, s
             what = f"{spelled(table)}.{key.value if isinstance(key, Const) else '*'} = ..."
         out.append((receiver, what, e.call.line, owner))
     return out
+
+
+# The keyword that names what `add_tool` / `add_prompt` registers, when it is not passed positionally.
+_REGISTERED_KEYWORDS = ("fn", "tool", "prompt")
 
 
 # The low-level server's requests that list or run its tools and prompts: a handler set for one of

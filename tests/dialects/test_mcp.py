@@ -392,6 +392,25 @@ def test_unresolvable_arguments_are_reported_not_dropped() -> None:
     assert any("not statically known" in i.message and i.path == "s.py" for i in issues)
 
 
+
+def test_a_tool_registered_by_keyword_from_a_loop_item_names_the_callable_it_cannot_follow() -> None:
+    # dbt-mcp: `server.add_tool(fn=definition.fn, ...)` over definitions handed in by callers; the
+    # note named the callable "?".
+    src = """
+        from mcp.server.fastmcp import FastMCP
+        mcp = FastMCP("dbt")
+
+        def register_tools(server: FastMCP, definitions) -> None:
+            for definition in definitions:
+                server.add_tool(fn=definition.fn, name=definition.name)
+
+        register_tools(mcp, load_definitions())
+    """
+    entries, issues = link_files({"s.py": src})
+    assert entries == []
+    said = [i.message for i in issues if "cannot be resolved statically" in i.message]
+    assert said and said[0].endswith("definition.fn"), said
+
 LOWLEVEL = """
     from enum import Enum
     import mcp.types as types
