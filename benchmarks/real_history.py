@@ -105,6 +105,13 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "langchain-ai+langchain-mcp-adapters": ("examples", "langchain_mcp_adapters"),
     "ag-ui-protocol+ag-ui": ("integrations/crew-ai/python/examples", "integrations/adk-middleware/python/examples",
                              "integrations/pydantic-ai/python/examples", "integrations/langgraph/python/examples"),
+    # Nineteenth sweep (2026-12-07, fifth session): MCP servers of data platforms and tools
+    "dbt-labs+dbt-mcp": "src/dbt_mcp",
+    "Snowflake-Labs+mcp": "mcp_server_snowflake",
+    "chroma-core+chroma-mcp": "src",
+    "motherduckdb+mcp-server-motherduck": "src",
+    "kagisearch+kagimcp": "src",
+    "sparfenyuk+mcp-proxy": "src",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -398,6 +405,23 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # A graph compiled with and without a checkpointer under a flag: an "assigned more than once" note
     # per example (fixed); became_conditional for the if/else (not fixed: exclusive arms).
     "ag-ui-protocol+ag-ui": (40, 2, 0),
+    # Nineteenth sweep (dbt-mcp read under Python 3.12, its syntax): every tool is a decorated
+    # definition object registered in a loop over a caller's list (`add_tool(fn=definition.fn)`):
+    # unresolved, rightly; the note named the callable "?" (fixed).
+    "dbt-labs+dbt-mcp": (30, 0, 0),
+    # Config-driven tools (names from YAML): unresolved, rightly.
+    "Snowflake-Labs+mcp": (20, 0, 0),
+    # Signature changes (Optional[str] = "default" -> str = "default", ids made required) and
+    # re-wordings read as right; Optional[X] -> X | None reported nothing, rightly.
+    "chroma-core+chroma-mcp": (15, 0, 0),
+    # ef0c6ba580: a new tool whose hints are set from a factory flag was four rows (the addition and
+    # an attribute.dynamic per hint) saying one thing (fixed in the view: one row, every fingerprint).
+    "motherduckdb+mcp-server-motherduck": (30, 0, 0),
+    # A low-level server whose tool names are `cls.__name__` of a classmethod: unresolved, rightly.
+    "kagisearch+kagimcp": (15, 0, 0),
+    # A proxy serving a remote server's tools through `app.request_handlers[ListToolsRequest] = ...`
+    # read as nothing recognised (a miss: fixed).
+    "sparfenyuk+mcp-proxy": (30, 0, 1),
 }
 
 
