@@ -498,11 +498,12 @@ class _Extractor:
             return
         if not replaces(known, conditional, self.result, path, call.line):
             return
-        name = self.p.evaluate(call.kw("name"))
+        given = self._renamed(symbol, call) or call.kw("name")
+        name = self.p.evaluate(given)
         entry = Entry(
             kind="agent",
             name=name if isinstance(name, str) and name else hint,
-            name_expr=name_expression(self.p, call.kw("name")),
+            name_expr=name_expression(self.p, given),
             path=path,
             line=call.line,
             dialect=NAME,
@@ -512,6 +513,13 @@ class _Extractor:
             model=None if graph else (self.executor_model(call) if self.executor(self.p.origin(call.func)) else qualified_model(self.p, call.arg(0, "model"))),
         )
         self.agents[symbol] = _Agent(symbol, entry, call, react, deep=origin_matches(self.p.origin(call.func), *_DEEP_AGENT))
+
+    def _renamed(self, symbol: str, call: Call) -> Expr | None:
+        """`graph = builder.compile(); graph.name = "ReAct Agent"`: the name set on the agent's variable
+        after it is built, the same as `compile(name="ReAct Agent")` (one unconditional assignment;
+        a name set under a condition, or several, leaves the agent as it was built)."""
+        written = [a for a in self.p.assigns.get(f"{symbol}.name", ()) if a.op == "=" and a.line > call.line]
+        return written[0].value if len(written) == 1 and not written[0].conditional else None
 
     def find_agents(self) -> None:
         self.find_graphs()
