@@ -112,6 +112,10 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "motherduckdb+mcp-server-motherduck": "src",
     "kagisearch+kagimcp": "src",
     "sparfenyuk+mcp-proxy": "src",
+    # and LangGraph's agent templates
+    "langchain-ai+react-agent": "src",
+    "langchain-ai+langgraph-bigtool": "langgraph_bigtool",
+    "langchain-ai+memory-agent": "src",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -422,6 +426,10 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # A proxy serving a remote server's tools through `app.request_handlers[ListToolsRequest] = ...`
     # read as nothing recognised (a miss: fixed).
     "sparfenyuk+mcp-proxy": (30, 0, 1),
+    # cb297488f9: `graph.name = "ReAct Agent"` moved into `compile(name=...)`: removed + added (fixed).
+    "langchain-ai+react-agent": (12, 1, 0),
+    "langchain-ai+langgraph-bigtool": (4, 0, 0),
+    "langchain-ai+memory-agent": (5, 0, 0),
 }
 
 
