@@ -721,7 +721,7 @@ class _Analyser:
                 continue
             said.add(once)
             on = f"MCP server {', '.join(repr(n) for n in names)}" if names else f"'{describe(receiver)}' (not a known MCP server)"
-            if ".request_handlers[" in what:
+            if ".request_handlers" in what:
                 self.warn(flavor, m.path, line, f"{what} sets a request handler of {on} without its decorator: the tools and "
                           "prompts that handler lists or runs are decided at run time, so they are not in the surface",
                           site=("request handler", describe(receiver)))
@@ -855,9 +855,10 @@ class _Analyser:
                                        through=self._through_parameter(receiver))
                 else:
                     kwargs = dict(call.kwargs)
-                    # `add_tool(fn=refund, name=...)` (the SDK's FastMCP), `add_tool(tool=t)`, `add_prompt(prompt=p)` (FastMCP 2)
-                    given = next((k for k in _REGISTERED_KEYWORDS if k in kwargs), None) if not call.args else None
-                    target, rest = (call.args[0], call.args[1:]) if call.args else (kwargs.pop(given) if given else None, ())
+                    if call.args:
+                        target, rest = call.args[0], call.args[1:]
+                    else:  # `add_tool(fn=refund, name=...)` (the SDK's FastMCP), `add_tool(tool=t)`, `add_prompt(prompt=p)` (FastMCP 2)
+                        target, rest = next((kwargs.pop(k) for k in _REGISTERED_KEYWORDS if k in kwargs), None), ()
                     self.register_expr(server, kind, target, rest, kwargs, conditional, path, call.line, call,
                                        at=self._run_at(owner, receiver, (path, call.line, cond or owner is not None)),
                                        through=self._through_parameter(receiver))
@@ -1455,8 +1456,16 @@ def _imports_flavor(m: ModuleFacts | None) -> str | None:
     return None
 
 
-# A FastMCP server's private component tables (the SDK's and fastmcp 2's managers keep them in these).
-_PRIVATE_TABLES = re.compile(r"^(?P<server>.+?)\.(?:_tool_manager|_prompt_manager)(?:\.(?:_tools|_prompts))?(?:$|\.(?P<method>\w+)$)")
+# A FastMCP server's private component tables (the SDK's and fastmcp 2's managers keep them in
+# these), and a low-level server's table of request handlers (`handlers`), which an MCP proxy
+# writes straight into: `app.request_handlers[types.ListToolsRequest] = _list_tools`.
+_PRIVATE_TABLES = re.compile(
+    r"^(?P<server>.+?)\.(?:(?:_tool_manager|_prompt_manager)(?:\.(?:_tools|_prompts))?|(?P<handlers>request_handlers))(?:$|\.(?P<method>\w+)$)"
+)
+
+
+def _table_written(text: str) -> re.Match[str] | None:
+    return _PRIVATE_TABLES.match(text) if "_manager" in text or "request_handlers" in text else None
 
 
 def _registry_writes(p: Program, m: ModuleFacts) -> list[tuple[Expr, str, int, str | None]]:
@@ -1469,19 +1478,21 @@ def _registry_writes(p: Program, m: ModuleFacts) -> list[tuple[Expr, str, int, s
         return text.rsplit(".<locals>.", 1)[-1].removeprefix(m.module + ".")
 
     for a in m.assigns:
-        found = _PRIVATE_TABLES.match(a.target) if "_manager" in a.target else None
+        found = _table_written(a.target)
         if found is not None and found.group("method") is None:
-            what = {"[]=": "{}[...] = ...", "del": "del {}[...]"}.get(a.op, "{} = ...").format(spelled(a.target))
-            out.append((Ref(found.group("server")), what, a.line, None))
-        elif a.op == "[]=" and a.target.endswith(".request_handlers") and a.value.__class__ is Map:
-            request = _surface_request(a.value.items[0][0] if len(a.value.items) == 1 else None)  # type: ignore[union-attr]
-            if request is not None:
-                out.append((Ref(a.target.removesuffix(".request_handlers")), f"{spelled(a.target)}[{request}] = ...", a.line, None))
+            key = a.value.items[0][0] if a.op in ("[]=", "del") and a.value.__class__ is Map and len(a.value.items) == 1 else None  # type: ignore[union-attr]
+            item = _item_said(found, key)
+            if item is not None:
+                what = {"[]=": "{}[%s] = ..." % item, "del": "del {}[%s]" % item}.get(a.op, "{} = ...").format(spelled(a.target))
+                out.append((Ref(found.group("server")), what, a.line, None))
     for e in m.effects:
         func = e.call.func
         text = func.name if func.__class__ is Ref else func.src if func.__class__ is Dyn and func.why == "parameter" else ""  # type: ignore[union-attr]
-        found = _PRIVATE_TABLES.match(text) if "_manager." in text else None
+        found = _table_written(text)
         if found is None or found.group("method") in (None, *_TABLE_READERS) or text.endswith(("._tool_manager.add_tool", "._prompt_manager.add_prompt")):
+            continue
+        item = _item_said(found, e.call.args[0] if found.group("method") in ("__setitem__", "__delitem__") and e.call.args else None)
+        if item is None:
             continue
         server = found.group("server")
         if func.__class__ is Dyn:
@@ -1493,7 +1504,7 @@ def _registry_writes(p: Program, m: ModuleFacts) -> list[tuple[Expr, str, int, s
             receiver, owner = Ref(server), None
         method = found.group("method")
         table = text.rpartition(".")[0]
-        what = {"__setitem__": "{}[...] = ...", "__delitem__": "del {}[...]"}.get(method, "{}.%s(...)" % method).format(spelled(table))
+        what = {"__setitem__": "{}[%s] = ..." % item, "__delitem__": "del {}[%s]" % item}.get(method, "{}.%s(...)" % method).format(spelled(table))
         if method == "__setattr__":
             key = e.call.args[0] if e.call.args else None
             what = f"{spelled(table)}.{key.value if isinstance(key, Const) else '*'} = ..."
@@ -1510,10 +1521,11 @@ _REGISTERED_KEYWORDS = ("fn", "tool", "prompt")
 _SURFACE_REQUESTS = frozenset({"ListToolsRequest", "CallToolRequest", "ListPromptsRequest", "GetPromptRequest"})
 
 
-def _surface_request(key: Expr | None) -> str | None:
-    """What an item written into `request_handlers` is keyed by, when it may be a surface request
-    (one of `_SURFACE_REQUESTS`, or a key not known: `handlers[kind] = ...`); None for another request."""
-    if key.__class__ is Ref:
+def _item_said(found: re.Match[str], key: Expr | None) -> str | None:
+    """How a write names the item of a table it writes ("..." when not said), or None when it is
+    not the surface's: a request handler table's item keyed by a request other than
+    `_SURFACE_REQUESTS` (resources, logging) is none of the agent surface."""
+    if found.group("handlers") and key.__class__ is Ref:
         leaf = key.name.rpartition(".")[2]  # type: ignore[union-attr]
         return leaf if leaf in _SURFACE_REQUESTS else None
     return "..."

@@ -49,6 +49,9 @@ _CONVERSIONS = {ord("r"): "builtins.repr", ord("s"): "builtins.str", ord("a"): "
 # Expressions nested deeper than this become `Dyn(..., "too-deep")`: the value is unknown, the rest
 # of the file is still analysed (a 1,200-term sum next to a tool must not hide the tool).
 _MAX_EXPR_DEPTH = 64
+# Framework tables whose items are what an object serves, public by name: a low-level MCP server's
+# request handlers (a store into them through a parameter is kept like one into private state).
+_HANDLER_TABLES = frozenset({"request_handlers"})
 # `globals()["CFG"]` / `vars()["CFG"]` at the start of a subscript's text: the module's name CFG.
 _GLOBALS_ITEM = re.compile(r"(globals|vars)\(\)\[(['\"])([A-Za-z_]\w*)\2\]")
 
@@ -1420,8 +1423,8 @@ class _Extractor:
                                                  scope.conditional or cond, "?=", scope.guarded or cond))
 
     def _private_store(self, owner: Expr, method: str, key: Expr, value: Expr, stmt: ast.stmt, scope: _Scope) -> None:
-        """`p._registry[k] = v`, `p._manager._items = {}`: a store into the private state of a
-        parameter's object, kept as the statement call it amounts to (`p._registry.__setitem__(k, v)`)
+        """`p._registry[k] = v`, `p._manager._items = {}`, `p.request_handlers[k] = v`: a store into the
+        private state (or a handler table) of a parameter's object, kept as the statement call it amounts to (`p._registry.__setitem__(k, v)`)
         so what reads calls on parameters sees it: a framework object's internals written directly
         (tools put into a server's private tool table) must not vanish because no method is called."""
         if type(owner) is not Dyn or owner.why != "parameter":
@@ -1429,7 +1432,7 @@ class _Extractor:
         attrs = owner.src.split(".")[1:]
         if method == "__setattr__" and type(key) is Const:
             attrs.append(str(key.value))
-        if not any(a.startswith("_") and not a.startswith("__") for a in attrs):
+        if not any((a.startswith("_") and not a.startswith("__")) or a in _HANDLER_TABLES for a in attrs):
             return
         call = Call(Dyn(f"{owner.src}.{method}", "parameter"), (key,) if method == "__delitem__" else (key, value), (), stmt.lineno)
         self.facts.effects.append(EffectFact(call, scope.conditional, scope.guarded))
