@@ -130,3 +130,17 @@ def test_an_added_tool_whose_hints_are_set_at_run_time_is_one_row_with_every_fin
         assert f"`{c.fingerprint}`" in listed, c.id
     term = render_terminal(receipt(changes, head_entries=[tool]), colour=False)
     assert term.count("execute_query") == 1, term
+
+
+def test_a_change_told_by_an_addition_merged_into_a_look_alike_keeps_its_fingerprint() -> None:
+    # Two additions of one tool that read alike (their parameters' types differ, not their names)
+    # are one row; the runtime source of the later one is told by that row, and stays acceptable.
+    sig = lambda t: {"params": [{"name": "sql", "type": t}], "returns": None}  # noqa: E731
+    added = [change("tool.added", "warning", name="execute_query", scope="duck", before=None, line=line,
+                    after={"dangerous": {"dynamic": "read_only"}, "approval": "never", "signature": sig(t)}) for line, t in ((3, "str"), (9, "bytes"))]
+    dynamic = change("attribute.dynamic", "warning", name="execute_query", scope="duck", before=None, after={"dangerous": {"dynamic": "read_only"}},
+                     message="tool 'execute_query' dangerous flag is set at run time by read_only")
+    text = render_markdown(receipt([*added, dynamic]))
+    rows = [_text(r[1]) for t in github_render.render(text).tables for r in t[1:] if "execute_query" in _text(r[0])]
+    assert len(rows) == 1, rows
+    assert f"`{dynamic.fingerprint}`" in text[text.index("<summary>Fingerprints"):]

@@ -20,6 +20,7 @@ counts and the footer always stay.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 from dataclasses import dataclass, replace
@@ -526,12 +527,8 @@ def _prepare(
             "count": surface_total,
             "more": surface_total - len(view.surface),
         }
-    fingerprints = [
-        Md(f"`{fp}` {md(change_id, 60)} · {_named(r.subject, bold=False)}")
-        for r in view.rows
-        for fp, change_id in ((r.fingerprint, r.change_id), *r.also)
-        if _HEX.match(fp)
-    ][:_MAX_FINGERPRINTS]
+    listed = ((r, fp, change_id) for r in view.rows for fp, change_id in ((r.fingerprint, r.change_id), *r.also) if _HEX.match(fp))
+    fingerprints = [Md(f"`{fp}` {md(change_id, 60)} · {_named(r.subject, bold=False)}") for r, fp, change_id in itertools.islice(listed, _MAX_FINGERPRINTS)]
     tool = receipt.tool
     footer = {
         "footer_note": trusted(footer_note) if footer_note else None,

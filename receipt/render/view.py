@@ -380,6 +380,7 @@ def build_rows(receipt: Receipt) -> tuple[list[Row], dict[tuple[str, str], Named
         same = (row.severity, title, row.subject, row.words, row.accepted, row.where.path)
         if same in merged:  # the same change of the same thing twice (e.g. an agent and its .clone())
             merged[same].places += 1
+            by_fp.setdefault(c.fingerprint, merged[same])  # what folds into it lands on the row kept
             continue
         merged[same] = row
         titles[(row.change_id, row.fingerprint)] = title
