@@ -508,15 +508,15 @@ def _prepare(
         described[r.fingerprint] = (_named_in(r.subject, group), _words(r, _WORDS_BESIDE_TRAFFIC))
     dangerous_names = {c.subject.name for c in receipt.changes if c.id == "tool.dangerous_gained"}
     issues = None
-    if view.touched_issues or view.untouched_issues or view.skipped_files:
+    if view.touched_issues or view.untouched_files or view.skipped_files:
         items = [
             Md(f"{_where(i.where, links)} — {md(i.reason, 40)}: {md(i.message, _WORDS)}") for i in view.touched_issues[:_MAX_ISSUES]
         ]
         issues = {
-            "touched": len(view.touched_issues),
+            "touched": view.touched_files,
             "listed": items,
             "more": len(view.touched_issues) - len(items),
-            "untouched": view.untouched_issues,
+            "untouched": view.untouched_files,
             "skipped": view.skipped_files,
             "errors": len(receipt.errors),
         }
@@ -595,7 +595,7 @@ def _view(p: _Prepared, cut: _Cut) -> dict[str, Any]:
     if p.issues is not None:
         issues = dict(p.issues)
         if not cut.issue_list:
-            issues.update(listed=[], more=issues["touched"])
+            issues.update(listed=[], more=issues["more"] + len(issues["listed"]))
     return {
         **head,
         "shortened": {"omitted": omitted, "total": p.total, "note": trusted(_OMITTED_NOTE)} if omitted else None,

@@ -61,11 +61,11 @@ def render_terminal(receipt: Receipt, *, colour: bool = True) -> str:
             out.append("  " + c(col, _t(line, 300)))
         out.append("")
     if view.touched_issues:
-        out.append(c(_YELLOW, f"{v.plural(len(view.touched_issues), 'file', 'files')} this change touched could not be fully analysed:"))
+        out.append(c(_YELLOW, f"{v.plural(view.touched_files, 'file', 'files')} this change touched could not be fully analysed:"))
         out += [f"  {_t(i.where.text, 160)}: {_t(i.reason, 40)}: {_t(i.message, 200)}" for i in view.touched_issues[:30]]
         out.append("")
-    if view.untouched_issues:
-        out += [f"{v.plural(view.untouched_issues, 'other file', 'other files')} with unreadable code or unresolved registrations, unchanged here.", ""]
+    if view.untouched_files:
+        out += [f"{v.plural(view.untouched_files, 'other file', 'other files')} with unreadable code or unresolved registrations, unchanged here.", ""]
     note = "" if v.compared_is_plain(receipt) else f"{receipt.compared}: "
     sides = f"base {v.rev_label(receipt.base.rev, receipt.base.sha)} → head {v.rev_label(receipt.head.rev, receipt.head.sha)}"
     out.append(c(_DIM, _t(f"compared {note}{sides}", 300)))

@@ -122,7 +122,8 @@ class View:
     edges: list[Edge]
     more_edges: int
     touched_issues: list[Issue]
-    untouched_issues: int
+    touched_files: int  # the files those issues are in: a file may hold several
+    untouched_files: int  # files with issues the PR did not touch
     skipped_files: int
     surface: list[tuple[Named, str, Where]]  # unchanged exported entries: (what, attributes, where)
     texts: list[TextChange] = field(default_factory=list)
@@ -460,16 +461,21 @@ def groups(rows: Iterable[Row], titles: dict[tuple[str, str], Named]) -> list[Gr
     return list(out.values())
 
 
-def split_issues(receipt: Receipt) -> tuple[list[Issue], int, int]:
-    """(issues in files the PR touched, count of the others, skipped file count).
+def split_issues(receipt: Receipt) -> tuple[list[Issue], int, int, int]:
+    """(issues in files the PR touched, how many files those are, how many other files have
+    issues, skipped file count). Counted by file: one file may hold several unresolved
+    registrations, and the receipt says how many files could not be fully read.
 
     Touched-ness is the pipeline's (`ExtractionIssue.touched`, the same rule that decides which
     issues are changes); an issue that does not say is listed, so nothing is hidden by omission.
     """
     problems = [*receipt.errors, *(i for i in receipt.skipped if i.kind == "unresolved")]
-    touched = [Issue(Where(i.path, i.line), i.reason, i.message) for i in problems if i.touched is not False]
+    mine = [i for i in problems if i.touched is not False]
+    touched = [Issue(Where(i.path, i.line), i.reason, i.message) for i in mine]
+    touched_files = {i.path for i in mine}
+    others = {i.path for i in problems if i.touched is False} - touched_files
     skipped = sum(1 for i in receipt.skipped if i.kind != "unresolved")
-    return touched, len(problems) - len(touched), skipped
+    return touched, len(touched_files), len(others), skipped
 
 
 def counts(receipt: Receipt) -> dict[str, int]:
@@ -566,7 +572,7 @@ def build_view(receipt: Receipt, *, surface_limit: int = 300) -> tuple[View, dic
     rows, titles, edges = build_rows(receipt)
     n = counts(receipt)
     regressions = [r for r in rows if r.severity == "regression" and r.accepted is None]
-    touched, untouched, skipped = split_issues(receipt)
+    touched, touched_files, untouched, skipped = split_issues(receipt)
     surface, surface_total = unchanged_surface(receipt, surface_limit)
     edges = sorted(set(edges), key=lambda e: (e.source, e.source_path, e.state, e.target_kind, e.target, e.target_scope))
     view = View(
@@ -579,7 +585,8 @@ def build_view(receipt: Receipt, *, surface_limit: int = 300) -> tuple[View, dic
         edges=edges[:MAX_GRAPH_EDGES],
         more_edges=max(len(edges) - MAX_GRAPH_EDGES, 0),
         touched_issues=touched,
-        untouched_issues=untouched,
+        touched_files=touched_files,
+        untouched_files=untouched,
         skipped_files=skipped,
         surface=surface,
         texts=text_changes(receipt),
@@ -617,6 +624,14 @@ def counts_text(view: View, receipt: Receipt) -> str:
                 "no changes found in the files that could be read; "
                 + plural(len(receipt.errors), "file", "files")
                 + " could not be analysed (see below)"
+            )
+        if view.touched_files:
+            # A file the PR changed holds a registration the analyser cannot follow: what it
+            # registers may have changed unseen, so "no changes" would claim more than was read.
+            return (
+                "no changes found in what could be read; "
+                + plural(view.touched_files, "file", "files")
+                + " this PR touched could not be fully analysed (see below)"
             )
         return "no changes to the exported agent surface"
     parts = [plural(n["regression"], "regression", "regressions"), plural(n["warning"], "warning", "warnings"), f"{n['info']:,} info"]
