@@ -8,7 +8,10 @@ CrewAI's or smolagents' `tool` or a local function of that name; aliases and mod
   (description = `description=` else the docstring), `x = tool(fn)`, `StructuredTool.from_function(
   func=, name=, description=)`, `Tool(name=, func=, description=)` / `Tool.from_function(...)`,
   `BaseTool` subclasses (class attributes `name`/`description`, inherited through classes of the
-  repository; signature from `_run`, else `_arun`), and plain functions in an agent's `tools=[...]`
+  repository; signature from `_run`, else `_arun`), a tool a function builds and returns (a tool
+  factory: conditional, denoted by the factory too, so publishing it exports the tool and
+  `tools=[factory(...)]` reaches it; `from_function` inherited by a repository subclass of
+  `StructuredTool` counts as StructuredTool's), and plain functions in an agent's `tools=[...]`
   (LangChain turns callables into tools), and the handoff tools of langgraph_swarm and
   langgraph_supervisor (`create_handoff_tool(agent_name=, name=, description=)`: named
   `transfer_to_<agent>` and described as those libraries default them; no model-visible
@@ -282,6 +285,7 @@ class _Extractor:
         self.p = program
         self.result = DialectResult()
         self.tools: dict[str, GatedTool] = {}
+        self.factories: dict[str, str] = {}  # a tool factory's symbol -> the tool it returns (`returned_tools`)
         self.agents: dict[str, _Agent] = {}
 
     # -- helpers --------------------------------------------------------------------------------
@@ -334,7 +338,7 @@ class _Extractor:
         """`tool(fn)`, `StructuredTool.from_function(...)`, `Tool(name=, func=, description=)`."""
         if tid in self.tools:
             return tid
-        origin = self.p.origin(call.func)
+        origin = _tool_origin(self.p, call.func)
         if origin_matches(origin, *_TOOL_DECORATOR):
             first = call.arg(0, "name_or_callable")
             name_src: Expr | None = None
@@ -386,6 +390,27 @@ class _Extractor:
         for a in screened_assigned_calls(self.p, "langchain.assigned tools", _assigned_tool, _ASSIGNED_TOOL_TOPS):
             if a.op == "=" and isinstance(a.value, Call):
                 self.tool_call(a.value, a.target, self.p.path_of(a.target), a.conditional)
+
+    def returned_tools(self) -> None:
+        """A tool a function builds and returns: a tool factory (LangMem's
+        `create_search_memory_tool(...)` returns `StructuredTool.from_function(...)`). The tool is
+        made only when a caller calls the factory: conditional, and denoted by the factory's symbol
+        as well, so a package that publishes the factory exports it (link.py `published`), and an
+        agent listing `tools=[factory(...)]` reaches it (`item_tool`)."""
+        # Every module's functions: a return is not among the callees `Program.calls_into` knows.
+        for fn in screened_functions(self.p, "langchain.returned tools", _returns_tool):
+            path = self.p.path_of(fn.symbol)
+            for ret in fn.returns_exprs:
+                tid: str | None = None
+                if isinstance(ret, Call):
+                    tid = self.tool_call(ret, f"{fn.symbol}.<return>", path, True)
+                elif isinstance(ret, Ref) and ret.name.startswith(fn.symbol + ".<locals>.") and ret.name in self.tools:
+                    tid = ret.name  # `@tool def inner(...)` ... `return inner`
+                if tid is not None:
+                    tool = self.tools[tid]
+                    tool.symbols.add(fn.symbol)
+                    tool.def_conditional = True
+                    self.factories.setdefault(fn.symbol, tid)
 
     def class_attr(self, cls: ClassFact, attr: str, depth: int = 0) -> Expr | None:
         if attr in cls.attrs:
@@ -447,6 +472,8 @@ class _Extractor:
             cls = self.p.origin(expr.func)
             if cls in self.tools:  # an instance of a BaseTool subclass of the repository
                 return cls
+            if cls in self.factories:  # a tool factory of the repository, called (`returned_tools`)
+                return self.factories[cls]
             found = self.tool_call(expr, f"{path}:{expr.line}:{describe(expr)}", path, False)
             if found:
                 return found
@@ -1271,6 +1298,7 @@ class _Extractor:
         self.decorated_tools()
         self.assigned_tools()
         self.class_tools()
+        self.returned_tools()
         self.find_agents()
         for agent in sorted(self.agents.values(), key=lambda a: a.symbol):
             if agent.nodes is not None:
@@ -1300,10 +1328,43 @@ def _decorated_tool(p: Program, fn: FunctionFact) -> bool:
 
 
 def _assigned_tool(p: Program, a: AssignFact) -> bool:
-    if a.op != "=" or not isinstance(a.value, Call):
-        return False
-    origin = p.origin(a.value.func)
+    return a.op == "=" and isinstance(a.value, Call) and _is_tool_call(p, a.value)
+
+
+def _tool_origin(p: Program, func: Expr) -> str | None:
+    """The origin of a callee, a repository subclass's inherited `from_function` spelt as the
+    library's (`_ToolWithRequired.from_function(...)`, `class _ToolWithRequired(StructuredTool)`:
+    LangMem's): the subclass builds its tool as StructuredTool's classmethod does."""
+    origin = p.origin(func)
+    if origin is None or not origin.endswith(".from_function"):
+        return origin
+    cls = p.classes.get(origin[: -len(".from_function")])
+    if cls is None or f"{cls.symbol}.from_function" in p.functions:
+        return origin  # the repository's own `from_function`: what it builds is its own
+    for library in ("StructuredTool", "Tool"):
+        for spelt in _FROM_FUNCTION:
+            if spelt.endswith(f".{library}.from_function") and spelt[: -len(".from_function")] in p.class_bases(cls):
+                return spelt
+    return origin
+
+
+def _is_tool_call(p: Program, call: Call) -> bool:
+    origin = _tool_origin(p, call.func)
     return origin_matches(origin, *_TOOL_DECORATOR) or origin_matches(origin, *_FROM_FUNCTION) or origin_matches(origin, *_SIMPLE_TOOL)
+
+
+def _returns_tool(p: Program, fn: FunctionFact) -> bool:
+    """A return of a tool built in place (`return StructuredTool.from_function(...)`), or of a name
+    of the function's own bound to one (a decorated function, an assigned tool call): a function
+    returning a module-level tool hands out that tool, it does not make one."""
+    for r in fn.returns_exprs:
+        if r.__class__ is Ref and r.name.startswith(fn.symbol + ".<locals>."):  # type: ignore[union-attr]
+            d = p.lookup(r.name)  # type: ignore[union-attr]
+            if (isinstance(d, FunctionFact) and _decorated_tool(p, d)) or (isinstance(d, AssignFact) and _assigned_tool(p, d)):
+                return True
+        if r.__class__ is Call and _is_tool_call(p, r):  # type: ignore[arg-type]
+            return True
+    return False
 
 
 def _tool_class(p: Program, cls: ClassFact) -> bool:

@@ -896,3 +896,55 @@ def test_a_graph_compiled_twice_alike_but_for_where_state_is_kept_is_one_agent_s
     # Another interrupt_before is another agent's gate: which one runs is said to be unknown.
     unlike = issues_of({"app/graph.py": GRAPH_UNDER_FLAG.replace("ALTERNATIVE", 'interrupt_before=["tools"]')})
     assert [i for i in unlike if "assigned more than once" in i]
+
+
+# -- tool factories (LangMem's create_manage_memory_tool / create_search_memory_tool) -----------
+
+FACTORIES = TOOLS + """
+from langchain_core.tools import StructuredTool
+
+
+def make_lookup(prefix: str):
+    @tool
+    def lookup(q: str) -> str:
+        '''Look an order up.'''
+        return prefix + q
+    return lookup
+
+
+def make_refund(limit: int):
+    def refund(order_id: str, amount: float) -> str:
+        return order_id
+    return StructuredTool.from_function(refund, name="refund_order", description="Refund an order.")
+
+
+def shared():
+    return lookup_everywhere
+
+
+@tool
+def lookup_everywhere(q: str) -> str:
+    '''Look anything up.'''
+    return q
+"""
+
+
+def test_an_agent_listing_tools_its_factories_make_reaches_them_without_a_note() -> None:
+    files = {
+        "shop/factories.py": FACTORIES,
+        "shop/app.py": AGENT + "from shop.factories import make_lookup, make_refund\n"
+        "bot = create_agent('openai:gpt-4o', tools=[make_lookup('x'), make_refund(limit=10)])\n",
+    }
+    found = exported(files)
+    assert sorted(found["agent:bot"].reaches) == ["tool:lookup", "tool:refund_order"]
+    assert found["tool:refund_order"].conditional is True  # made when a caller calls the factory
+    assert params(found["tool:refund_order"]) == ["order_id", "amount"]
+    assert issues_of(files) == []  # once: "tool 'make_lookup('x')' could not be resolved statically"
+
+
+def test_a_published_tool_factory_exports_its_tool_and_a_function_handing_out_a_module_tool_makes_none() -> None:
+    files = {"shop/__init__.py": "from shop.factories import make_refund, shared\n", "shop/factories.py": FACTORIES}
+    assert set(exported(files)) == {"tool:refund_order"}
+    every = surface_of(files)
+    assert [k for k in every if "lookup_everywhere" in k] == ["tool:lookup_everywhere"]
+    assert every["tool:lookup_everywhere"].conditional is False  # `shared()` hands out the module's one tool, it makes none
