@@ -116,6 +116,15 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "langchain-ai+react-agent": "src",
     "langchain-ai+langgraph-bigtool": "langgraph_bigtool",
     "langchain-ai+memory-agent": "src",
+    # Twentieth sweep (2026-12-07, sixth session): MCP servers with many tools (zen's low-level
+    # server, Word and Excel FastMCP servers, Obsidian's), FastAPI routes served as MCP tools, and
+    # LangMem's memory tools for LangGraph agents
+    "BeehiveInnovations+zen-mcp-server": "",
+    "GongRzhe+Office-Word-MCP-Server": "",
+    "haris-musa+excel-mcp-server": "src",
+    "MarkusPfundstein+mcp-obsidian": "src",
+    "tadata-org+fastapi_mcp": ("examples", "fastapi_mcp"),
+    "langchain-ai+langmem": "src/langmem",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:

@@ -472,11 +472,11 @@ class _Extractor:
             cls = self.p.origin(expr.func)
             if cls in self.tools:  # an instance of a BaseTool subclass of the repository
                 return cls
-            if cls in self.factories:  # a tool factory of the repository, called (`returned_tools`)
-                return self.factories[cls]
             found = self.tool_call(expr, f"{path}:{expr.line}:{describe(expr)}", path, False)
             if found:
                 return found
+            if cls in self.factories:  # a tool factory of the repository, called (`returned_tools`)
+                return self.factories[cls]
             if cls in self.p.classes:
                 return "foreign:" + cls
         self.result.issues.append(issue(path, line, f"agent '{agent}': tool '{describe(expr)}' could not be resolved statically", site=("agent tool", shape(expr))))
