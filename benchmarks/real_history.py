@@ -439,6 +439,21 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     "langchain-ai+react-agent": (12, 1, 0),
     "langchain-ai+langgraph-bigtool": (4, 0, 0),
     "langchain-ai+memory-agent": (5, 0, 0),
+    # Twentieth sweep (2026-12-07, sixth session). zen: every tool listed from a registry by a low-level
+    # server, unresolved rightly; its receipts said "no changes to the exported agent surface" for PRs
+    # touching that file, and counted notes as files (render fixed). Word server: the refactor into
+    # register_tools() (conditional: registered when run_server() runs), wrapped tools losing return
+    # types and docstrings, additions: right. Obsidian: tools moved behind handler classes ->
+    # unresolved + removed, right. fastapi_mcp: exec() and PEP 701 on 3.11 fail closed, right.
+    # LangMem: its published tool factories were not read at all (miss, fixed: 3 real changes in 30
+    # commits now reported), and a move to a StructuredTool subclass's from_function would have read as
+    # a removal (false alarm, fixed).
+    "BeehiveInnovations+zen-mcp-server": (6, 1, 0),
+    "GongRzhe+Office-Word-MCP-Server": (10, 0, 0),
+    "haris-musa+excel-mcp-server": (9, 0, 0),
+    "MarkusPfundstein+mcp-obsidian": (3, 0, 0),
+    "tadata-org+fastapi_mcp": (4, 0, 0),
+    "langchain-ai+langmem": (8, 1, 1),
 }
 
 
