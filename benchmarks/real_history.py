@@ -125,6 +125,9 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "MarkusPfundstein+mcp-obsidian": "src",
     "tadata-org+fastapi_mcp": ("examples", "fastapi_mcp"),
     "langchain-ai+langmem": "src/langmem",
+    # mem0's OpenMemory MCP server (until it left the monorepo) and its agent examples; E2B's server
+    "mem0ai+mem0": ("openmemory/api/app", "examples"),
+    "e2b-dev+mcp-server": "packages/python",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -454,6 +457,10 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     "MarkusPfundstein+mcp-obsidian": (3, 0, 0),
     "tadata-org+fastapi_mcp": (4, 0, 0),
     "langchain-ai+langmem": (8, 1, 1),
+    # mem0: OpenMemory's tools added, re-signed and removed with the server; model bumps; LlamaIndex,
+    # Strands and AutoGen examples noted as frameworks not read; a library tool unresolved: all right.
+    "mem0ai+mem0": (9, 0, 0),
+    "e2b-dev+mcp-server": (1, 0, 0),
 }
 
 
