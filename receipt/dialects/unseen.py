@@ -40,9 +40,9 @@ UNREAD_FRAMEWORKS: dict[str, str] = {
     "strands": "Strands Agents",
     "semantic_kernel": "Semantic Kernel",
     "agent_framework": "Microsoft Agent Framework",
-    "llama_index.core.agent": "LlamaIndex agents", "llama_index.core.tools": "LlamaIndex tools", "llama_index.agent": "LlamaIndex agents",
-    "haystack.components.agents": "Haystack agents", "haystack.tools": "Haystack tools",
-    "camel.agents": "CAMEL agents", "camel.toolkits": "CAMEL toolkits",
+    "llama_index.core.agent": "LlamaIndex", "llama_index.core.tools": "LlamaIndex", "llama_index.agent": "LlamaIndex",
+    "haystack.components.agents": "Haystack", "haystack.tools": "Haystack",
+    "camel.agents": "CAMEL", "camel.toolkits": "CAMEL",
     "letta": "Letta", "letta_client": "Letta",
     "swarm": "OpenAI Swarm",
     "praisonaiagents": "PraisonAI", "beeai_framework": "BeeAI", "langroid": "Langroid", "atomic_agents": "Atomic Agents",
@@ -64,9 +64,14 @@ def extract(program: Program) -> DialectResult:
             result.issues.append(issue(m.path, line, f"{src} {_WHAT.get(kind, 'is not analysable')}; "
                                        "what it defines or registers is not in the surface", reason="dynamic-code"))
     for m in program.modules.values():
+        # One note per framework a module imports, however many of its packages: a file importing
+        # LlamaIndex's agents and its tools is one thing the receipt cannot read, said once.
+        by_name: dict[str, list[str]] = {}
         for prefix, name in _unread_frameworks(m.imports.values()):
-            result.issues.append(issue(m.path, None, f"imports {prefix} ({name}), an agent framework the receipt does not read: "
-                                       "the agents and tools this module builds with it are not in the surface", site=("unread framework", prefix)))
+            by_name.setdefault(name, []).append(prefix)
+        for name, prefixes in sorted(by_name.items()):
+            result.issues.append(issue(m.path, None, f"imports {' and '.join(prefixes)} ({name}), an agent framework the receipt does not read: "
+                                       "the agents and tools this module builds with it are not in the surface", site=("unread framework", name)))
     for m in program.modules.values():
         if m.star_imports:
             outside = _outside_stars(program, m.module, set())
