@@ -45,14 +45,22 @@ def test_a_1200_term_expression_does_not_hide_a_new_dangerous_tool(git_repo: Git
 
 
 def _longest_chain_this_python_compiles() -> str:
+    """Under the interpreter's default recursion limit, as `python server.py` runs the file: the
+    compiler's depth bound follows that limit, and a test before this one in the same process
+    may have left it raised (the chain found was then 20,000 terms, past what the extractor reads)."""
     best = ""
-    for n in range(500, 20_001, 500):
-        chain = "Z = " + " - ".join(["x"] * n) + "\n"
-        try:
-            compile(chain, "chain.py", "exec")
-        except (RecursionError, MemoryError, SyntaxError):
-            break
-        best = chain
+    saved = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        for n in range(500, 20_001, 500):
+            chain = "Z = " + " - ".join(["x"] * n) + "\n"
+            try:
+                compile(chain, "chain.py", "exec")
+            except (RecursionError, MemoryError, SyntaxError):
+                break
+            best = chain
+    finally:
+        sys.setrecursionlimit(saved)
     return best
 
 
@@ -272,3 +280,19 @@ def test_a_module_building_agents_with_a_framework_no_dialect_reads_is_noted(git
     notes = {c["subject"]["name"]: c["message"] for c in receipt["changes"] if c["id"] == "surface.unresolved"}
     assert sorted(notes) == ["app/coder.py", "app/rag.py"]
     assert "strands (Strands Agents)" in notes["app/coder.py"] and "llama_index.core.tools" in notes["app/rag.py"]
+
+
+def test_extraction_in_several_threads_leaves_the_callers_recursion_limit_as_it_was() -> None:
+    # Two threads' extractions interleaved as a library caller's pool may run them: the first to
+    # enter raises the limit, the first to leave is not the last. Each once restored the limit it
+    # saw on entry, and the second had seen the first's raise: 20,000 was left behind.
+    from receipt.extract.python import _deep_recursion
+
+    before = sys.getrecursionlimit()
+    first, second = _deep_recursion(), _deep_recursion()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert sys.getrecursionlimit() >= 20_000  # the second is still reading deep code
+    second.__exit__(None, None, None)
+    assert sys.getrecursionlimit() == before

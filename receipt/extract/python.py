@@ -9,6 +9,7 @@ import hashlib
 import itertools
 import re
 import sys
+import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
@@ -2452,17 +2453,33 @@ def extract_python(path: str, source: str) -> ModuleFacts:
 
 class _deep_recursion:
     """Room for the deepest code CPython itself accepts (200 nested brackets, 100 indentation
-    levels): statements nest through a few frames each, so the default limit of 1,000 is too low."""
+    levels): statements nest through a few frames each, so the default limit of 1,000 is too low.
+
+    The limit is the process's, not the thread's: threads extracting at once (a library caller's)
+    share one raise, made by the first to enter and undone by the last to leave. Each saving and
+    restoring its own would leave the raised limit behind when they interleave (the second saves
+    the first's raise and restores it last)."""
 
     _LIMIT = 20_000
+    _lock = threading.Lock()
+    _inside = 0
+    _saved = 0
 
     def __enter__(self) -> None:
-        self.saved = sys.getrecursionlimit()
-        if self.saved < self._LIMIT:
-            sys.setrecursionlimit(self._LIMIT)
+        cls = type(self)
+        with cls._lock:
+            if cls._inside == 0:
+                cls._saved = sys.getrecursionlimit()
+                if cls._saved < self._LIMIT:
+                    sys.setrecursionlimit(self._LIMIT)
+            cls._inside += 1
 
     def __exit__(self, *exc: object) -> None:
-        sys.setrecursionlimit(self.saved)
+        cls = type(self)
+        with cls._lock:
+            cls._inside -= 1
+            if cls._inside == 0:
+                sys.setrecursionlimit(cls._saved)
 
 
 
