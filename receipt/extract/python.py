@@ -7,6 +7,7 @@ import bisect
 import builtins
 import hashlib
 import itertools
+import os
 import re
 import sys
 import threading
@@ -2480,6 +2481,16 @@ class _deep_recursion:
             cls._inside -= 1
             if cls._inside == 0:
                 sys.setrecursionlimit(cls._saved)
+
+    @classmethod
+    def _forked(cls) -> None:
+        # A forked child (a pool worker, work done aside) starts with one thread: a lock another
+        # thread of the parent held at the fork would never be released there.
+        cls._lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_deep_recursion._forked)
 
 
 
