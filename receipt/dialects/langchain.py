@@ -1341,11 +1341,8 @@ def _tool_origin(p: Program, func: Expr) -> str | None:
     cls = p.classes.get(origin[: -len(".from_function")])
     if cls is None or f"{cls.symbol}.from_function" in p.functions:
         return origin  # the repository's own `from_function`: what it builds is its own
-    for library in ("StructuredTool", "Tool"):
-        for spelt in _FROM_FUNCTION:
-            if spelt.endswith(f".{library}.from_function") and spelt[: -len(".from_function")] in p.class_bases(cls):
-                return spelt
-    return origin
+    bases = p.class_bases(cls)
+    return next((spelt for spelt in _FROM_FUNCTION if spelt.removesuffix(".from_function") in bases), origin)
 
 
 def _is_tool_call(p: Program, call: Call) -> bool:
