@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from receipt import __version__
+from receipt import __version__, retain
 from receipt.canonical import canonical_json, sha256_hex
 from receipt.config import CONFIG_FILES, TEST_EXCLUDE, Config, parse_config, select_config
 from receipt.diff import config_change, diff_surfaces, extraction_error_changes, summarize, unresolved_changes
@@ -368,6 +368,7 @@ def surface_from_facts(
         tools=[e for e in entries if e.kind == "tool"],
         prompts=[e for e in entries if e.kind == "prompt"],
     )
+    retain.until_exit(program, results)
     return surface, issues
 
 
@@ -1119,6 +1120,7 @@ def build_receipt(
         traces=evidence,
         traffic=traffic,
     )
+    retain.until_exit(cache, base_listing, head_listing, base_linked, head_linked, pairing)
     return receipt
 
 

@@ -15,20 +15,21 @@ import pytest
 from tests.helpers import GitRepoBuilder
 
 # Runs an entry point as its console script would, then records which of WATCHED were loaded.
+# The entry point ends the process itself (receipt.cli._exiting): what was loaded is recorded by an
+# exit handler, which it runs before it ends.
 PROBE = """
-import json, sys
+import atexit, json, sys
 entry, out, args = sys.argv[1], sys.argv[2], sys.argv[3:]
 sys.argv = [entry, *args]
-import receipt.cli
-code = 0
-try:
-    getattr(receipt.cli, "main" if entry == "receipt" else "trace_diff_main")()
-except SystemExit as e:
-    code = e.code or 0
 watched = %r
-with open(out, "w") as f:
-    json.dump(sorted(m for m in watched if m in sys.modules), f)
-sys.exit(code)
+
+@atexit.register
+def record():
+    with open(out, "w") as f:
+        json.dump(sorted(m for m in watched if m in sys.modules), f)
+
+import receipt.cli
+getattr(receipt.cli, "main" if entry == "receipt" else "trace_diff_main")()
 """
 SIGNING = ("cryptography", "receipt.keys", "receipt.sign", "receipt.verify")
 GITHUB = ("httpx", "receipt.github.api")
