@@ -132,7 +132,7 @@ def test_an_entry_made_in_the_run_reads_back_as_a_checked_one_and_a_forged_one_f
     """A worker's entry is decoded without its types checked again (`made=True`): the facts are
     those the checked read gives, every kind of expression and record included; an entry read
     from the cache directory is still checked."""
-    import zlib
+    from receipt.extract.cache import pack, unpack
 
     from receipt.extract.cache import decode_entry, dumps, encode_entry, loads
 
@@ -166,11 +166,11 @@ def test_an_entry_made_in_the_run_reads_back_as_a_checked_one_and_a_forged_one_f
     cache = FactsCache(tmp_path)
     cache.put("b1", "app/m.py", f)
     [entry] = list((tmp_path / "facts").rglob("*.zjson"))
-    data = loads(zlib.decompress(entry.read_bytes()))
+    data = loads(unpack(entry.read_bytes()))
     rows = data["facts"][-1]
     call = next(i for i, r in enumerate(rows) if isinstance(r, list) and r[0] == 0 and r[2])
     rows[call][2][0] = call  # a call that is its own argument: a cycle
-    entry.write_bytes(zlib.compress(dumps(data)))
+    entry.write_bytes(pack(dumps(data)))
     assert FactsCache(tmp_path).get("b1", "app/m.py") is None
 
 def test_a_calls_spread_is_kept_through_the_cache_and_read_by_value() -> None:
@@ -518,14 +518,14 @@ def test_cache_entry_referring_outside_its_table_of_expressions_is_extracted_aga
     """An entry's expressions are a table in which each row refers only to rows before it: an
     index past the table, a negative one, a row referring to itself (a cycle) or an unknown row
     makes the file extracted again, never a crash or other facts."""
-    import zlib
+    from receipt.extract.cache import pack, unpack
 
     from receipt.extract.cache import dumps, loads
 
     f = facts("app/bots.py", SHARED_CALLS)
     FactsCache(tmp_path).put("b1", "app/bots.py", f)
     [entry] = list((tmp_path / "facts").rglob("*.zjson"))
-    good = loads(zlib.decompress(entry.read_bytes()))
+    good = loads(unpack(entry.read_bytes()))
     rows = good["facts"][-1]  # the table comes last
     effects = 12  # the column of the effects' calls (see facts_to_json)
     assert good["facts"][effects] and all(isinstance(i, int) for i in good["facts"][effects])
@@ -534,7 +534,7 @@ def test_cache_entry_referring_outside_its_table_of_expressions_is_extracted_aga
     def spoilt(change) -> object:  # type: ignore[no-untyped-def]
         data = loads(dumps(good))
         change(data["facts"])
-        entry.write_bytes(zlib.compress(dumps(data)))
+        entry.write_bytes(pack(dumps(data)))
         return FactsCache(tmp_path).get("b1", "app/bots.py")
 
     for bad in (len(rows), -1):
@@ -631,7 +631,7 @@ def test_a_cache_entry_whose_scalars_have_another_type_is_a_miss_never_a_crash(t
     """A facts entry bound to the right blob but holding a line as text or a flag that is not a
     bool is extracted again from the blob: the receipt is the one a clean cache gives."""
     import shutil
-    import zlib
+    from receipt.extract.cache import pack, unpack
 
     from receipt.extract.cache import dumps, loads
     from receipt.pipeline import build_receipt
@@ -653,14 +653,14 @@ def test_a_cache_entry_whose_scalars_have_another_type_is_a_miss_never_a_crash(t
     short_lines = lambda j: j.__setitem__(7, j[7][:-1])  # noqa: E731 - one assignment's line gone: no column is cut short
     for spoil in (_spoil_scalars, _spoil_indices, short_lines, lambda j: j.__setitem__(14, "{}"), lambda j: j.__setitem__(3, {"app.main.Agent": 1})):
         for e in entries:
-            data = loads(zlib.decompress(good[e]))
+            data = loads(unpack(good[e]))
             spoil(data["facts"])
-            e.write_bytes(zlib.compress(dumps(data)))
+            e.write_bytes(pack(dumps(data)))
         for linked in ("surfaces", "screens"):  # so the facts are read, not a surface linked from them
             shutil.rmtree(tmp_path / "cache" / linked, ignore_errors=True)
         assert receipt() == clean
         # Each spoilt entry was a miss: extracted again and written back as the extractor makes it.
-        assert all(zlib.decompress(e.read_bytes()) == zlib.decompress(good[e]) for e in entries)
+        assert all(unpack(e.read_bytes()) == unpack(good[e]) for e in entries)
 
 
 def test_a_name_resolved_at_the_depth_limit_does_not_poison_the_same_name_resolved_from_the_top() -> None:

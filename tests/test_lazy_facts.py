@@ -7,7 +7,7 @@ Real extraction, real cache files, real git repositories."""
 from __future__ import annotations
 
 import json
-import zlib
+from receipt.extract.cache import pack, unpack
 from pathlib import Path
 
 import pytest
@@ -269,11 +269,11 @@ def test_a_malformed_entry_found_when_read_lazily_is_a_miss_and_the_receipt_the_
     tools_blob = GitRepo(git_repo.path).list_files(head).files
     [tools] = [f for f in tools_blob if f.path == "ops/hooks.py"]
     entry = entry_file(tmp_path / "cache", tools.blob, tools.path)
-    data = loads(zlib.decompress(entry.read_bytes()))
+    data = loads(unpack(entry.read_bytes()))
     _calls_spoilt(data["facts"])
-    entry.write_bytes(zlib.compress(dumps(data)))
+    entry.write_bytes(pack(dumps(data)))
     with pytest.raises(ValueError):
-        facts_from_json(loads(zlib.decompress(entry.read_bytes()))["facts"])  # malformed indeed
+        facts_from_json(loads(unpack(entry.read_bytes()))["facts"])  # malformed indeed
     forgotten: list[int] = []
     forget = FactsCache.forget_lazy
 
@@ -285,4 +285,4 @@ def test_a_malformed_entry_found_when_read_lazily_is_a_miss_and_the_receipt_the_
     assert _receipt(git_repo.path, base, head) == clean
     assert forgotten == [1]  # found when read, not when the entry was read: read again, eagerly
     # extracted again from its blob and written back: the entry reads as facts again
-    assert facts_from_json(loads(zlib.decompress(entry.read_bytes()))["facts"]).path == "ops/hooks.py"
+    assert facts_from_json(loads(unpack(entry.read_bytes()))["facts"]).path == "ops/hooks.py"

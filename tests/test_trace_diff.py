@@ -279,12 +279,20 @@ def _relabel(cache: Path, python: str) -> None:
     the same path: only the interpreter check can tell."""
     import zlib
 
+    from receipt.extract.cache import pack, unpack
+
+    def unpacked(data: bytes) -> bytes:  # facts entries are zstandard frames (cache.pack), surfaces and screens zlib streams
+        try:
+            return unpack(data)
+        except Exception:  # noqa: BLE001 - not a zstandard frame
+            return zlib.decompress(data)
+
     files = sorted(cache.rglob("*.zjson"))
-    raw = [zlib.decompress(p.read_bytes()) for p in files]
+    raw = [unpacked(p.read_bytes()) for p in files]
     facts = [(p, json.loads(r)) for p, r in zip(files, raw) if b"\n" not in r]  # a surface entry is a header line, then its parts
     for p, e in facts:
         donor = next((d for q, d in facts if q != p and d["bound"].get("path") == e["bound"].get("path")), e)
-        p.write_bytes(zlib.compress(json.dumps({"bound": {**e["bound"], "python": python}, "facts": donor["facts"]}).encode()))
+        p.write_bytes(pack(json.dumps({"bound": {**e["bound"], "python": python}, "facts": donor["facts"]}).encode()))
     for p, r in zip(files, raw):
         if b"\n" in r and "parts" not in json.loads(r.partition(b"\n")[0]):  # screens kept with a surface
             head, _, body = r.partition(b"\n")

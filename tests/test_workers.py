@@ -135,7 +135,7 @@ def test_workers_leave_the_cache_one_process_leaves(git_repo: GitRepoBuilder, tm
     every entry on disk, each the bytes one process writes, and a second run reads them all. With
     three workers every chunk is theirs from the start (the parent extracts nothing), which is when
     the writes are handed over last."""
-    import zlib
+    from receipt.extract.cache import pack, unpack
 
     git_repo.commit(_tree("always"))
     git_repo.commit({"shop/settings.py": 'GATE = "never"\n', "shop/lib/m7.py": LIBRARY.format(n=70)})
@@ -145,7 +145,7 @@ def test_workers_leave_the_cache_one_process_leaves(git_repo: GitRepoBuilder, tm
         out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(git_repo.path), "--format", "json",
                       env={"RECEIPT_WORKERS": str(workers), "RECEIPT_TODAY": "2026-01-01", "RECEIPT_CACHE_DIR": str(cache)})
         assert out.returncode == 1, out.stderr
-        entries[workers] = {f.name: zlib.decompress(f.read_bytes()) for f in (cache / "facts").rglob("*.zjson")}
+        entries[workers] = {f.name: unpack(f.read_bytes()) for f in (cache / "facts").rglob("*.zjson")}
     assert len(entries[1]) >= MIN_FILES + 16 and entries[2] == entries[1] and entries[4] == entries[1]
 
 
@@ -330,7 +330,7 @@ def test_writes_held_until_the_base_is_linked_leave_the_cache_one_process_leaves
     """With pipeline.HOLD_WRITES the workers write their entries only once the base is linked (the
     head linked in a child meanwhile): the receipt, and every entry on disk when it is returned,
     are those of one process."""
-    import zlib
+    from receipt.extract.cache import pack, unpack
 
     from receipt import pipeline
 
@@ -344,7 +344,7 @@ def test_writes_held_until_the_base_is_linked_leave_the_cache_one_process_leaves
         cache = tmp_path / f"cache-{workers}-{hold}"
         monkeypatch.setenv("RECEIPT_CACHE_DIR", str(cache))
         changes = [c.model_dump(mode="json") for c in pipeline.build_receipt(str(git_repo.path), "HEAD~1", "HEAD").changes]
-        return changes, {f.name: zlib.decompress(f.read_bytes()) for f in (cache / "facts").rglob("*.zjson")}
+        return changes, {f.name: unpack(f.read_bytes()) for f in (cache / "facts").rglob("*.zjson")}
 
     one = run(1, False)
     assert any(c["id"] == "tool.approval_lowered" for c in one[0]) and len(one[1]) >= MIN_FILES + 16

@@ -8,8 +8,8 @@ mixed-up shared cache, a cache restored from another runner's Python) fails the 
 is extracted again. The pipeline never takes the facts of a file that differs between base and head
 from here (see pipeline.py), so no entry can hide what a change does.
 
-Entries are zlib-compressed JSON (about a fifth of the plain JSON, smaller than the source; written
-and read with orjson, see `dumps`), written atomically (temp file + rename): concurrent runs never
+Entries are zstandard-compressed JSON (about a sixth of the plain JSON, smaller than the source;
+written and read with orjson, see `dumps`; see `pack` for why zstandard), written atomically (temp file + rename): concurrent runs never
 see half a file. The directory is bounded: after a run that wrote entries, the least recently used
 ones (by modification time; a read refreshes it) are deleted until the total is under
 `RECEIPT_CACHE_MAX_MB` (default 256). Deleting the cache is always safe.
@@ -25,18 +25,20 @@ import os
 import platform
 import sys
 import tempfile
+import threading
 import zlib
 from pathlib import Path
 from typing import Any, Callable
 
 import orjson
+import zstandard
 
 from receipt.extract import EXTRACTOR_VERSION, gc_paused
 from receipt.extract.facts import ModuleFacts, SharedValues, facts_from_json, facts_to_json
 
 # The exact interpreter: CPython 3.11.7 and 3.12.1 are different keys.
 INTERPRETER = f"{sys.implementation.name}-{platform.python_version()}"
-FORMAT = "facts-v10"  # layout of an entry; bump when it changes (v6: a flat table of expressions, see facts.py; v7: a call's `**x` kept; v8: a function's raises guarded by try handlers; v9: assignments' and definitions' guards; v10: parameters a function changes in place)
+FORMAT = "facts-v11"  # layout of an entry; bump when it changes (v6: a flat table of expressions, see facts.py; v7: a call's `**x` kept; v8: a function's raises guarded by try handlers; v9: assignments' and definitions' guards; v10: parameters a function changes in place; v11: zstandard, not zlib)
 DEFAULT_MAX_MB = 256
 
 
@@ -123,7 +125,7 @@ def decode_entry(
 def _facts_json(packed: bytes) -> Any:
     """The facts JSON of an entry as stored: what `decode_entry` read, again."""
     with gc_paused():
-        return loads(zlib.decompress(packed))["facts"]
+        return loads(unpack(packed))["facts"]
 
 
 def store_entry(root: Path, blob: str, path: str, entry: bytes) -> str:
@@ -135,9 +137,28 @@ def store_entry(root: Path, blob: str, path: str, entry: bytes) -> str:
     return "written" if write_atomic(f, pack(entry)) else ""
 
 
+# zstandard, not zlib: on the entries of a 1,500-file tree (38 MB of JSON), level 3 compresses
+# them 2x faster than zlib's fastest level, decompresses them 3x faster (0.03 vs 0.08 s of every
+# incremental receipt, which reads every entry of the head) and is 10% smaller. Its contexts are
+# not safe to share between threads: one of each per thread.
+_ZSTD_LEVEL = 3
+_codecs = threading.local()
+
+
 def pack(entry: bytes) -> bytes:
     """An encoded entry as its file holds it."""
-    return zlib.compress(entry, 1)
+    packer = getattr(_codecs, "packer", None)
+    if packer is None:
+        packer = _codecs.packer = zstandard.ZstdCompressor(level=_ZSTD_LEVEL)
+    return packer.compress(entry)
+
+
+def unpack(packed: bytes) -> bytes:
+    """The encoded entry a file holds (`pack`'s input); raises on anything `pack` did not make."""
+    unpacker = getattr(_codecs, "unpacker", None)
+    if unpacker is None:
+        unpacker = _codecs.unpacker = zstandard.ZstdDecompressor()
+    return unpacker.decompress(packed)
 
 
 def store_packed(root: Path, blob: str, path: str, packed: bytes) -> str:
@@ -146,10 +167,10 @@ def store_packed(root: Path, blob: str, path: str, packed: bytes) -> str:
     f = entry_file(root, blob, path)
     try:
         found = f.read_bytes()
-        if found == packed or zlib.decompress(found) == zlib.decompress(packed):
+        if found == packed or unpack(found) == unpack(packed):
             os.utime(f)
             return "held"
-    except (OSError, zlib.error):
+    except (OSError, zstandard.ZstdError, MemoryError):
         pass
     return "written" if write_atomic(f, packed) else ""
 
@@ -200,7 +221,7 @@ class FactsCache:
         f = entry_file(self.root, blob, path)
         try:
             packed = f.read_bytes()
-            raw = zlib.decompress(packed)
+            raw = unpack(packed)
             facts = decode_entry(raw, blob, path, self.shared, lazy, packed=packed)
         except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: extract again
             self.misses += 1
@@ -259,11 +280,11 @@ class FactsCache:
 def _holds(f: Path, data: bytes) -> bool:
     """True when entry file `f` exists and decompresses to exactly `data` (its use is refreshed)."""
     try:
-        if zlib.decompress(f.read_bytes()) != data:
+        if unpack(f.read_bytes()) != data:
             return False
         os.utime(f)
         return True
-    except (OSError, zlib.error):
+    except (OSError, zstandard.ZstdError, MemoryError):
         return False
 
 

@@ -35,14 +35,13 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
-import zlib
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from receipt.extract import extract_file
-from receipt.extract.cache import encode_entry, pack, store_packed
+from receipt.extract.cache import encode_entry, pack, store_packed, unpack
 from receipt.extract.forked import wanted_processes
 
 # What a worker says of an entry it keeps to write later (see _write_kept): not written yet.
@@ -238,7 +237,7 @@ def extract_entries(
                 front += 1
             for made in done:
                 if made is not None and cache_root is not None:
-                    made = (zlib.decompress(made[0]), made[1], made[2])
+                    made = (unpack(made[0]), made[1], made[2])
                 yield made
         writes = Writes(pool, workers, cache_root, kept)
         if later is None:

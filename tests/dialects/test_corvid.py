@@ -216,7 +216,7 @@ def test_reordering_a_dispatch_s_models_leaves_the_surface_and_its_digest_as_the
 def test_a_damaged_cached_descriptor_entry_is_a_one_line_note_not_a_traceback(tmp_path) -> None:
     """The facts cache keeps a descriptor's parsed entries; one that is a JSON object but no entry (a
     damaged or forged cache file) is reported on one line for that file, and the good ones stay."""
-    import zlib
+    from receipt.extract.cache import pack, unpack
 
     from receipt.dialects import corvid
     from receipt.extract import extract_file
@@ -226,12 +226,12 @@ def test_a_damaged_cached_descriptor_entry_is_a_one_line_note_not_a_traceback(tm
     path = "abi/refunds.corvid-abi.json"
     FactsCache(tmp_path).put("b1", path, extract_file(path, json.dumps(DESCRIPTOR).encode()))
     [stored] = list((tmp_path / "facts").rglob("*.zjson"))
-    data = loads(zlib.decompress(stored.read_bytes()))
+    data = loads(unpack(stored.read_bytes()))
     entries = json.loads(data["facts"][14])  # the descriptor entries, as JSON text (see facts_to_json)
     good = len(entries)
     entries += [{"kind": "tool", "name": ["not", "a", "name"], "path": path, "line": "twelve", "dialect": "corvid"}, {"kind": "spaceship"}]
     data["facts"][14] = json.dumps(entries)
-    stored.write_bytes(zlib.compress(dumps(data)))
+    stored.write_bytes(pack(dumps(data)))
     facts = FactsCache(tmp_path).get("b1", path)
     assert facts is not None  # objects in a list: the cache's own check lets them through
     result = corvid.extract(Program([facts]))
