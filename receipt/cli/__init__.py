@@ -58,9 +58,10 @@ def _exiting() -> Iterator[None]:
     """The command is the process: it ends the process itself once its output is out, without the
     interpreter's teardown freeing, one object at a time, everything the run built and imported.
 
-    A receipt of 1,500 files holds a few million objects (facts, the program, pydantic's schemas):
-    freeing them as the run's functions return and then again at exit was 50-100 ms of a 1-second
-    incremental receipt. So the run keeps them (`receipt.retain`), the cyclic collector
+    A receipt of 1,500 files holds a few million objects (facts, pydantic's schemas): freeing them
+    as the run returns and then again at exit was 50-100 ms of a 1-second incremental receipt. So
+    the run keeps its facts (`receipt.retain`; a program is freed once linked: the memory bound
+    comes first), the cyclic collector
     stays off from start to end (reference counting frees what the run drops; the few reference
     cycles it makes go with the process), and the process ends with `os._exit` after what a normal
     exit does that anyone can see: stdout and stderr flushed (an error there takes the normal exit,
