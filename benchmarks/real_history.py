@@ -128,6 +128,13 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     # mem0's OpenMemory MCP server (until it left the monorepo) and its agent examples; E2B's server
     "mem0ai+mem0": ("openmemory/api/app", "examples"),
     "e2b-dev+mcp-server": "packages/python",
+    # Twenty-first sweep (2026-12-08, seventh session): MCP servers for media generation (MiniMax),
+    # Unity (its Python server's many tools) and Ghidra (one bridge file), and mcp-use's examples
+    # (LangChain agents over MCP servers, its own server class)
+    "MiniMax-AI+MiniMax-MCP": "minimax_mcp",
+    "CoplayDev+unity-mcp": "Server/src",
+    "LaurieWired+GhidraMCP": "",
+    "mcp-use+mcp-use": ("libraries/python/examples", "libraries/python/mcp_use/server"),
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -461,6 +468,19 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     # Strands and AutoGen examples noted as frameworks not read; a library tool unresolved: all right.
     "mem0ai+mem0": (9, 0, 0),
     "e2b-dev+mcp-server": (1, 0, 0),
+    # Twenty-first sweep (2026-12-08, seventh session). unity-mcp: its 48 tools collect themselves into
+    # a registry through a repository decorator (`@mcp_for_unity_tool(...)` appends the function and its
+    # settings to a list) and a loop over dynamically imported modules registers them: unresolved,
+    # rightly, but noted only in the loop's file, so 7 of 30 PRs adding a tool (execute_code among
+    # them) and every PR changing one's hints passed silently (miss, fixed: each collected function is
+    # noted where it is defined; corpus fastmcp/tool_added_through_registry_decorator). MiniMax: tool
+    # descriptions and signatures edited, tools added: right. Ghidra's bridge: tools added, offset and
+    # limit parameters added: right. mcp-use: example servers deleted and added, its LangChain agent
+    # over MCP tools: right.
+    "MiniMax-AI+MiniMax-MCP": (8, 0, 0),
+    "CoplayDev+unity-mcp": (7, 0, 1),
+    "LaurieWired+GhidraMCP": (5, 0, 0),
+    "mcp-use+mcp-use": (4, 0, 0),
 }
 
 

@@ -955,6 +955,7 @@ class _Analyser:
         if isinstance(over, Dynamic):
             self.warn(server.flavor, path, line, f"{kind}s registered on MCP server '{server.name}' in a loop over items that are "
                       f"not statically known: {over.dynamic}", site=("loop", kind, server.site_name, shape(over.dynamic)))
+            self.collected_for(server, kind, target, path, line)
             return
         if over is not None:
             for item in over:
@@ -987,6 +988,46 @@ class _Analyser:
             return
         self.warn(server.flavor, path, line, f"{kind} registered on MCP server '{server.name}' with a callable that cannot be "
                   f"resolved statically: {describe(target) if target is not None else '?'}", site=("callable", kind, server.site_name, shape(target)))
+        self.collected_for(server, kind, target, path, line)
+
+    def collected_for(self, server: Server, kind: str, target: Expr | None, path: str, line: int) -> None:
+        """A registration the analysis cannot follow whose callables are drawn from a collection that
+        repository functions fill (`_registry.append({"func": func, ...})` in a decorator's body, then
+        `for info in get_registered(): mcp.tool(**info["kwargs"])(info["func"])`): each function
+        decorated with one of those is noted where it is defined. What the registration makes of it
+        (its name, hints) is not followed; noted there, a change to one is a change to a file that
+        could not be fully analysed, never a silent pass."""
+        if target is None:
+            return
+        registrars = self._registrars(_flow_sources(self.p, target))
+        if not registrars:
+            return
+        where = f"{path}:{line}"
+        for m, (fn, symbol) in self.p.scan("mcp.repository decorators", _repository_decorated):
+            if symbol in registrars:
+                self.warn(server.flavor, m.path, fn.line, f"{kind} '{fn.name}': decorated with {symbol.rsplit('.<locals>.', 1)[0].rpartition('.')[2]}, "
+                          f"which collects it for a registration on MCP server '{server.name}' that cannot be followed ({where}); "
+                          "what it registers is not in the surface", site=("collected for a registration", kind, server.site_name))
+
+    def _registrars(self, collections: set[str]) -> set[str]:
+        """The repository functions whose body adds a parameter of theirs to one of `collections`,
+        with every function they are defined in (a decorator factory's inner decorator)."""
+        found: set[str] = set()
+        for name in sorted(collections):
+            effects = {id(e): e for method, e in self.p.effects_by_receiver.get(name, ()) if method in _COLLECTING}
+            if not effects:
+                continue
+            for m in self.p.modules.values():
+                for e in m.effects:
+                    if id(e) not in effects:
+                        continue
+                    params = {d.src for d in nodes_in(e.call, (Dyn,)) if d.why == "parameter"}  # type: ignore[union-attr]
+                    writer = _nearest_above(m, e.call.line, lambda f: any(q.name in params for q in f.params)) if params else None
+                    while writer:
+                        if writer in self.p.functions:
+                            found.add(writer)
+                        writer = writer.rpartition(".<locals>.")[0]
+        return found
 
     def _made_at(self, target: Expr | None, at: tuple[str, int, bool] | None) -> tuple[str, int, bool] | None:
         """Where the tool a variable holds was made (`ARCHIVE = Tool.from_function(...)`, through
@@ -1844,6 +1885,55 @@ def _statement_calls(m: ModuleFacts) -> Iterable[tuple[Call, bool, bool]]:
             yield a.value, a.conditional, a.guarded
     for e in m.effects:
         yield e.call, e.conditional, e.guarded
+
+
+# Methods that put an item into a collection (what a registry decorator does with the function).
+_COLLECTING = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "__setitem__"})
+_FLOW_STEPS = 200  # expressions followed back from a registration's callable, at most
+
+
+def _flow_sources(p: Program, target: Expr) -> set[str]:
+    """The names whose items the value of `target` may be drawn from: followed back through every
+    binding of a name (loop variables included), the arguments and callee of a call, a subscript's
+    container, and what a repository function called returns; the names that collect items
+    (`effects_by_receiver`) are kept. An over-approximation, bounded."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    todo: list[Expr] = [target]
+    steps = 0
+    while todo and steps < _FLOW_STEPS:
+        steps += 1
+        for e in nodes_in(todo.pop(), (Ref, Dyn)):
+            if e.__class__ is Dyn:  # a subscript's container, an f-string's pieces: not walked into
+                todo.extend(e.parts)  # type: ignore[union-attr]
+                continue
+            name = p.canonical(e.name)  # type: ignore[union-attr]
+            # `_registry.copy()`, `REGISTRY.values()`: a method called on a collection gives its items
+            for name in (name, p.canonical(name.rpartition(".")[0]) if "." in name else ""):
+                if not name or name in seen:
+                    continue
+                seen.add(name)
+                if name in p.effects_by_receiver:
+                    found.add(name)
+                todo.extend(a.value for a in p.assigns.get(name, ()))
+                fn = p.functions.get(name)
+                if fn is not None:
+                    todo.extend(fn.returns_exprs)
+    return found
+
+
+def _repository_decorated(p: Program, m: ModuleFacts) -> list[tuple[FunctionFact, str]]:
+    """(function, decorator's function) for each decorator of this module naming a function of the
+    repository (`@collect(...)`, `@collect`)."""
+    out = []
+    for fn in m.functions:
+        for dec in fn.decorators:
+            callee = dec.func if dec.__class__ is Call else dec  # type: ignore[union-attr]
+            if callee.__class__ is Ref:
+                symbol = p.canonical(callee.name)  # type: ignore[union-attr]
+                if symbol in p.functions:
+                    out.append((fn, symbol))
+    return out
 
 
 def _owner_by_line(m: ModuleFacts, pname: str, line: int) -> str | None:

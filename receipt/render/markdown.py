@@ -484,11 +484,12 @@ def _prepare(
         "fail_on": md(receipt.verdict.fail_on, 20),
         "counts": (
             _nothing_recognised(receipt)
-            if not receipt.changes and not receipt.errors and _nothing_recognised(receipt) is not None
+            if not receipt.changes and not receipt.errors and not view.touched_files and _nothing_recognised(receipt) is not None
             else trusted(v.counts_text(view, receipt))
         ),
-        # with changes (or errors) the counts line is taken; the empty surface gets its own line
-        "nothing_recognised": _nothing_recognised(receipt) if receipt.changes or receipt.errors else None,
+        # with changes, errors or touched files not fully analysed the counts line is taken (a
+        # registration the analyser cannot follow is more than "nothing"); the empty surface gets its own line
+        "nothing_recognised": _nothing_recognised(receipt) if receipt.changes or receipt.errors or view.touched_files else None,
         "sentences": sentences,
         "flags": flags,
         "compared": md(receipt.compared, _COMPARED),

@@ -422,3 +422,107 @@ def test_removed_tools_and_generated_servers() -> None:
     assert not by_key["tool:shop/wipe"].exported
     assert by_key["tool:shop/debug"].exported and by_key["tool:shop/debug"].conditional
     assert any("from_openapi" in i.message and i.line == 16 for i in issues)
+
+
+# A registry filled by a repository decorator, registered in a loop the analysis cannot follow.
+_REGISTRY = {
+    "studio/registry.py": """
+        _tools = []
+
+        def studio_tool(description=None, **settings):
+            def collect(fn):
+                _tools.append({"fn": fn, "description": description, "settings": dict(settings)})
+                return fn
+            return collect
+
+        def collected():
+            return list(_tools)
+    """,
+    "studio/server.py": """
+        from fastmcp import FastMCP
+        from studio.registry import collected
+
+        mcp = FastMCP("studio")
+        for spec in collected():
+            mcp.tool(description=spec["description"], **spec["settings"])(spec["fn"])
+    """,
+    "studio/scenes.py": """
+        from mcp.types import ToolAnnotations
+        from studio.registry import studio_tool
+
+        @studio_tool(description="Delete a scene.", annotations=ToolAnnotations(destructiveHint=True))
+        def delete_scene(name: str) -> None: ...
+    """,
+}
+
+
+def test_a_function_a_registry_decorator_collects_for_an_unfollowed_registration_is_noted_where_it_is_defined() -> None:
+    entries, issues = link_files(_REGISTRY)
+    assert not [e for e in entries if e.kind == "tool"]  # the loop over the registry is not followed
+    [note] = [i for i in issues if i.path == "studio/scenes.py"]
+    assert note.kind == "unresolved" and note.line == 6  # the def line
+    assert "tool 'delete_scene': decorated with studio_tool" in note.message
+    assert "MCP server 'studio' that cannot be followed (studio/server.py:7)" in note.message
+    assert any(i.path == "studio/server.py" and "cannot be resolved statically" in i.message for i in issues)
+
+
+def test_a_repository_decorator_that_feeds_no_unfollowed_registration_adds_no_note() -> None:
+    files = {
+        **_REGISTRY,
+        # the same kind of decorator, but the server registers its tools itself: nothing to note
+        "studio/server.py": """
+            from fastmcp import FastMCP
+            from studio.scenes import delete_scene
+
+            mcp = FastMCP("studio")
+            mcp.tool(delete_scene)
+        """,
+    }
+    entries, issues = link_files(files)
+    assert [e.name for e in entries if e.kind == "tool"] == ["delete_scene"]
+    assert not [i for i in issues if "collects it" in i.message]
+
+
+def test_a_pr_changing_a_tool_behind_a_registry_decorator_is_a_file_not_fully_analysed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import textwrap
+
+    from tests.helpers import GitRepoBuilder, run_cli
+
+    repo = GitRepoBuilder(tmp_path / "repo")
+    repo.commit({path: textwrap.dedent(text) for path, text in _REGISTRY.items()})
+    repo.commit({"studio/scenes.py": textwrap.dedent(_REGISTRY["studio/scenes.py"]).replace("destructiveHint=True", "destructiveHint=False")})
+    out = run_cli("trace-diff", "HEAD~1", "HEAD", "--repo", str(repo.path))
+    assert out.returncode == 0, out.stderr
+    assert "1 file this PR touched could not be fully analysed" in out.stdout.splitlines()[3]  # the verdict line says it
+    assert "studio/scenes\\.py\\:6 — unresolved: tool 'delete\\_scene'\\: decorated with studio\\_tool" in out.stdout
+
+
+def test_a_bare_registry_decorator_feeding_a_loop_over_unknown_items_is_noted_too() -> None:
+    files = {
+        "kit/reg.py": """
+            _fns = []
+
+            def tool(fn):
+                _fns.append(fn)
+                return fn
+
+            def every():
+                return tuple(_fns)
+        """,
+        "kit/server.py": """
+            from fastmcp import FastMCP
+            from kit.reg import every
+
+            mcp = FastMCP("kit")
+            for fn in every():
+                mcp.tool(fn)
+        """,
+        "kit/ops.py": """
+            from kit.reg import tool
+
+            @tool
+            def wipe(disk: str) -> None: ...
+        """,
+    }
+    _entries, issues = link_files(files)
+    assert [(i.path, i.line) for i in issues if "collects it" in i.message] == [("kit/ops.py", 5)]
