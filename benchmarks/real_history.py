@@ -135,6 +135,10 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "CoplayDev+unity-mcp": "Server/src",
     "LaurieWired+GhidraMCP": "",
     "mcp-use+mcp-use": ("libraries/python/examples", "libraries/python/mcp_use/server"),
+    # Prometheus' FastMCP server, a low-level Docker server, wcgw's shell and file tools
+    "pab1it0+prometheus-mcp-server": "src",
+    "ckreiling+mcp-server-docker": "src",
+    "rusiaaman+wcgw": "src",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -481,6 +485,13 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     "CoplayDev+unity-mcp": (7, 0, 1),
     "LaurieWired+GhidraMCP": (5, 0, 0),
     "mcp-use+mcp-use": (4, 0, 0),
+    # Prometheus: tools added, reverted, annotated read-only (dangerous lost), names made
+    # `_tool_name(...)` of an environment prefix (unresolved, rightly). Docker: a PR leaving
+    # pyproject.toml invalid TOML (duplicate key) is a layout that cannot be read, rightly. wcgw: input
+    # schemas passed through a repository helper (`remove_titles_from_schema`), unresolved, rightly.
+    "pab1it0+prometheus-mcp-server": (11, 0, 0),
+    "ckreiling+mcp-server-docker": (4, 0, 0),
+    "rusiaaman+wcgw": (6, 0, 0),
 }
 
 
