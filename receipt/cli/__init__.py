@@ -61,9 +61,8 @@ def _exiting() -> Iterator[None]:
     A receipt of 1,500 files holds a few million objects (facts, pydantic's schemas): freeing them
     as the run returns and then again at exit was 50-100 ms of a 1-second incremental receipt. So
     the run keeps its facts (`receipt.retain`; a program is freed once linked: the memory bound
-    comes first), the cyclic collector
-    stays off from start to end (reference counting frees what the run drops; the few reference
-    cycles it makes go with the process), and the process ends with `os._exit` after what a normal
+    comes first), the cyclic collector stays off from start to end (reference counting frees what
+    the run drops; the few reference cycles it makes go with the process), and the process ends with `os._exit` after what a normal
     exit does that anyone can see: stdout and stderr flushed (an error there takes the normal exit,
     which reports it as before), exit handlers run. Other threads still running (none does
     today) also take the normal exit, which waits for them."""
@@ -74,12 +73,24 @@ def _exiting() -> Iterator[None]:
     try:
         yield
     except SystemExit as e:
-        _end_process(e.code, e)
+        _end_process(e.code)
         raise
-    _end_process(0, None)
+    _end_process(0)
 
 
-def _end_process(code: object, exc: SystemExit | None) -> None:
+def _flushed() -> bool:
+    """stdout and stderr flushed; False when one is closed or broken (the interpreter's exit then
+    reports it, with its exit code)."""
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _end_process(code: object) -> None:
     """`os._exit` with the code `sys.exit(code)` gives, once a normal exit would have nothing left
     to do that anyone sees; returns (the caller exits normally) when it would."""
     import atexit
@@ -93,21 +104,12 @@ def _end_process(code: object, exc: SystemExit | None) -> None:
         return  # sys.exit("message") prints it: the interpreter's exit does that
     if any(t is not threading.main_thread() and t.is_alive() and not t.daemon for t in threading.enumerate()):
         return
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except (OSError, ValueError):
-        return  # a closed or broken stream: the interpreter's exit reports it, with its exit code
+    if not _flushed():
+        return
     gc.freeze()  # an exit handler that allocates never starts a collection over the whole run
     atexit._run_exitfuncs()
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except (OSError, ValueError):
-        return
-    os._exit(status)
+    if _flushed():  # what the exit handlers wrote
+        os._exit(status)
 
 
 def main() -> None:

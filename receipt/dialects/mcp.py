@@ -223,6 +223,7 @@ class _Analyser:
         self._own_calls: dict[str, set[int]] = {}  # a handler module's path -> ids of its calls and dicts
         self._sites: dict[str, list[tuple[Call, bool, str | None]]] | None = None
         self.removed: list[tuple[str, str, str, bool]] = []  # (server, kind, name, conditional)
+        self.collected: set[tuple[str, str, str]] = set()  # (function, kind, server) noted by `collected_for`
         self._factories: set[str] = set()  # functions whose returned server an assignment holds
         self._held_reported: set[str] = set()  # instance attributes reported by `held_servers`
         self._site_paths: dict[int, str] = {}  # id(statement call site) -> its module's path
@@ -1004,7 +1005,9 @@ class _Analyser:
             return
         where = f"{path}:{line}"
         for m, (fn, symbol) in self.p.scan("mcp.repository decorators", _repository_decorated):
-            if symbol in registrars:
+            said = (fn.symbol, kind, server.symbol)  # once, however many such registrations read its registry
+            if symbol in registrars and said not in self.collected:
+                self.collected.add(said)
                 self.warn(server.flavor, m.path, fn.line, f"{kind} '{fn.name}': decorated with {symbol.rsplit('.<locals>.', 1)[0].rpartition('.')[2]}, "
                           f"which collects it for a registration on MCP server '{server.name}' that cannot be followed ({where}); "
                           "what it registers is not in the surface", site=("collected for a registration", kind, server.site_name))
@@ -1014,12 +1017,12 @@ class _Analyser:
         with every function they are defined in (a decorator factory's inner decorator)."""
         found: set[str] = set()
         for name in sorted(collections):
-            effects = {id(e): e for method, e in self.p.effects_by_receiver.get(name, ()) if method in _COLLECTING}
-            if not effects:
+            adding = {id(e) for method, e in self.p.effects_by_receiver.get(name, ()) if method in _COLLECTING}
+            if not adding:
                 continue
             for m in self.p.modules.values():
                 for e in m.effects:
-                    if id(e) not in effects:
+                    if id(e) not in adding:
                         continue
                     params = {d.src for d in nodes_in(e.call, (Dyn,)) if d.why == "parameter"}  # type: ignore[union-attr]
                     writer = _nearest_above(m, e.call.line, lambda f: any(q.name in params for q in f.params)) if params else None

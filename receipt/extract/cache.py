@@ -9,8 +9,8 @@ is extracted again. The pipeline never takes the facts of a file that differs be
 from here (see pipeline.py), so no entry can hide what a change does.
 
 Entries are zstandard-compressed JSON (about a sixth of the plain JSON, smaller than the source;
-written and read with orjson, see `dumps`; see `pack` for why zstandard), written atomically (temp file + rename): concurrent runs never
-see half a file. The directory is bounded: after a run that wrote entries, the least recently used
+written and read with orjson, see `dumps`; see `pack` for why zstandard), written atomically (temp
+file + rename): concurrent runs never see half a file. The directory is bounded: after a run that wrote entries, the least recently used
 ones (by modification time; a read refreshes it) are deleted until the total is under
 `RECEIPT_CACHE_MAX_MB` (default 256). Deleting the cache is always safe.
 """

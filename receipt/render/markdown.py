@@ -476,20 +476,18 @@ def _prepare(
     sentences = [_sentence(r, links) for r in view.sentences]
     if view.more_sentences:
         sentences.append(trusted(f"… and {view.more_sentences:,} more regressions, listed below"))
+    nothing = _nothing_recognised(receipt)
+    counted = bool(receipt.changes or receipt.errors or view.touched_files)
     head = {
         "header_comment": trusted(header_comment) if header_comment else None,
         "title": trusted("Behavior receipt"),
         "alert": trusted(view.alert),
         "verdict": trusted("PASS" if receipt.verdict.ok else "FAIL"),
         "fail_on": md(receipt.verdict.fail_on, 20),
-        "counts": (
-            _nothing_recognised(receipt)
-            if not receipt.changes and not receipt.errors and not view.touched_files and _nothing_recognised(receipt) is not None
-            else trusted(v.counts_text(view, receipt))
-        ),
-        # with changes, errors or touched files not fully analysed the counts line is taken (a
-        # registration the analyser cannot follow is more than "nothing"); the empty surface gets its own line
-        "nothing_recognised": _nothing_recognised(receipt) if receipt.changes or receipt.errors or view.touched_files else None,
+        # With changes, errors or touched files not fully analysed the counts line says those (a
+        # registration the analyser cannot follow is more than "nothing"); the empty surface gets its own line.
+        "counts": nothing if nothing is not None and not counted else trusted(v.counts_text(view, receipt)),
+        "nothing_recognised": nothing if counted else None,
         "sentences": sentences,
         "flags": flags,
         "compared": md(receipt.compared, _COMPARED),

@@ -526,3 +526,22 @@ def test_a_bare_registry_decorator_feeding_a_loop_over_unknown_items_is_noted_to
     }
     _entries, issues = link_files(files)
     assert [(i.path, i.line) for i in issues if "collects it" in i.message] == [("kit/ops.py", 5)]
+
+
+def test_a_function_two_unfollowed_registrations_collect_from_one_registry_is_noted_once() -> None:
+    files = {
+        **_REGISTRY,
+        "studio/server.py": """
+            from fastmcp import FastMCP
+            from studio.registry import collected
+
+            mcp = FastMCP("studio")
+            for spec in collected():
+                mcp.tool(description=spec["description"], **spec["settings"])(spec["fn"])
+            for again in collected():
+                mcp.add_tool(again["fn"])
+        """,
+    }
+    _entries, issues = link_files(files)
+    assert sum("unresolved" in i.kind and "cannot be resolved statically" in i.message for i in issues) == 2
+    assert [i.path for i in issues if "collects it" in i.message] == ["studio/scenes.py"]
