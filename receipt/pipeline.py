@@ -93,6 +93,9 @@ HOLD_WRITES = False
 # receipts), incremental trace-diff, wall / peak RSS: 1,500 files 1.75-1.82 s / 145 MB (1.86-1.95 s /
 # 280 MB keeping the JSON); 5,000 files 5.7-6.3 s / 424 MB (eager: 7.0-7.7 s / 540 MB).
 LAZY_HEADS = True
+# Whether a surface that keeps its screens keeps an index of its modules too (moduleindex.py), from
+# which a later head makes the modules it reads lazily and shares with it, without their entries.
+INDEX_MODULES = True
 
 Progress = Callable[[str], None]
 
@@ -256,18 +259,19 @@ def _extracted(repo: GitRepo, f: SourceFile, cache: FactsCache, max_code_bytes: 
 
 def _facts_for(
     repo: GitRepo, listing: TreeListing, cache: FactsCache, progress: Progress, fresh: frozenset[tuple[str, str]] = frozenset(),
-    max_code_bytes: int | None = None, *, lazy: frozenset[str] = frozenset(),
+    max_code_bytes: int | None = None, *, lazy: frozenset[str] = frozenset(), index: Any = None,
 ) -> tuple[list[ModuleFacts], list[ExtractionIssue], list[ExtractionIssue]]:
     """Facts of every listed file. A `(blob, path)` in `fresh` (what differs between the two
     revisions compared) is always extracted from its blob, never taken from the disk cache.
-    `lazy`: the paths whose entries in the disk cache are read lazily (FactsCache.get)."""
+    `lazy`: the paths whose entries in the disk cache are read lazily (FactsCache.get), or from
+    `index` (a module index kept with the base, moduleindex.py) when it holds them."""
     errors = [s for s in listing.skipped if s.kind == "error"]
     skipped = [s for s in listing.skipped if s.kind != "error"]
     total = len(listing.files)
     # A file over the size limit is never taken from the disk cache: its entry was computed without
     # the limit this run's (base) config sets, which must decide (`_extracted`: too large, or not).
     over = [max_code_bytes is not None and f.size > max_code_bytes for f in listing.files]
-    found = [None if big else cache.get(f.blob, f.path, disk=(f.blob, f.path) not in fresh, lazy=f.path in lazy) for f, big in zip(listing.files, over)]
+    found = [None if big else cache.get(f.blob, f.path, disk=(f.blob, f.path) not in fresh, lazy=f.path in lazy, index=index) for f, big in zip(listing.files, over)]
     missing = [f for f, got, big in zip(listing.files, found, over) if got is None and not big]
     # Imported here: a rerun served by the surface cache never extracts in workers (nor links).
     from receipt.extract.pool import worker_count
@@ -425,6 +429,8 @@ class _Prior:
     layout_files: LayoutFiles
     # Its kept screens once read (screenstore.Kept; False: none to be had), by `_lazy_paths`.
     kept: Any = None
+    # Its module index (moduleindex.ModuleIndex), read with its screens by `_lazy_paths`.
+    index: Any = None
 
 
 # The fields a surface's digest takes from their stored encoding: nothing changes them once linked.
@@ -484,7 +490,7 @@ def _surface_of(
     lazy: frozenset[str] = frozenset()
     if LAZY_HEADS and KEEP_SCREENS and prior is not None and screens is None and not keep_screens:
         lazy = _lazy_paths(cache, prior)
-    facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes, lazy=lazy)
+    facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes, lazy=lazy, index=prior.index if lazy and prior else None)
     if before_link is not None:
         before_link()
     try:
@@ -508,13 +514,23 @@ def _lazy_paths(cache: FactsCache, prior: _Prior) -> frozenset[str]:
     The entry is kept on `prior` for `_prior_screens`. Only a choice of how to read an entry:
     what is read is the same either way."""
     from receipt.extract import screenstore
-    from receipt.extract.screens import LIGHT_SITES
 
     if prior.kept is None:
         prior.kept = screenstore.load(cache.root, prior.bound, prior.digests) or False
     if not prior.kept:
         return frozenset()
-    modules = prior.kept.modules
+    if INDEX_MODULES:
+        from receipt.extract import moduleindex
+
+        prior.index = moduleindex.load(cache.root, prior.bound, prior.digests)
+    return _hardly_read(prior.kept)
+
+
+def _hardly_read(kept: Any) -> frozenset[str]:
+    """The paths of kept screens (screenstore.Kept) a head reads lazily (see `_lazy_paths`)."""
+    from receipt.extract.screens import LIGHT_SITES
+
+    modules = kept.modules
     every = set().union(*(sites for sites, _hashes, _selected in modules.values()))
     heavy = every - LIGHT_SITES
     return frozenset(path for path, (sites, _hashes, _selected) in modules.items() if heavy.issubset(sites))
@@ -556,6 +572,13 @@ def _linked(
             del screens
             if body is not None and screenstore.store(cache.root, bound, digests, body):
                 cache.written += 1
+                if INDEX_MODULES:  # of the modules a head will read lazily, as these screens say
+                    from receipt.extract import moduleindex
+
+                    lazy = _hardly_read(screenstore.unpacked(body))
+                    indexed = [(f, m) for f, m in zip(listing.files, facts) if f.path in lazy]
+                    if moduleindex.store(cache.root, bound, digests, moduleindex.encode(indexed, digests)):
+                        cache.written += 1
     return _Linked(surface, {k: parts[k] for k in _ENCODED})
 
 

@@ -208,16 +208,23 @@ class FactsCache:
                 self._digests[(blob, path)] = known
         return known
 
-    def get(self, blob: str, path: str, *, disk: bool = True, lazy: bool = False) -> ModuleFacts | None:
+    def get(self, blob: str, path: str, *, disk: bool = True, lazy: bool = False, index: Any = None) -> ModuleFacts | None:
         """Facts of (blob, path): from this run's memory, else (with `disk`) from the directory.
         `lazy`: an entry read from the directory is decoded lazily (`decode_entry`); the caller
-        catches the CorruptEntry that reading such facts may raise (pipeline `_surface_of`)."""
+        catches the CorruptEntry that reading such facts may raise (pipeline `_surface_of`).
+        `index` (with `lazy`): a linked tree's module index (moduleindex.py), whose record of
+        (blob, path), when it holds one, stands for the entry."""
         memo = self._memory.get((blob, path))
         if memo is not None:
             self.hits += 1
             return memo
         if self.root is None or not disk:
             return None
+        indexed = index.facts(blob, path, self.shared) if index is not None and lazy else None
+        if indexed is not None:
+            self.hits += 1
+            self._memory[(blob, path)], self._digests[(blob, path)] = indexed
+            return indexed[0]
         f = entry_file(self.root, blob, path)
         try:
             packed = f.read_bytes()

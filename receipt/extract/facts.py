@@ -1221,12 +1221,12 @@ class _Pending:
     at 1,500 files.)
 
     Peeks: what `Program` and the dialects read of nearly every module (each effect's callee and
-    the attribute it calls, each assignment's alias and assigned callee, each function's return
-    expressions and the parameters it changes) is taken once when the module is read (`peek`), and
+    the attribute it calls, each assignment's alias, assigned callee and operator, each function's
+    return expressions and the parameters it changes) is taken once when the module is read (`peek`), and
     the parsed JSON then let go: kept to the end of the run, it held more memory than the decoded
     facts it stands for (887 vs 534 MB at 5,000 files)."""
 
-    __slots__ = ("source", "_parts", "where", "shared", "expr", "peeks", "attrs", "aliases", "assigned", "returns", "mutates")
+    __slots__ = ("source", "_parts", "where", "shared", "expr", "peeks", "attrs", "aliases", "assigned", "ops", "returns", "mutates")
 
     def __init__(self, j: list[Any], shared: SharedValues, where: str, reread: Callable[[], list[Any]] | None = None) -> None:
         self.source = _Source(j, reread, where)
@@ -1238,6 +1238,7 @@ class _Pending:
         self.attrs: dict[int, Any] | None = None  # effect place -> its attribute callee, of effects whose callee is not a name
         self.aliases: list[Any] | None = None  # assignment place -> `alias_of`
         self.assigned: list[Any] | None = None  # assignment place -> `_assigned_peek`
+        self.ops: list[str] | None = None  # assignment place -> its `op`
         self.returns: list[Any] | None = None  # function place -> its `returns_exprs`
         self.mutates: dict[int, list[str]] | None = None  # function place -> its `mutates`, when not empty
 
@@ -1275,6 +1276,7 @@ class _Pending:
         for n, found in zip(unknown, _callees_of(rows, [values[n] for n in unknown], self.expr)):
             assigned[n] = None if found is _NEITHER else found
         self.assigned = assigned
+        self.ops = ops
         expr = self.expr
         self.returns = [list(map(expr, f[9])) or _EMPTY for f in functions]
         self.mutates = {n: f[17] for n, f in enumerate(functions) if f[17]}
@@ -1599,6 +1601,14 @@ def alias_of(a: AssignFact) -> str | None:
     return a.value.name if a.op == "=" and a.value.__class__ is Ref else None  # type: ignore[union-attr]
 
 
+def op_of(a: AssignFact) -> str:
+    """`a.op`, without reading a lazily read assignment (its entry's column, checked when read)."""
+    if a.__class__ is _LazyAssign:
+        pending: _Pending = _ASSIGN_HELD.__get__(a)
+        return (pending.parts.ops if pending.ops is None else pending.ops)[_ASSIGN_AT.__get__(a)]
+    return a.op
+
+
 def mutates_of(f: FunctionFact) -> list[str]:
     """`f.mutates`, without reading a lazily read function (its record says it, checked when read)."""
     place = _unread(f, "mutates")
@@ -1737,8 +1747,19 @@ _NONES = itertools.repeat(None)  # a slot's value for every stand-in (`make` rea
 
 
 def _lazy_facts(j: list[Any], shared: SharedValues, where: str, reread: Callable[[], list[Any]] | None) -> ModuleFacts:
-    (path, module, is_package, imports, star_imports, targets, values, _lines, _conditionals, ops,
-     functions, classes, effect_calls, _effect_conditionals, entries, type_aliases, dynamic_code, error, _effect_guards, _guards, rows) = j
+    (path, module, is_package, imports, star_imports, targets, _values, _lines, _conditionals, _ops,
+     functions, classes, _effect_calls, _effect_conditionals, entries, type_aliases, dynamic_code, error, _effect_guards, _guards, _rows) = j
+    pending, callees = _peeked_pending(j, shared, where, reread)
+    return _lazy_module(
+        pending, path, module, is_package, imports, star_imports, targets, [f[0] for f in functions], [c[0] for c in classes], callees,
+        entries, {k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in type_aliases.items()}, dynamic_code, error,
+    )
+
+
+def _peeked_pending(j: list[Any], shared: SharedValues, where: str, reread: Callable[[], list[Any]] | None) -> tuple[_Pending, list[Any]]:
+    """The `_Pending` of facts `j` (checked), its peeks taken when `reread` can give `j` again, and
+    each effect's callee (`indexed_callee`, `_NEITHER` when neither a name nor a subscript)."""
+    targets, ops, effect_calls, rows = j[5], j[9], j[12], j[20]
     if not _STRS(map(type, targets)) or not _STRS(map(type, ops)):
         raise _Mistyped("an assignment target or operator that is not text")
     pending = _Pending(j, shared, where, reread)
@@ -1754,19 +1775,154 @@ def _lazy_facts(j: list[Any], shared: SharedValues, where: str, reread: Callable
             pending.peek(callees)
     except (CorruptEntry, AttributeError) as e:  # a malformed row among those peeked: the entry is not read at all
         raise _Mistyped("a malformed expression") from e
-    facts = ModuleFacts(
+    return pending, callees
+
+
+def _lazy_module(
+    pending: _Pending, path: str, module: str, is_package: bool, imports: dict[str, str], star_imports: list[str], targets: list[str],
+    function_symbols: list[str], class_symbols: list[str], callees: list[Any], entries: str, type_aliases: dict[str, TypeAliasFact],
+    dynamic_code: list[Any], error: dict[str, Any] | None,
+) -> ModuleFacts:
+    """The facts of a lazily read module: stand-ins for its records, made from `pending`."""
+    return ModuleFacts(
         path=path,
         module=module,
         is_package=is_package,
         imports={k: _shared(v) for k, v in imports.items()},
         star_imports=star_imports,
         assigns=_lazy_assigns(pending, len(targets), list(map(_shared, targets))),
-        functions=_lazy_functions(pending, len(functions), [_shared(f[0]) for f in functions], _NONES),
-        classes=_lazy_classes(pending, len(classes), [_shared(c[0]) for c in classes]),
-        effects=_lazy_effects(pending, len(effect_calls), callees),
+        functions=_lazy_functions(pending, len(function_symbols), list(map(_shared, function_symbols)), _NONES),
+        classes=_lazy_classes(pending, len(class_symbols), list(map(_shared, class_symbols))),
+        effects=_lazy_effects(pending, len(callees), callees),
         entries=json.loads(entries) if entries else [],
-        type_aliases={k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in type_aliases.items()},
+        type_aliases=type_aliases,
         dynamic_code=[(d[0], d[1], d[2]) for d in dynamic_code],
         error=error,
     )
-    return facts
+
+
+# --- a module as a linked tree's index holds it (moduleindex.py) --------------------------------
+#
+# What a lazily read module is made of, apart from its entry: its names, the peeks (each effect's
+# callee and the attribute it calls, each assignment's alias and assigned callee, each function's
+# return expressions and the parameters it changes) and the rows of the expressions those peeks
+# are, at their places in the entry's table. Made from the entry's JSON by the very code a lazy
+# read takes its peeks with; read back, it makes the same stand-ins, whose `_Table` already holds
+# those rows' expressions, decoded from the record: the entry is read only if a record needs more
+# (its `reread`, which checks it as any entry read from the cache directory is checked).
+# What the rows alone could not tell a lazy read (`_UNKNOWN`: a subscript's alias, say) is decoded
+# when the record is made, so that no peek reads the entry. Places: a row's index in the entry's
+# table; -1 in `callees` is `_NEITHER`.
+
+_INDEX_SHAPES = _shapes(
+    str, str, bool, dict, list,  # path, module, is_package, imports, star imports
+    list, list, list, list,  # assignment targets and operators, function symbols, class symbols
+    list, list, list, list, list, list,  # callees, attrs, aliases, assigned, returns, mutates
+    str, dict, list, (_NONE, dict),  # entries (JSON text), aliases, dynamic code, error
+    list,  # the rows of the peeked expressions: [index, row], ascending
+)
+_PLACED_SHAPES = _shapes(int, _OSTR)  # [effect, attribute] of `attrs`
+_MUTATES_SHAPES = _shapes(int, list)  # [function, its changed parameters]
+_ROW_PLACES = _shapes(int, (list, str, int, float, bool, _NONE))  # [index, row] of the rows
+_ALIASES = frozenset({str, _NONE}).issuperset
+_OINTS = frozenset({int, _NONE}).issuperset
+_CALLEES = frozenset({Ref, Dyn, object}).issuperset  # a name, a subscript, or `_NEITHER`
+_ASSIGNED = frozenset({Ref, _NONE}).issuperset
+
+
+def checked_facts_json(j: Any) -> list[Any]:
+    """`j` when it is facts JSON of the layout `facts_to_json` writes, checked as a lazy read checks
+    an entry read from the cache directory (its rows aside: each is checked when decoded)."""
+    if j.__class__ is not list or tuple(map(type, j)) not in _FACTS_SHAPES:
+        raise _Mistyped("not the facts of a module")
+    _check(j)
+    if not _STRS(map(type, j[5])) or not _STRS(map(type, j[9])):
+        raise _Mistyped("an assignment target or operator that is not text")
+    return j
+
+
+def index_record(j: list[Any]) -> list[Any]:
+    """The index record of facts `j` (made by `facts_to_json`, or checked): see above."""
+    pending, callees = _peeked_pending(j, SharedValues(), "", lambda: j)
+    assert pending.returns is not None and pending.aliases is not None and pending.assigned is not None and pending.attrs is not None and pending.mutates is not None
+    expr, values, ops, effect_calls = pending.expr, j[6], j[9], j[12]
+    # What the accessors read of the record when the rows do not tell, decoded now.
+    aliases = [
+        a if a is not _UNKNOWN else v.name if ops[n] == "=" and (v := expr(values[n])).__class__ is Ref else None  # type: ignore[union-attr]
+        for n, a in enumerate(pending.aliases)
+    ]
+    assigned = [
+        a if a is not _UNKNOWN else v.func if (v := expr(values[n])).__class__ is Call and v.func.__class__ is Ref else None  # type: ignore[union-attr]
+        for n, a in enumerate(pending.assigned)
+    ]
+    attrs = {
+        n: a if a is not _UNKNOWN else f.attr if (f := expr(effect_calls[n]).func).__class__ is Attr else None  # type: ignore[union-attr]
+        for n, a in pending.attrs.items()
+    }
+    table = expr.__self__._table  # type: ignore[attr-defined]
+    at = {id(x): i for i, x in table.items()}
+    rows = j[20]
+    return [
+        j[0], j[1], j[2], j[3], j[4], j[5], ops, [f[0] for f in j[10]], [c[0] for c in j[11]],
+        [-1 if c is _NEITHER else at[id(c)] for c in callees],
+        [[n, a] for n, a in attrs.items()],
+        aliases,
+        [None if a is None else at[id(a)] for a in assigned],
+        [[at[id(x)] for x in r] for r in pending.returns],
+        [[n, list(m)] for n, m in pending.mutates.items()],
+        j[14], j[15], j[16], j[17],
+        [[i, rows[i]] for i in sorted(table)],
+    ]
+
+
+def facts_from_index(rec: Any, shared: SharedValues, where: str, reread: Callable[[], list[Any]]) -> ModuleFacts:
+    """The facts an index record (`index_record`) stands for, read lazily: as `facts_from_json(lazy=True)`
+    reads the entry it was made from, without reading it (`reread` gives the entry's facts JSON,
+    checked, when a record needs more than the record tells). Raises on anything that is not such
+    a record, a value of another type than `index_record` writes included."""
+    if rec.__class__ is not list or tuple(map(type, rec)) not in _INDEX_SHAPES:
+        raise _Mistyped("not the index record of a module")
+    (path, module, is_package, imports, star_imports, targets, ops, function_symbols, class_symbols, callees, attrs, aliases, assigned,
+     returns, mutates, entries, type_aliases, dynamic_code, error, rows) = rec
+    if len(aliases) != len(targets) or len(assigned) != len(targets) or len(ops) != len(targets) or len(returns) != len(function_symbols):
+        raise ValueError("columns of different lengths")
+    _records(rows, _ROW_PLACES), _records(attrs, _PLACED_SHAPES), _records(mutates, _MUTATES_SHAPES), _records(dynamic_code, _DYNAMIC_SHAPES)
+    _error(error)
+    # One pass in C per list (these are 114,000 assignments and 71,000 effects at 1,500 files).
+    for texts in (star_imports, targets, ops, function_symbols, class_symbols, imports, imports.values(), *map(_AT1, mutates)):
+        if not _STRS(map(type, texts)):
+            raise _Mistyped("a name that is not text")
+    if not _LISTS(map(type, returns)) or not _INTS(map(type, callees)) or not _OINTS(map(type, assigned)) or not _ALIASES(map(type, aliases)):
+        raise _Mistyped("a place that is not an int")
+    if not all(_INTS(map(type, r)) for r in returns):
+        raise _Mistyped("a place that is not an int")
+    if not all(0 <= a[0] < len(callees) for a in attrs) or not all(0 <= m[0] < len(function_symbols) for m in mutates):
+        raise _Mistyped("a place out of its module")
+    for a in type_aliases.values():
+        if a.__class__ is not list or tuple(map(type, a)) != _ALIAS_SHAPE or not _STRS(map(type, a[1])):
+            raise _Mistyped("a type alias of another shape")
+    places = list(map(_AT0, rows))
+    if places != sorted(set(places)) or (places and places[0] < 0):
+        raise _Mistyped("rows out of order")
+    ints: list[Any] = []
+    # Every row refers only to rows before it, all among these (`get` raises on any other).
+    table = _decode_exprs(dict(rows), shared, ints, {}, places)
+    if not _INTS(map(type, ints)):
+        raise _Mistyped("an index that is not an int")
+    get = table.__getitem__
+    named = list(map({**table, -1: _NEITHER}.__getitem__, callees))
+    peeked_assigned = list(map({**table, None: None}.__getitem__, assigned))
+    if not _CALLEES(map(type, named)) or not _ASSIGNED(map(type, peeked_assigned)):
+        raise _Mistyped("a callee that is neither a name nor a subscript")
+    pending = _Pending(None, shared, where, reread)  # type: ignore[arg-type]
+    pending.expr.__self__._table = table  # type: ignore[attr-defined]  # the peeked rows, decoded: the entry's others when read
+    pending.attrs = {n: a for n, a in attrs}
+    pending.aliases = aliases
+    pending.assigned = peeked_assigned
+    pending.ops = ops
+    pending.returns = [list(map(get, r)) or _EMPTY for r in returns]
+    pending.mutates = {n: m for n, m in mutates}
+    return _lazy_module(
+        pending, path, module, is_package, imports, star_imports, targets, function_symbols, class_symbols, named,
+        entries, {k: TypeAliasFact(a[0], tuple(a[1]), a[2]) for k, a in type_aliases.items()}, dynamic_code, error,
+    )

@@ -43,6 +43,7 @@ from receipt.extract.facts import (
     item_written,
     mutates_of,
     nodes_in,
+    op_of,
     walk,
 )
 from receipt.extract.python import _CHANGES_ARGUMENT, _READ_ONLY_METHODS
@@ -235,12 +236,18 @@ class Program:
         self._changing_names: dict[str, str] = {}
         for target, binds in self.assigns.items():
             for a in binds:
-                if a.op == "=" or a.op == "in":
-                    items = a.value.items if a.op == "in" and a.value.__class__ is Seq else (a.value,)  # type: ignore[union-attr]
-                    for item in items:
-                        if item.__class__ is Ref and (symbol := self.canonical(item.name)) in changing:  # type: ignore[union-attr]
-                            self._changing_names.setdefault(target, symbol)
-                            leaves.add(target.rpartition(".")[2])
+                op = op_of(a)
+                if op == "=":  # `allow = allow_refunds`: what `alias_of` tells, a lazily read assignment left unread
+                    names = () if (alias := alias_of(a)) is None else (alias,)
+                elif op == "in":
+                    items = a.value.items if a.value.__class__ is Seq else (a.value,)  # type: ignore[union-attr]
+                    names = tuple(item.name for item in items if item.__class__ is Ref)  # type: ignore[union-attr]
+                else:
+                    continue
+                for name in names:
+                    if (symbol := self.canonical(name)) in changing:
+                        self._changing_names.setdefault(target, symbol)
+                        leaves.add(target.rpartition(".")[2])
         for _ in range(_MAX_DEPTH):  # a function handing its own parameter to one that changes it changes it too
             grew = []
             for f in self.functions.values():
@@ -1502,9 +1509,11 @@ class Program:
             index = {}
             for target, binds in self.assigns.items():
                 first = binds[0]
-                if first.op == "=" and first.value.__class__ is Ref:
-                    index.setdefault(self.canonical(first.value.name), []).append(target)  # type: ignore[union-attr]
-                elif first.op == "in" and first.value.__class__ is Seq:  # `for c in (CFG,)`: c names CFG itself
+                op = op_of(first)  # and `alias_of`: a lazily read assignment left unread
+                if op == "=":
+                    if (alias := alias_of(first)) is not None:
+                        index.setdefault(self.canonical(alias), []).append(target)
+                elif op == "in" and first.value.__class__ is Seq:  # `for c in (CFG,)`: c names CFG itself
                     for item in first.value.items:  # type: ignore[union-attr]
                         if item.__class__ is Ref:
                             index.setdefault(self.canonical(item.name), []).append(target)  # type: ignore[union-attr]

@@ -568,6 +568,11 @@ def decode(body: bytes | memoryview) -> Kept:
     return Kept(modules, effects)
 
 
+def unpacked(body: Packed) -> Kept:
+    """The screens `body` holds, as `load` reads them back."""
+    return decode(zlib.decompress(body.data))
+
+
 def store(root: Path | None, bound: dict[str, str], digests: dict[str, str], body: Packed) -> bool:
     """Write screens for the surface stored under `bound`, linked from facts with `digests`: a line
     of JSON (what it is bound and sealed to), then the body compressed (made so when the dialects
