@@ -490,7 +490,10 @@ def _surface_of(
     lazy: frozenset[str] = frozenset()
     if LAZY_HEADS and KEEP_SCREENS and prior is not None and screens is None and not keep_screens:
         lazy = _lazy_paths(cache, prior)
-    facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes, lazy=lazy, index=prior.index if lazy and prior else None)
+    index = prior.index if lazy and prior is not None else None
+    facts, errors, skipped = _facts_for(repo, listing, cache, progress, fresh, config.max_file_bytes, lazy=lazy, index=index)
+    if prior is not None:  # its records are facts now (a record reads its entry, not the index): let go
+        prior.index = index = None
     if before_link is not None:
         before_link()
     try:
@@ -576,8 +579,8 @@ def _linked(
                     from receipt.extract import moduleindex
 
                     lazy = _hardly_read(screenstore.unpacked(body))
-                    indexed = [(f, m) for f, m in zip(listing.files, facts) if f.path in lazy]
-                    if moduleindex.store(cache.root, bound, digests, moduleindex.encode(indexed, digests)):
+                    cache.settle()  # made from the entries as stored: the workers' writes first
+                    if moduleindex.store(cache.root, bound, digests, [f for f in listing.files if f.path in lazy]):
                         cache.written += 1
     return _Linked(surface, {k: parts[k] for k in _ENCODED})
 

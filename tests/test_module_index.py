@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+import zstandard
 
 from receipt import pipeline
 from receipt.extract import extract_file, moduleindex
@@ -228,7 +229,7 @@ def test_an_incremental_receipt_made_from_the_index_is_the_one_made_from_the_ent
     assert _receipt(git_repo.path, base, head) == indexed
 
 
-@pytest.mark.parametrize("spoil", ["truncated", "flipped", "foreign"])
+@pytest.mark.parametrize("spoil", ["truncated", "flipped", "foreign", "unchecked"])
 def test_an_index_file_corrupt_or_for_another_tree_is_ignored(
     git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spoil: str
 ) -> None:
@@ -237,21 +238,31 @@ def test_an_index_file_corrupt_or_for_another_tree_is_ignored(
     clean = _receipt(git_repo.path, base, head)
     cache.restore()
     f = cache.index_file()
-    data = unpack(f.read_bytes())
-    if spoil == "truncated":
-        data = data[: len(data) // 2]
-    elif spoil == "flipped":  # a byte of a record: the seal no longer holds
-        i = data.rindex(b"helper")
-        data = data[:i] + b"H" + data[i + 1 :]
-    else:  # sealed to other facts digests
+    stored = f.read_bytes()
+    data = moduleindex.plain(stored)
+    if spoil == "truncated":  # a whole frame of half the index
+        spoilt = _framed(data[: len(data) // 2])
+    elif spoil == "flipped":  # a byte of the frame: its checksum no longer holds
+        i = len(stored) // 2
+        spoilt = stored[:i] + bytes([stored[i] ^ 1]) + stored[i + 1 :]
+    elif spoil == "foreign":  # sealed to other facts digests
         head_line, _, body = data.partition(b"\n")
         meta = json.loads(head_line)
         meta["digests"] = "0" * 64
-        data = json.dumps(meta).encode() + b"\n" + body
-    f.write_bytes(pack(data))
+        spoilt = _framed(json.dumps(meta).encode() + b"\n" + body)
+    else:  # the very index, in a frame that says nothing of what it held
+        spoilt = _framed(data, checksum=False)
+    f.write_bytes(spoilt)
     used = _used(monkeypatch)
     assert _receipt(git_repo.path, base, head) == clean
     assert used == []
+    cache.restore()  # as stored, the index is read
+    assert _receipt(git_repo.path, base, head) == clean
+    assert used
+
+
+def _framed(data: bytes, checksum: bool = True) -> bytes:
+    return zstandard.ZstdCompressor(write_checksum=checksum).compress(data)
 
 
 def test_a_forged_record_of_a_file_the_change_touches_is_never_read(
@@ -269,8 +280,9 @@ def test_a_forged_record_of_a_file_the_change_touches_is_never_read(
     bound, digests = _sealed(root, git_repo, base)
     index = moduleindex.load(root, bound, digests)
     assert index is not None and "ops/tools.py" not in index.records  # its screens select its tool: read whole
-    index.records["ops/tools.py"] = (tools.blob, digests["ops/tools.py"], 0, 0)
-    assert moduleindex.store(root, bound, digests, _body(index, {"ops/tools.py": index_record(facts_to_json(extract_file("ops/tools.py", b"")))}))
+    records = [([path, blob, digest], index.data[start:end]) for path, (blob, digest, start, end) in index.records.items()]
+    records.append((["ops/tools.py", tools.blob, digests["ops/tools.py"]], dumps(index_record(facts_to_json(extract_file("ops/tools.py", b""))))))
+    assert moduleindex.write(root, bound, digests, records)
     forged = moduleindex.load(root, bound, digests)
     assert forged is not None and forged.records["ops/tools.py"][0] == tools.blob
     used = _used(monkeypatch)
@@ -288,16 +300,6 @@ def _sealed(root: Path, git_repo: GitRepoBuilder, base: str) -> tuple[dict[str, 
     stored = linked.get(bound)
     assert stored is not None
     return bound, stored[1]
-
-
-def _body(index: moduleindex.ModuleIndex, replaced: dict[str, list[Any]]) -> bytes:
-    """An index body holding `index`'s records, some replaced."""
-    meta, records = [], []
-    for path, (blob, digest, start, end) in index.records.items():
-        record = dumps(replaced[path]) if path in replaced else index.data[start:end]
-        meta.append([path, blob, digest, len(record)])
-        records.append(record)
-    return b"".join([dumps(meta), b"\n", *records])
 
 
 @pytest.mark.parametrize("how", ["deleted", "rewritten"])

@@ -24,14 +24,16 @@ import functools
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterable, Iterator, Sequence
+
+import zstandard
 
 from receipt.extract import gc_paused
-from receipt.extract.cache import binding, dumps, entry_file, loads, pack, unpack, write_atomic, touch
-from receipt.extract.facts import ModuleFacts, SharedValues, checked_facts_json, facts_from_index, facts_to_json, index_record
+from receipt.extract.cache import binding, dumps, entry_file, loads, touch, unpack, write_atomic
+from receipt.extract.facts import ModuleFacts, SharedValues, checked_facts_json, facts_from_index, index_record
 from receipt.extract.screenstore import digests_seal
 
-FORMAT = "modules-v1"  # bump when the layout of a record (facts.py `index_record`) or of the file changes
+FORMAT = "modules-v3"  # bump when the layout of a record (facts.py `index_record`) or of the file changes
 
 
 def _file(root: Path, bound: dict[str, str]) -> Path:
@@ -39,35 +41,62 @@ def _file(root: Path, bound: dict[str, str]) -> Path:
     return root / "modules" / key[:2] / f"{key}.zjson"
 
 
-def encode(modules: Sequence[tuple[Any, ModuleFacts]], digests: dict[str, str]) -> bytes:
-    """The index of modules of a linked tree (each file, with its `blob` and `path`, and its facts): a
-    record per module whose facts, encoded, are exactly the entry `digests` records for it (so that
-    each row's place is its place in that entry); a module read lazily is left out. A line of JSON,
-    [path, blob, digest of its entry, size of its record] per module, then the records' JSON, one
-    after the other: a head parses only the records of the modules it reads lazily."""
-    meta, records = [], []
-    with gc_paused():
-        for f, m in modules:
-            digest = digests.get(f.path)
-            if digest is None or m.lazy():
-                continue
-            j = facts_to_json(m)
-            if hashlib.sha256(dumps({"bound": binding(f.blob, f.path), "facts": j})).hexdigest() != digest:
-                continue
-            record = dumps(index_record(j))
-            meta.append([f.path, f.blob, digest, len(record)])
-            records.append(record)
-        return b"".join([dumps(meta), b"\n", *records])
-
-
-def store(root: Path | None, bound: dict[str, str], digests: dict[str, str], body: bytes) -> bool:
-    """Write the index of the surface stored under `bound`, linked from facts with `digests`: a line
-    of JSON (what it is bound and sealed to), then the body."""
+def store(root: Path | None, bound: dict[str, str], digests: dict[str, str], files: Sequence[Any]) -> bool:
+    """Write the index of modules of the surface stored under `bound`, linked from facts with
+    `digests` (`files`, each with its `blob` and `path`), made from their entries in the cache
+    directory: a record per module whose entry is there and is exactly the one `digests` records
+    for it (each row's place is then its place in that entry)."""
     if root is None:
         return False
-    head = {"bound": bound, "format": FORMAT, "digests": digests_seal(digests), "sha256": hashlib.sha256(body).hexdigest()}
-    text = json.dumps(head, separators=(",", ":")).encode("ascii")  # no raw newline in it
-    return write_atomic(_file(root, bound), pack(text + b"\n" + body))
+
+    def records() -> Iterator[tuple[list[Any], bytes]]:
+        with gc_paused():
+            for f in files:
+                digest = digests.get(f.path)
+                try:
+                    raw = unpack(entry_file(root, f.blob, f.path).read_bytes())
+                    if digest is None or hashlib.sha256(raw).hexdigest() != digest:
+                        continue
+                    record = dumps(index_record(loads(raw)["facts"]))
+                except Exception:  # noqa: BLE001 - no entry to be had (the disk refused it): not indexed
+                    continue
+                yield [f.path, f.blob, digest], record
+
+    return write(root, bound, digests, records())
+
+
+def write(root: Path, bound: dict[str, str], digests: dict[str, str], records: Iterable[tuple[list[Any], bytes]]) -> bool:
+    """Write an index file of `records` ([path, blob, digest of its entry], the record's JSON).
+
+    The file: a line of JSON (what it is bound and sealed to); the records' JSON, one after the
+    other (a head parses only those of the modules it reads lazily); the JSON of [path, blob,
+    digest, size of its record] per module; that JSON's size (8 bytes). One zstandard frame with
+    a checksum of its bytes (a corrupt file is refused when read), made record by record: the
+    records are never held whole, plain."""
+    head = {"bound": bound, "format": FORMAT, "digests": digests_seal(digests)}
+    packer = zstandard.ZstdCompressor(level=_LEVEL, write_checksum=True).compressobj()
+    parts = [packer.compress(json.dumps(head, separators=(",", ":")).encode("ascii") + b"\n")]  # no raw newline in it
+    meta = []
+    for row, record in records:
+        meta.append([*row, len(record)])
+        parts.append(packer.compress(record))
+    listed = dumps(meta)
+    parts += [packer.compress(listed + len(listed).to_bytes(8, "little")), packer.flush()]
+    return write_atomic(_file(root, bound), b"".join(parts))
+
+
+def plain(packed: bytes) -> bytes:
+    """What an index file holds, its checksum checked; raises on anything `write` did not make."""
+    if not zstandard.get_frame_parameters(packed).has_checksum:
+        raise ValueError("not what was stored")
+    unpacker = zstandard.ZstdDecompressor().decompressobj()
+    data = unpacker.decompress(packed)
+    if not unpacker.eof or unpacker.unused_data:
+        raise ValueError("not what was stored")
+    return data
+
+
+_LEVEL = 3
 
 
 class ModuleIndex:
@@ -117,24 +146,24 @@ def load(root: Path | None, bound: dict[str, str], digests: dict[str, str]) -> M
         return None
     f = _file(root, bound)
     try:
-        data = unpack(f.read_bytes())
+        data = plain(f.read_bytes())
         end = data.find(b"\n")
         entry = json.loads(data[:end])
         if end < 0 or entry.get("bound") != bound or entry.get("format") != FORMAT:
             raise ValueError("index computed from something else")
-        body = memoryview(data)[end + 1 :]
-        if entry.get("digests") != digests_seal(digests) or entry.get("sha256") != hashlib.sha256(body).hexdigest():
+        if entry.get("digests") != digests_seal(digests):
             raise ValueError("not what was stored")
-        split = data.index(b"\n", end + 1)
-        meta = loads(data[end + 1 : split])
+        size = int.from_bytes(data[-8:], "little")
+        listed = len(data) - 8 - size
+        meta = loads(data[listed:-8])
         records: dict[str, tuple[str, str, int, int]] = {}
-        at = split + 1
+        at = end + 1
         for path, blob, digest, size in meta:
             if not (path.__class__ is str and blob.__class__ is str and size.__class__ is int and size > 0) or digests.get(path) != digest:
                 raise ValueError("not a module's record")
             records[path] = (blob, digest, at, at + size)
             at += size
-        if at != len(data):
+        if at != listed:
             raise ValueError("not what was stored")
     except Exception:  # noqa: BLE001 - missing, corrupt or bound to other inputs: the entries are read
         return None
