@@ -279,16 +279,30 @@ def _relabel(cache: Path, python: str) -> None:
     the same path: only the interpreter check can tell."""
     import zlib
 
+    import zstandard
+
+    from receipt.extract import moduleindex
     from receipt.extract.cache import pack, unpack
 
     def unpacked(data: bytes) -> bytes:  # facts entries are zstandard frames (cache.pack), surfaces and screens zlib streams
-        try:
-            return unpack(data)
-        except Exception:  # noqa: BLE001 - not a zstandard frame
-            return zlib.decompress(data)
+        for read in (unpack, moduleindex.plain):  # module indexes: checked zstandard frames
+            try:
+                return read(data)
+            except Exception:  # noqa: BLE001 - not a zstandard frame of that kind
+                pass
+        return zlib.decompress(data)
 
-    files = sorted(cache.rglob("*.zjson"))
+    for p in sorted(cache.glob("modules/*/*.zjson")):  # module indexes: one checked zstandard frame each
+        try:
+            head, _, body = moduleindex.plain(p.read_bytes()).partition(b"\n")
+        except Exception:  # noqa: BLE001 - another entry's bytes, rotated in: left as they are
+            continue
+        header = json.loads(head)
+        header["bound"]["python"] = python
+        p.write_bytes(zstandard.ZstdCompressor(write_checksum=True).compress(json.dumps(header).encode() + b"\n" + body))
+    files = sorted(f for f in cache.rglob("*.zjson") if f.parts[-3] != "modules")
     raw = [unpacked(p.read_bytes()) for p in files]
+    files, raw = [list(x) for x in zip(*[(p, r) for p, r in zip(files, raw) if b'"format":"modules-' not in r.partition(b"\n")[0]])]
     facts = [(p, json.loads(r)) for p, r in zip(files, raw) if b"\n" not in r]  # a surface entry is a header line, then its parts
     for p, e in facts:
         donor = next((d for q, d in facts if q != p and d["bound"].get("path") == e["bound"].get("path")), e)
