@@ -718,10 +718,13 @@ _EARLY_CHECK_FILES = 64
 class _FreshDigests:
     """`FactsCache.digest` of files extracted from their blobs (`_extracted`) by a forked child
     process (extract/forked.py `aside`): the same code on the same blobs, run beside this process.
-    Anything the child could not do (no fork, one core, a crash, an error) is done here, as without it."""
+    The child hands over their entries too, which this process decodes into the run's cache (as a
+    pool worker's): the two revisions' files that differ are not extracted again here, by either
+    revision's link. Anything the child could not do (no fork, one core, a crash, an error) is done
+    here, as without it."""
 
-    def __init__(self, job: Aside, files: int, max_code_bytes: int):
-        self._job, self._files, self._max = job, files, max_code_bytes
+    def __init__(self, job: Aside, files: int, max_code_bytes: int, cache: FactsCache):
+        self._job, self._files, self._max, self._cache = job, files, max_code_bytes, cache
         self._found: dict[tuple[str, str], str] | None = None
 
     @classmethod
@@ -736,11 +739,20 @@ class _FreshDigests:
         def digests() -> bytes:
             mine = copy.copy(repo)
             mine.detach()  # its own `git cat-file`: the parent's pipes stay the parent's
-            found = [[f.blob, f.path, cache.digest(f.blob, f.path, _extracted(mine, f, cache, max_code_bytes))] for f in files]
+            found = []
+            for f in files:
+                written = cache.written
+                facts = _extracted(mine, f, cache, max_code_bytes)
+                # The entry of facts the run keeps (a file over the size limit has none: its facts
+                # are made for this run's limit alone, never cached).
+                kept = cache.root is not None and cache.get(f.blob, f.path, disk=False) is facts
+                entry = encode_entry(f.blob, f.path, facts) if kept else None
+                digest = hashlib.sha256(entry).hexdigest() if entry is not None else cache.digest(f.blob, f.path, facts)
+                found.append([f.blob, f.path, digest, None if entry is None else entry.decode("utf-8"), cache.written > written])
             return json.dumps(found).encode("utf-8")
 
         job = aside(digests)
-        return None if job is None else cls(job, len(files), max_code_bytes)
+        return None if job is None else cls(job, len(files), max_code_bytes, cache)
 
     def get(self, f: SourceFile | None, max_code_bytes: int | None) -> str | None:
         if self._found is None:
@@ -758,9 +770,21 @@ class _FreshDigests:
         if data is None:
             return {}
         try:
-            return {(blob, path): digest for blob, path, digest in json.loads(data)}
+            made = json.loads(data)
+            found = {(blob, path): digest for blob, path, digest, _entry, _written in made}
         except (ValueError, TypeError):
             return {}
+        cache = self._cache
+        for blob, path, digest, entry, written in made:
+            if entry is None or cache.get(blob, path, disk=False) is not None:
+                continue
+            raw = entry.encode("utf-8")
+            try:
+                facts = decode_entry(raw, blob, path, cache.shared, made=True)  # this run's child's, from its pipe
+            except Exception:  # noqa: BLE001 - an entry rejected as FactsCache.get rejects one: extracted here
+                continue
+            cache.put(blob, path, facts, entry=raw, stored="written" if written else "held", digest=digest)
+        return found
 
 
 def _not_json(constant: str) -> None:

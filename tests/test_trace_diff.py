@@ -646,3 +646,38 @@ def test_a_child_that_cannot_extract_a_file_that_differs_leaves_it_to_the_run(re
         with pytest.raises(GitError):  # the child failed: the run reads the file itself, and fails as it always did
             pipeline._same_facts(git, type(listing)(files=files, skipped=[]), cache, fresh, 1_000_000, here, seen)
         assert seen.digest(listing.files[0], 1_000_000) is None
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or len(os.sched_getaffinity(0)) < 2, reason="needs fork and two usable cores")
+def test_the_files_that_differ_extracted_by_the_child_are_not_extracted_again_by_the_run(
+    repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The child checking the files that differ hands their entries over: the run's facts of those
+    files are the child's, decoded, equal to what extracting them here makes, and nothing is
+    extracted here. A file over the size limit has facts made for this run's limit only: none is
+    handed over, none is cached."""
+    from receipt import pipeline
+    from receipt.extract import extract_file
+    from receipt.extract.cache import FactsCache, entry_file
+    from receipt.gitsource import GitRepo
+
+    repo.commit({"shop/util.py": "X = 1\n" + "".join(f"Y{i} = {i}\n" for i in range(300))})
+    git = GitRepo(repo.path)
+    listing = git.list_files(git.resolve("HEAD"))
+    monkeypatch.setattr(pipeline.threading, "active_count", lambda: 1)  # the CLI's one thread, as it forks
+    limit = max(f.size for f in listing.files if f.path == "shop/tools.py") + 1  # shop/util.py is over it
+    assert [f.path for f in listing.files if f.size > limit] == ["shop/util.py"]
+    cache = FactsCache(tmp_path / "cache")
+    seen = pipeline._SeenEntries(listing.files)
+    seen.start_digests(git, cache, limit)
+    extracted: list[str] = []
+    monkeypatch.setattr(pipeline, "extract_file", lambda path, data: extracted.append(path) or extract_file(path, data))
+    recorded = {f.path: seen.digest(f, limit) for f in listing.files}
+    tools = next(f for f in listing.files if f.path == "shop/tools.py")
+    util = next(f for f in listing.files if f.path == "shop/util.py")
+    handed = cache.get(tools.blob, tools.path, disk=False)
+    assert handed is not None and handed == extract_file(tools.path, git.read_blob(tools.blob))
+    assert recorded["shop/tools.py"] == FactsCache(None).digest(tools.blob, tools.path, handed)
+    assert pipeline._extracted(git, tools, cache, limit) is handed and "shop/tools.py" not in extracted
+    assert cache.get(util.blob, util.path, disk=False) is None and not entry_file(cache.root, util.blob, util.path).exists()  # type: ignore[arg-type]
+    assert pipeline._extracted(git, util, cache, limit).error is not None  # too large, here as in the child
