@@ -274,7 +274,7 @@ def _facts_for(
     found = [None if big else cache.get(f.blob, f.path, disk=(f.blob, f.path) not in fresh, lazy=f.path in lazy, index=index) for f, big in zip(listing.files, over)]
     missing = [f for f, got, big in zip(listing.files, found, over) if got is None and not big]
     # Imported here: a rerun served by the surface cache never extracts in workers (nor links).
-    from receipt.extract.pool import worker_count
+    from receipt.extract.forked import worker_count
 
     workers = worker_count(len(missing))
     if workers:

@@ -38,6 +38,20 @@ def wanted_processes() -> int:
     return wanted
 
 
+# Below this many files to extract, starting workers (extract/pool.py) costs more than it saves.
+MIN_FILES = 64
+FILES_PER_TASK = 8  # files per task: fewer round trips, still an even share at the end
+
+
+def worker_count(files: int) -> int:
+    """Extraction workers for `files` files (extract/pool.py): 0 means extract in this process.
+    Here, not in pool.py: a run with a few files to extract never imports the pool."""
+    wanted = wanted_processes()
+    if wanted < 2 or files < MIN_FILES:
+        return 0
+    return min(wanted, files // FILES_PER_TASK)
+
+
 class Aside:
     """Work a forked child does while this process goes on (see `aside`): its bytes, once."""
 

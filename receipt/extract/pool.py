@@ -42,14 +42,11 @@ from pathlib import Path
 
 from receipt.extract import extract_file
 from receipt.extract.cache import encode_entry, pack, store_packed, unpack
-from receipt.extract.forked import wanted_processes
+from receipt.extract.forked import FILES_PER_TASK as _CHUNK, MIN_FILES, wanted_processes, worker_count  # noqa: F401  (worker_count: this module's API)
 
 # What a worker says of an entry it keeps to write later (see _write_kept): not written yet.
 KEPT = "kept"
 
-# Below this many files to extract, starting workers costs more than it saves.
-MIN_FILES = 64
-_CHUNK = 8  # files per task: fewer round trips, still an even share at the end
 _IN_FLIGHT = 4  # tasks submitted ahead per worker
 
 # Bytes of compressed entries a worker keeps to write once extraction is over; past this it writes
@@ -58,14 +55,6 @@ _KEEP_BYTES = 16_000_000
 _SETTLE_SECONDS = 120  # a worker waiting for the others to take their share of the writes
 
 _worker: dict[str, object] = {}
-
-
-def worker_count(files: int) -> int:
-    """Workers for `files` files: 0 means extract in this process."""
-    wanted = wanted_processes()
-    if wanted < 2 or files < MIN_FILES:
-        return 0
-    return min(wanted, files // _CHUNK)
 
 
 def _start(git_dir: str, cache_root: str | None, barrier: object) -> None:
