@@ -209,6 +209,19 @@ def test_a_malformed_expression_read_lazily_raises_when_read_and_a_malformed_rec
         facts_from_json(mistyped, lazy=True)
 
 
+def forgetting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A 1 for each time a run forgets the facts it read lazily (and reads its files again, eagerly)."""
+    forgotten: list[int] = []
+    forget = FactsCache.forget_lazy
+
+    def spy(self: FactsCache) -> None:
+        forgotten.append(1)
+        forget(self)
+
+    monkeypatch.setattr(FactsCache, "forget_lazy", spy)
+    return forgotten
+
+
 def _incremental(git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     base = git_repo.commit({"ops/__init__.py": "", "ops/server.py": SERVER, "ops/hooks.py": SERVER_HOOKS, "ops/tools.py": TOOLS, **FILLER})
     head = git_repo.commit({"ops/util0.py": "def helper0(x):\n    return x - 1\n"})
@@ -274,14 +287,7 @@ def test_a_malformed_entry_found_when_read_lazily_is_a_miss_and_the_receipt_the_
     entry.write_bytes(pack(dumps(data)))
     with pytest.raises(ValueError):
         facts_from_json(loads(unpack(entry.read_bytes()))["facts"])  # malformed indeed
-    forgotten: list[int] = []
-    forget = FactsCache.forget_lazy
-
-    def spy(self: FactsCache) -> None:
-        forgotten.append(1)
-        forget(self)
-
-    monkeypatch.setattr(FactsCache, "forget_lazy", spy)
+    forgotten = forgetting(monkeypatch)
     assert _receipt(git_repo.path, base, head) == clean
     assert forgotten == [1]  # found when read, not when the entry was read: read again, eagerly
     # extracted again from its blob and written back: the entry reads as facts again

@@ -15,7 +15,7 @@ import zstandard
 
 from receipt import pipeline
 from receipt.extract import extract_file, moduleindex
-from receipt.extract.cache import FactsCache, dumps, entry_file, loads, pack, unpack
+from receipt.extract.cache import dumps, entry_file, loads, pack, unpack
 from receipt.extract.facts import (
     AssignFact,
     CorruptEntry,
@@ -37,7 +37,7 @@ from receipt.extract.facts import (
 from receipt.gitsource import GitRepo
 from receipt.pipeline import build_receipt, build_surface
 from tests.helpers import GitRepoBuilder
-from tests.test_lazy_facts import SOURCE
+from tests.test_lazy_facts import SOURCE, forgetting
 from tests.test_screens import FILLER, SERVER, SERVER_HOOKS, TOOLS
 
 # What the peeks cannot tell: a loop over names, a subscript's callee, a value that is a subscript.
@@ -326,14 +326,7 @@ def test_an_entry_gone_or_changed_under_its_record_makes_the_run_read_every_file
     from_entries = _receipt(git_repo.path, base, head)
     spoilt.restore()
     monkeypatch.setattr(pipeline, "INDEX_MODULES", True)
-    forgotten: list[int] = []
-    forget = FactsCache.forget_lazy
-
-    def spy(self: FactsCache) -> None:
-        forgotten.append(1)
-        forget(self)
-
-    monkeypatch.setattr(FactsCache, "forget_lazy", spy)
+    forgotten = forgetting(monkeypatch)
     used = _used(monkeypatch)
     assert _receipt(git_repo.path, base, head) == from_entries
     assert "ops/hooks.py" in used and forgotten == [1]

@@ -31,14 +31,13 @@ import zstandard
 from receipt.extract import gc_paused
 from receipt.extract.cache import binding, dumps, entry_file, loads, touch, unpack, write_atomic
 from receipt.extract.facts import ModuleFacts, SharedValues, checked_facts_json, facts_from_index, index_record
-from receipt.extract.screenstore import digests_seal
+from receipt.extract.screenstore import digests_seal, kept_file
 
 FORMAT = "modules-v3"  # bump when the layout of a record (facts.py `index_record`) or of the file changes
 
 
 def _file(root: Path, bound: dict[str, str]) -> Path:
-    key = hashlib.sha256(json.dumps({**bound, "kept": FORMAT}, sort_keys=True).encode()).hexdigest()
-    return root / "modules" / key[:2] / f"{key}.zjson"
+    return kept_file(root, "modules", bound, FORMAT)
 
 
 def store(root: Path | None, bound: dict[str, str], digests: dict[str, str], files: Sequence[Any]) -> bool:

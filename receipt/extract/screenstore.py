@@ -60,9 +60,14 @@ def digests_seal(digests: dict[str, str]) -> str:
     return hashlib.sha256(json.dumps(digests, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
+def kept_file(root: Path, folder: str, bound: dict[str, str], kept: str) -> Path:
+    """The file of what is kept with the surface stored under `bound` (`kept`: its format)."""
+    key = hashlib.sha256(json.dumps({**bound, "kept": kept}, sort_keys=True).encode()).hexdigest()
+    return root / folder / key[:2] / f"{key}.zjson"
+
+
 def _file(root: Path, bound: dict[str, str]) -> Path:
-    key = hashlib.sha256(json.dumps({**bound, "kept": FORMAT}, sort_keys=True).encode()).hexdigest()
-    return root / "screens" / key[:2] / f"{key}.zjson"
+    return kept_file(root, "screens", bound, FORMAT)
 
 
 class Kept:
