@@ -1818,7 +1818,7 @@ _INDEX_SHAPES = _shapes(
     str, str, bool, dict, list,  # path, module, is_package, imports, star imports
     list, list, list, list,  # assignment targets and operators, function symbols, class symbols
     list, list, list, list, list, list,  # callees, attrs, aliases, assigned, returns, mutates
-    str, dict, list, (_NONE, dict),  # entries (JSON text), aliases, dynamic code, error
+    str, dict, list, (_NONE, dict),  # entries (JSON text), type aliases, dynamic code, error
     list,  # the rows of the peeked expressions: [index, row], ascending
 )
 _PLACED_SHAPES = _shapes(int, _OSTR)  # [effect, attribute] of `attrs`
