@@ -486,6 +486,7 @@ def _surface_of(
         if stored is not None:
             if seen is not None:  # the files that differ, extracted by a child process while this one reads the surface
                 seen.start_digests(repo, cache, config.max_file_bytes)
+                seen.read_kept(cache, bound, stored[1])
             found = _stored_surface(stored[0], rev, sha, seen)
             if found is not None and _same_facts(repo, listing, cache, fresh, config.max_file_bytes, stored[1], seen):
                 found.kept = (bound, stored[1])
@@ -527,7 +528,7 @@ def _lazy_paths(cache: FactsCache, prior: _Prior) -> frozenset[str]:
         prior.kept = screenstore.load(cache.root, prior.bound, prior.digests) or False
     if not prior.kept:
         return frozenset()
-    if INDEX_MODULES:
+    if INDEX_MODULES and prior.index is None:
         from receipt.extract import moduleindex
 
         prior.index = moduleindex.load(cache.root, prior.bound, prior.digests)
@@ -695,6 +696,34 @@ class _SeenEntries(dict):
         self.fresh_files = list(fresh_files)
         self.digests: _FreshDigests | None = None
         self.started = False  # once: a child that could not start is not tried again
+        # What is kept with a stored surface (its bound and digests, screens, module index), read
+        # while the child extracts: the head's `_Prior` when that surface turns out to be the base's.
+        self.kept: tuple[dict[str, str], dict[str, str], Any, Any] | None = None
+
+    def read_kept(self, cache: FactsCache, bound: dict[str, str], digests: dict[str, str]) -> None:
+        """Read the screens and module index kept with the surface stored under `bound` (the
+        first revision's: the base), while the child started by `start_digests` works (on two
+        cores, it would otherwise be waited for)."""
+        if self.kept is not None or self.digests is None or not KEEP_SCREENS or not LAZY_HEADS:
+            return
+        from receipt.extract import screenstore
+
+        kept = screenstore.load(cache.root, bound, digests) or False
+        index = None
+        if kept and INDEX_MODULES:
+            from receipt.extract import moduleindex
+
+            index = moduleindex.load(cache.root, bound, digests)
+        self.kept = (bound, digests, kept, index)
+
+    def prior(self, bound: dict[str, str], digests: dict[str, str], listing: TreeListing, layout: LayoutFiles) -> _Prior:
+        """The `_Prior` of a base read from the surface cache under `bound`, with what was read
+        of it while the child worked."""
+        prior = _Prior(bound, digests, listing, layout)
+        if self.kept is not None and self.kept[0] == bound and self.kept[1] == digests:
+            prior.kept, prior.index = self.kept[2], self.kept[3]
+        self.kept = None
+        return prior
 
     def start_digests(self, repo: GitRepo, cache: FactsCache, max_code_bytes: int) -> None:
         if not self.started and self.fresh_files:
@@ -1100,7 +1129,7 @@ def build_receipt(
         # A base read from the surface cache: the head reuses the screens stored with it (and, with
         # RECORD_HEADS, keeps its own). A cold receipt records none: measured, recording cost more than
         # the cold budget allows.
-        prior = None if base_linked.kept is None else _Prior(*base_linked.kept, base_listing, base_layout)
+        prior = None if base_linked.kept is None else seen.prior(*base_linked.kept, base_listing, base_layout)
         if head_linked is None:  # not linked aside, or the child failed: linked here, as it would have been
             head_linked = _surface_of(
                 git_repo, head, paths=paths, config=cfg, cache=cache, progress=lambda m: progress(f"head: {m}"), listing=head_listing, fresh=fresh,

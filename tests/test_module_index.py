@@ -7,6 +7,7 @@ changed under it, never changes a receipt. Real extraction, real cache files, re
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Callable
 
@@ -334,3 +335,37 @@ def test_an_entry_gone_or_changed_under_its_record_makes_the_run_read_every_file
         assert facts_from_json(loads(unpack(entry.read_bytes()))["facts"]) == extract_file("ops/hooks.py", SERVER_HOOKS.encode())
         cache.restore()
         assert _receipt(git_repo.path, base, head) == from_entries
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or len(os.sched_getaffinity(0)) < 2, reason="needs fork and two usable cores")
+def test_the_kept_screens_and_index_read_while_the_child_works_are_the_heads(
+    git_repo: GitRepoBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a child extracts the files that differ, the run reads what is kept with the stored
+    base (screens, module index) instead of waiting: read once, used by the head, the same receipt."""
+    from receipt.extract import screenstore
+
+    base, head = _incremental(git_repo, tmp_path, monkeypatch)
+    cache = _Cache(tmp_path / "cache")
+    monkeypatch.setattr(pipeline.threading, "active_count", lambda: 1)  # the CLI's one thread, as it forks
+    loads_of: list[str] = []
+    load, index_load = screenstore.load, moduleindex.load
+    monkeypatch.setattr(screenstore, "load", lambda *a: loads_of.append("screens") or load(*a))
+    monkeypatch.setattr(moduleindex, "load", lambda *a: loads_of.append("index") or index_load(*a))
+    read_kept = pipeline._SeenEntries.read_kept
+    reads: list[bool] = []
+
+    def spy(self: pipeline._SeenEntries, *args: Any) -> None:
+        read_kept(self, *args)
+        reads.append(self.kept is not None)
+
+    monkeypatch.setattr(pipeline._SeenEntries, "read_kept", spy)
+    used = _used(monkeypatch)
+    early = _receipt(git_repo.path, base, head)
+    assert reads and reads[0] and loads_of == ["screens", "index"]  # once each, beside the child
+    assert "ops/hooks.py" in used
+    cache.restore()
+    monkeypatch.setattr(pipeline._SeenEntries, "read_kept", lambda self, *args: None)
+    loads_of.clear()
+    assert _receipt(git_repo.path, base, head) == early
+    assert loads_of == ["screens", "index"]  # read by the head itself
