@@ -139,6 +139,9 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "pab1it0+prometheus-mcp-server": "src",
     "ckreiling+mcp-server-docker": "src",
     "rusiaaman+wcgw": "src",
+    "crystaldba+postgres-mcp": "src/postgres_mcp",
+    "StarRocks+mcp-server-starrocks": "src/mcp_server_starrocks",
+    "runekaagaard+mcp-alchemy": "mcp_alchemy",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -492,6 +495,20 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     "pab1it0+prometheus-mcp-server": (11, 0, 0),
     "ckreiling+mcp-server-docker": (4, 0, 0),
     "rusiaaman+wcgw": (6, 0, 0),
+    # postgres-mcp (22nd sweep): its SQL tool is registered in both branches of an access mode
+    # (`if unrestricted: mcp.add_tool(f, description=..., annotations=...) else: ...`). The first
+    # registration (by line) won: fbaef98cb2 reported the unrestricted description as the tool's,
+    # 84916ef2da reported nothing though one branch made the tool read-only and the other
+    # destructive, 6ccede76a6 nothing for the second branch's new description. Fixed: attributes the
+    # registrations give differently are dynamic (link.py `_registered_ways`); corpus
+    # mcp/tool_registered_in_two_branches_one_destructive and mcp/noop_two_branch_registrations_moved_down.
+    # The rest read as right: a port to FastMCP changing schemas, renames as added + removed, hints
+    # added (dangerous lost). StarRocks: tools moved into `main()` with descriptions built from the
+    # default database (conditional, dynamic), rightly. mcp-alchemy: descriptions built at run time
+    # from f-strings whose text changed, a default `None` -> `{}`.
+    "crystaldba+postgres-mcp": (6, 0, 3),
+    "StarRocks+mcp-server-starrocks": (3, 0, 0),
+    "runekaagaard+mcp-alchemy": (3, 0, 0),
 }
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections import deque
 from typing import Iterable
 
-from receipt.dialects.base import Candidate, DialectResult
+from receipt.dialects.base import Candidate, DialectResult, digest
 from receipt.dialects.markers import apply_declared
 from receipt.dialects.unseen import rebound_reach, unfollowable_reach, unrecognised_reach
 from receipt.extract.facts import Const, ModuleFacts, Seq
 from receipt.extract.program import Program
 from receipt.identity import assign_slots, unique_keys
-from receipt.models import Entry, ExtractionIssue
+from receipt.models import TEXT_LIMIT, TEXT_OF_DIGEST, Dynamic, Entry, ExtractionIssue
 from receipt.schemas import attach_schemas
 
 
@@ -50,9 +50,13 @@ def _assign_identity(program: Program, cands: list[Candidate]) -> None:
 
 
 def _merge_same_symbol(cands: list[Candidate]) -> list[Candidate]:
-    """Two dialects describing the same object with the same key are one entry (first wins)."""
+    """Two dialects describing the same object with the same key are one entry (first wins). One
+    dialect registering it twice (`if safe: mcp.add_tool(f, ...) else: mcp.add_tool(f, ...)`) is
+    one entry too, whose attributes the registrations give differently are dynamic: which one
+    runs is not known statically, and the first is no better a guess than the last."""
     seen: dict[tuple[str, str], Candidate] = {}
     out: list[Candidate] = []
+    again: dict[int, list[Entry]] = {}  # id(kept candidate) -> the same dialect's other registrations
     for c in sorted(cands, key=lambda c: (c.entry.key, c.entry.path, c.entry.line, c.entry.dialect)):
         dup = None
         for s in c.symbols:
@@ -65,11 +69,53 @@ def _merge_same_symbol(cands: list[Candidate]) -> list[Candidate]:
             for r, at in c.listed_at.items():
                 dup.listed_at.setdefault(r, at)
             dup.entry.root = dup.entry.root or c.entry.root
+            if c.entry.dialect == dup.entry.dialect:
+                again.setdefault(id(dup), []).append(c.entry)
             continue
         for s in c.symbols:
             seen[(c.entry.key, s)] = c
         out.append(c)
+    for c in out:
+        if id(c) in again:
+            _registered_ways(c.entry, again[id(c)])
     return out
+
+
+# What each registration of an entry says of it: attributes compared across revisions.
+_REGISTERED = ("dangerous", "approval", "trust_tier", "read_only", "idempotent", "open_world", "replayable", "deterministic", "model")
+_REGISTERED_TEXTS = ("description_sha256", "instructions_sha256")
+
+
+def _registered_ways(entry: Entry, others: list[Entry]) -> None:
+    """`entry` registered again as `others` (one dialect): each attribute they do not all give
+    alike is dynamic, named by the values it takes (never by where: a line is no identity)."""
+    ways = [entry, *others]
+    for attr in _REGISTERED:
+        values = [getattr(e, attr) for e in ways]
+        if any(v != values[0] for v in values[1:]):
+            setattr(entry, attr, Dynamic(dynamic=f"which of {len(ways)} registrations runs: {' or '.join(sorted({_shown(v) for v in values}))}"))
+            entry.defaults.pop(attr, None)
+    for attr in _REGISTERED_TEXTS:
+        values = [getattr(e, attr) for e in ways]
+        if any(v != values[0] for v in values[1:]):
+            digests = sorted({"none" if v is None else str(v) for v in values})
+            shown = [getattr(e, TEXT_OF_DIGEST[attr]) for e in ways]
+            setattr(entry, attr, digest(Dynamic(dynamic=f"which of {len(ways)} registrations runs: {' or '.join(digests)}")))
+            if all(t is not None for t in shown):  # what the model may read: each registration's words (shown, never compared)
+                setattr(entry, TEXT_OF_DIGEST[attr], "\n-- or --\n".join(dict.fromkeys(shown))[:TEXT_LIMIT])
+    if any(e.conditional for e in ways):
+        entry.conditional = True
+
+
+def _shown(value: object) -> str:
+    """An attribute's value as the dynamic text of `_registered_ways` names it."""
+    if isinstance(value, Dynamic):
+        return f"dynamic ({value.dynamic})"
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def published(program: Program) -> set[str]:

@@ -545,3 +545,42 @@ def test_a_function_two_unfollowed_registrations_collect_from_one_registry_is_no
     _entries, issues = link_files(files)
     assert sum("unresolved" in i.kind and "cannot be resolved statically" in i.message for i in issues) == 2
     assert [i.path for i in issues if "collects it" in i.message] == ["studio/scenes.py"]
+
+
+
+TWO_WAYS = """
+    import os
+    from fastmcp import FastMCP
+
+    mcp = FastMCP("ledger")
+
+    def run_sql(statement: str) -> str:
+        return statement
+
+    def serve() -> None:
+        if os.environ.get("MODE") == "restricted":
+            mcp.tool(run_sql, description="Read the ledger.", annotations={"readOnlyHint": True, "destructiveHint": False})
+        else:
+            mcp.tool(run_sql, description=DESCRIPTION, annotations={"readOnlyHint": READ_ONLY, "destructiveHint": DESTRUCTIVE})
+"""
+
+
+@pytest.mark.parametrize(
+    ("description", "read_only", "destructive", "differs"),
+    [
+        ('"Read the ledger."', "True", "False", set()),  # registered alike twice: one entry, as written
+        ('"Change the ledger."', "False", "True", {"dangerous", "read_only", "idempotent", "description_sha256"}),
+    ],
+)
+def test_one_tool_registered_two_ways_has_dynamic_attributes_where_they_differ(description: str, read_only: str, destructive: str, differs: set[str]) -> None:
+    src = TWO_WAYS.replace("DESCRIPTION", description).replace("READ_ONLY", read_only).replace("DESTRUCTIVE", destructive)
+    [tool] = exported({"s.py": src}).values()
+    dynamic = {a for a in ("dangerous", "read_only", "idempotent", "open_world") if isinstance(getattr(tool, a), Dynamic)}
+    dynamic |= {"description_sha256"} if str(tool.description_sha256).startswith("dynamic:") else set()
+    assert dynamic == differs
+    assert tool.conditional
+    if differs:  # named by the values, never by where: moving the registrations is no change
+        assert tool.dangerous == Dynamic(dynamic="which of 2 registrations runs: false or true")
+        assert tool.description_text == "Read the ledger.\n-- or --\nChange the ledger."
+    else:
+        assert tool.dangerous is False and tool.read_only is True and tool.description_text == "Read the ledger."
