@@ -142,6 +142,10 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "crystaldba+postgres-mcp": "src/postgres_mcp",
     "StarRocks+mcp-server-starrocks": "src/mcp_server_starrocks",
     "runekaagaard+mcp-alchemy": "mcp_alchemy",
+    "designcomputer+mysql_mcp_server": "src/mysql_mcp_server",
+    "GreptimeTeam+greptimedb-mcp-server": "src/greptimedb_mcp_server",
+    "lharries+whatsapp-mcp": "whatsapp-mcp-server",
+    "jjsantos01+qgis_mcp": "src/qgis_mcp",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -509,6 +513,18 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     "crystaldba+postgres-mcp": (6, 0, 3),
     "StarRocks+mcp-server-starrocks": (3, 0, 0),
     "runekaagaard+mcp-alchemy": (3, 0, 0),
+    # GreptimeDB (23rd sweep): c21bd6fd8b moved its low-level server into a class whose __init__
+    # registers the handlers by applying the decorators to its own methods
+    # (`self.app.list_tools()(self.list_tools)`): the tool read as removed, the server as nothing
+    # recognised, and no note said why. Fixed (mcp.py `applied_handler`); corpus
+    # mcp/lowlevel_handler_applied_in_class_init_adds_tool, mcp/noop_lowlevel_handler_decorator_applied_by_hand.
+    # Since then 730995894d's prompts loaded from YAML templates are rightly unresolved. mysql: hints
+    # added (dangerous lost), prompts added; whatsapp: parameters and descriptions edited, tools
+    # added; qgis: one commit adding its 15 tools.
+    "GreptimeTeam+greptimedb-mcp-server": (5, 0, 1),
+    "designcomputer+mysql_mcp_server": (2, 0, 0),
+    "lharries+whatsapp-mcp": (4, 0, 0),
+    "jjsantos01+qgis_mcp": (1, 0, 0),
 }
 
 

@@ -106,6 +106,9 @@ _VISIBILITY_CRITERIA = ("names", "keys", "tags", "components", "version")
 _GENERATED = frozenset({"as_proxy", "from_openapi", "from_fastapi", "create_proxy"})
 _MAX_DEPTH = 8
 _REGISTER_OR_SERVE = _REGISTER | _SERVE | _VISIBILITY
+# A low-level server's list handlers, registered by decorator (`@server.list_tools()`) or by applying
+# it (`server.list_tools()(handler)`, `self.app.list_tools()(self.list_tools)` in a class's `__init__`).
+_LIST_HANDLERS = frozenset({"list_tools", "list_prompts"})
 _REGISTER_METHODS = frozenset({"tool", "add_tool", "prompt", "add_prompt"})
 _REGISTER_ENDINGS = ("tool", "prompt")  # what each of them ends with (a test that builds no string)
 # Private component managers of FastMCP servers; registering through them is registering on the server.
@@ -823,6 +826,9 @@ class _Analyser:
         receiver, method = split_method(func, parameters=True)
         if receiver is None or method is None:
             return
+        if inner is not None and method in _LIST_HANDLERS:
+            self.applied_handler(call, receiver, method, cond, owner, path)
+            return
         if method not in _REGISTER_OR_SERVE:
             return
         if inner is None and method in ("tool", "prompt") and not call.args:
@@ -863,6 +869,21 @@ class _Analyser:
                     self.register_expr(server, kind, target, rest, kwargs, conditional, path, call.line, call,
                                        at=self._run_at(owner, receiver, (path, call.line, cond or owner is not None)),
                                        through=self._through_parameter(receiver))
+
+    def applied_handler(self, call: Call, receiver: Expr, method: str, cond: bool, owner: str | None, path: str) -> None:
+        """`server.list_tools()(handler)`: the decorator applied by hand, as `@server.list_tools()` on it."""
+        kind = "tool" if method == "list_tools" else "prompt"
+        target = call.args[0] if call.args else None
+        fn = self.p.lookup(target.name) if isinstance(target, Ref) else None
+        for symbol, extra in self.receivers(receiver, owner, path, call.line):
+            server = self.a.servers[symbol]
+            if not server.lowlevel:
+                continue
+            if isinstance(fn, FunctionFact):
+                self.lowlevel_handler(server, fn, kind, cond or extra)
+            else:
+                self.warn(server.flavor, path, call.line, f"{method} handler of MCP server '{server.name}' is not statically known: "
+                          f"{describe(target) if target is not None else describe(call)}", site=("handler", method, server.site_name, shape(call)))
 
     def _wrapped_parameter(self, owner: str, target: Expr) -> str | None:
         """The decorator a helper returns, when `target` is what it registers in place of the
@@ -1611,7 +1632,7 @@ def _registration_calls(p: Program, m: ModuleFacts) -> list[tuple[Call, bool, bo
         inner = func if isinstance(func, Call) else None
         target = func.func if inner is not None else func
         receiver, method = split_method(target, parameters=True)
-        if receiver is None or method is None or method not in _REGISTER_OR_SERVE:
+        if receiver is None or method is None or (method not in _REGISTER_OR_SERVE and not (inner is not None and method in _LIST_HANDLERS)):
             continue
         if inner is None and method in ("tool", "prompt") and not call.args:
             continue  # `mcp.tool(name=...)` alone is a decorator factory, used elsewhere
