@@ -146,6 +146,8 @@ REPOSITORIES: dict[str, str | tuple[str, ...]] = {
     "GreptimeTeam+greptimedb-mcp-server": "src/greptimedb_mcp_server",
     "lharries+whatsapp-mcp": "whatsapp-mcp-server",
     "jjsantos01+qgis_mcp": "src/qgis_mcp",
+    "patchy631+ai-engineering-hub": "",
+    "ahujasid+ableton-mcp": "MCP_Server",
 }
 
 # What reading the reported changes (and `git show`) of a sample of commits found, per repository:
@@ -525,6 +527,18 @@ REVIEWED: dict[str, tuple[int, int, int]] = {
     "designcomputer+mysql_mcp_server": (2, 0, 0),
     "lharries+whatsapp-mcp": (4, 0, 0),
     "jjsantos01+qgis_mcp": (1, 0, 0),
+    # ai-engineering-hub (24th sweep), a monorepo of separate apps (each folder its own pyproject.toml):
+    # f6eb6e33e9 added a global CrewAI before-tool-call hook to one app, and 14 tools of other apps
+    # read as gated by it ("now requires approval in some cases"): a false alarm, and its removal
+    # would have been 14 false "approval lowered" regressions. Fixed: a global hook gates the tools
+    # of its own project and of the repository modules that project imports (crewai.py
+    # `process_modules`); corpus crewai/approval_hook_in_one_app_of_a_monorepo_gates_only_its_tools,
+    # crewai/approval_hook_in_an_app_gates_the_shared_tools_it_imports. The rest read as right
+    # (agents and tools added with their apps, models from the environment, files that do not parse).
+    # ableton-mcp: a telemetry PR adding a `user_prompt` parameter to all 21 tools, and saying so in
+    # each description, is 21 signature and 21 description changes, rightly.
+    "patchy631+ai-engineering-hub": (6, 1, 0),
+    "ahujasid+ableton-mcp": (3, 0, 0),
 }
 
 

@@ -72,6 +72,7 @@ model outside the tree, library tools newer than the name table (named after the
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import unicodedata
 from typing import Any, Callable, NamedTuple
@@ -173,6 +174,8 @@ class _Gate(NamedTuple):
     verdict: int
     why: str
     hook: str | None = None  # the repository function registered (what an unregister names); None: not known
+    # The modules of the processes it is registered in (`_Crew.process_modules`); None: any.
+    modules: frozenset[str] | None = None
 
 
 class _Crew:
@@ -579,7 +582,9 @@ class _Crew:
         p = self.program
         gates: list[_Gate] = []
 
-        def gate(hook: Expr | FunctionFact, names: set[str] | None | Dynamic, point: bool | Dynamic = True, agents: Any = None, when: str | None = None) -> None:
+        def gate(hook: Expr | FunctionFact, names: set[str] | None | Dynamic, point: bool | Dynamic = True, agents: Any = None, when: str | None = None,
+                 site: str | None = None) -> None:
+            """`site`: the path of the registration (a global hook gates the calls of the process it runs in)."""
             if point is False:
                 return
             verdict, why = self.hook_verdict(hook) if not isinstance(hook, FunctionFact) else self.function_verdict(hook, 0)
@@ -591,7 +596,8 @@ class _Crew:
                 verdict, why = _MAY_BLOCK, f"interception point {point.dynamic} not statically known"
             if isinstance(names, Dynamic):
                 verdict, why, names = _MAY_BLOCK, f"tool filter {names.dynamic} not statically known", None
-            gates.append(_Gate(names, agents, verdict, why, hook.symbol if isinstance(hook, FunctionFact) else self.hook_symbol(hook)))
+            modules = self.process_modules(site) if site is not None else None
+            gates.append(_Gate(names, agents, verdict, why, hook.symbol if isinstance(hook, FunctionFact) else self.hook_symbol(hook), modules))
 
         for fn in p.iter_functions():
             for at, dec in enumerate(fn.decorators):
@@ -610,7 +616,7 @@ class _Crew:
                 if wrapper is not None:
                     when = f"hook {fn.name} is wrapped by {describe(wrapper)}, which may not return what it returns"
                 point = True if is_hook else self.pre_tool_call(call.arg(0, "point"))  # type: ignore[union-attr]
-                gate(fn, self.hook_filter(fn, call), point, self.agent_filter(fn, call), when)
+                gate(fn, self.hook_filter(fn, call), point, self.agent_filter(fn, call), when, p.path_of(fn.symbol))
         def relevant(c: Call) -> bool:
             return isinstance(c.func, Call) or from_package(p.origin(c.func), _HOOKS)
 
@@ -656,19 +662,19 @@ class _Crew:
                 if not any(how):
                     when = f"registered only when {caller.name} runs"
             if from_package(origin, _HOOKS, "register_before_tool_call_hook") and c.arg(0, "hook") is not None:
-                gate(c.arg(0, "hook"), None, when=when)  # type: ignore[arg-type]
+                gate(c.arg(0, "hook"), None, when=when, site=path)  # type: ignore[arg-type]
             elif from_package(origin, _HOOKS, "register_hook", "register", "register_scoped") and c.arg(1, "hook") is not None:
-                gate(c.arg(1, "hook"), None, self.pre_tool_call(c.arg(0, "point")), when=when)  # type: ignore[arg-type]
+                gate(c.arg(1, "hook"), None, self.pre_tool_call(c.arg(0, "point")), when=when, site=path)  # type: ignore[arg-type]
             elif from_package(origin, _HOOKS, "before_tool_call") and c.args and not isinstance(c.func, Call):
                 # the decorator called on a function, its filters beside it: `before_tool_call(fn, tools=...)`
-                gate(c.args[0], self.hook_filter(None, c), True, self.agent_filter(None, c), when)
+                gate(c.args[0], self.hook_filter(None, c), True, self.agent_filter(None, c), when, path)
             elif isinstance(c.func, Call) and c.args:  # `before_tool_call(tools=...)(fn)`, `on(point)(fn)`
                 inner = c.func
                 inner_origin = p.origin(inner.func)
                 if from_package(inner_origin, _HOOKS, "before_tool_call"):
-                    gate(c.args[0], self.hook_filter(None, inner), True, self.agent_filter(None, inner), when)
+                    gate(c.args[0], self.hook_filter(None, inner), True, self.agent_filter(None, inner), when, path)
                 elif from_package(inner_origin, _HOOKS, "on"):
-                    gate(c.args[0], self.hook_filter(None, inner), self.pre_tool_call(inner.arg(0, "point")), self.agent_filter(None, inner), when)
+                    gate(c.args[0], self.hook_filter(None, inner), self.pre_tool_call(inner.arg(0, "point")), self.agent_filter(None, inner), when, path)
         if removed:
             # A hook unregistered or cleared somewhere: whether it is still there when a tool is
             # called depends on what ran before. An unregister naming another hook removes not this one.
@@ -695,7 +701,8 @@ class _Crew:
             if cand is None or cand.entry.approval != "never":
                 continue
             name = sanitize_tool_name(cand.entry.name)
-            covering = [g for g in gates if g.names is None or name in g.names]
+            module = self.module_of_path.get(cand.entry.path)
+            covering = [g for g in gates if (g.names is None or name in g.names) and (g.modules is None or module in g.modules)]
             if not covering:
                 continue
             # No agent of the repository reaches it: whoever calls it is not known.
@@ -768,6 +775,40 @@ class _Crew:
         if isinstance(got, str):
             return got == "pre_tool_call"
         return Dynamic(dynamic=describe(expr))
+
+    @functools.cached_property
+    def module_of_path(self) -> dict[str, str]:
+        return {m.path: name for name, m in self.program.modules.items()}
+
+    def process_modules(self, path: str) -> frozenset[str] | None:
+        """The modules a process running the code at `path` can hold: those of its project (the
+        layout's: a folder with its own pyproject.toml in a monorepo of separate apps) and every
+        repository module they import, to any depth. None when the tree is one project: any
+        module. A hook registered in one app gates no call of another app's process."""
+        p = self.program
+        project_of = {name: home.rpartition(":")[0] for name, home in p.homes.items()}
+        if len(set(project_of.values())) < 2:
+            return None
+        own = self.module_of_path.get(path)
+        if own is None:
+            return None
+        memo = self.__dict__.setdefault("_process_modules", {})
+        project = project_of.get(own, "")
+        found = memo.get(project)
+        if found is None:
+            todo = [name for name, of in project_of.items() if of == project]
+            seen = set(todo)
+            while todo:
+                m = p.modules.get(todo.pop())
+                if m is None:
+                    continue
+                for origin in [*m.imports.values(), *m.star_imports]:
+                    split = p.module_split(origin)
+                    if split is not None and split[0] not in seen:
+                        seen.add(split[0])
+                        todo.append(split[0])
+            found = memo[project] = frozenset(seen)
+        return found
 
     def hook_function(self, hook: Expr | None, decorated: bool = False) -> FunctionFact | None:
         """The repository function a hook expression certainly denotes (registered, or named by an

@@ -1,0 +1,7 @@
+from crewai import Agent, Crew, Task
+
+from toolkit.tools import close_account
+
+agent = Agent(role="Account Desk", goal="Handle account requests", backstory="You own the accounts queue.", tools=[close_account], llm="gpt-4o")
+handle = Task(description="Handle {request}.", expected_output="The reply.", agent=agent)
+desk = Crew(agents=[agent], tasks=[handle])
