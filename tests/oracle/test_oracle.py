@@ -91,6 +91,8 @@ UNBUILDABLE = {
     " (`google-gla:`), which PydanticAI 2.x rejects when the agent is built",
     "pydantic_ai/package_dir_tool_approval_removed": "imports `payments`, which exists only once installed"
     " through [tool.setuptools.package-dir]; the probe imports a case from its folder",
+    "crewai/approval_hook_in_an_app_gates_the_shared_tools_it_imports": "a monorepo of projects: the app imports"
+    " `toolkit.tools`, which exists only once the toolkit project is installed; the probe imports a case from its folder",
     "langchain/project_file_added_above_agent_beside_new_app": "its head is a monorepo of projects whose modules"
     " share the import name `agent`; the probe imports a case's tree into one interpreter",
     # Folder-move cases: projects run as scripts (`python trip_planner/main.py`), so each imports its own
