@@ -522,17 +522,22 @@ def _lazy_paths(cache: FactsCache, prior: _Prior) -> frozenset[str]:
     is computed again and reads most of it, which costs more one record at a time than at once.
     The entry is kept on `prior` for `_prior_screens`. Only a choice of how to read an entry:
     what is read is the same either way."""
+    if prior.kept is None:
+        prior.kept, prior.index = _kept_with(cache, prior.bound, prior.digests)
+    return _hardly_read(prior.kept) if prior.kept else frozenset()
+
+
+def _kept_with(cache: FactsCache, bound: dict[str, str], digests: dict[str, str]) -> tuple[Any, Any]:
+    """What is kept with the surface stored under `bound`, linked from facts with `digests`: its
+    screens (screenstore.Kept; False: none to be had) and, with them, its module index (or None)."""
     from receipt.extract import screenstore
 
-    if prior.kept is None:
-        prior.kept = screenstore.load(cache.root, prior.bound, prior.digests) or False
-    if not prior.kept:
-        return frozenset()
-    if INDEX_MODULES and prior.index is None:
-        from receipt.extract import moduleindex
+    kept = screenstore.load(cache.root, bound, digests) or False
+    if not kept or not INDEX_MODULES:
+        return kept, None
+    from receipt.extract import moduleindex
 
-        prior.index = moduleindex.load(cache.root, prior.bound, prior.digests)
-    return _hardly_read(prior.kept)
+    return kept, moduleindex.load(cache.root, bound, digests)
 
 
 def _hardly_read(kept: Any) -> frozenset[str]:
@@ -706,15 +711,7 @@ class _SeenEntries(dict):
         cores, it would otherwise be waited for)."""
         if self.kept is not None or self.digests is None or not KEEP_SCREENS or not LAZY_HEADS:
             return
-        from receipt.extract import screenstore
-
-        kept = screenstore.load(cache.root, bound, digests) or False
-        index = None
-        if kept and INDEX_MODULES:
-            from receipt.extract import moduleindex
-
-            index = moduleindex.load(cache.root, bound, digests)
-        self.kept = (bound, digests, kept, index)
+        self.kept = (bound, digests, *_kept_with(cache, bound, digests))
 
     def prior(self, bound: dict[str, str], digests: dict[str, str], listing: TreeListing, layout: LayoutFiles) -> _Prior:
         """The `_Prior` of a base read from the surface cache under `bound`, with what was read

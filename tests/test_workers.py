@@ -1,6 +1,6 @@
 """Extraction in worker processes gives the receipt one process gives, and fails the same way.
 
-A real git repository with enough files for workers to start (receipt.extract.pool.MIN_FILES),
+A real git repository with enough files for workers to start (receipt.extract.forked.MIN_FILES),
 mixing what extraction records rather than drops: a syntax error, undecodable bytes, a file over
 the size limit; and tools whose verdict depends on a module the workers extract.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from receipt.extract.pool import MIN_FILES, worker_count
+from receipt.extract.forked import MIN_FILES, worker_count
 from tests.helpers import GitRepoBuilder, run_cli
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="worker processes are forked on Linux only")

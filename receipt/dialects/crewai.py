@@ -72,7 +72,6 @@ model outside the tree, library tools newer than the name table (named after the
 from __future__ import annotations
 
 import ast
-import functools
 import re
 import unicodedata
 from typing import Any, Callable, NamedTuple
@@ -701,7 +700,7 @@ class _Crew:
             if cand is None or cand.entry.approval != "never":
                 continue
             name = sanitize_tool_name(cand.entry.name)
-            module = self.module_of_path.get(cand.entry.path)
+            module = p.module_at(cand.entry.path)
             covering = [g for g in gates if (g.names is None or name in g.names) and (g.modules is None or module in g.modules)]
             if not covering:
                 continue
@@ -776,39 +775,29 @@ class _Crew:
             return got == "pre_tool_call"
         return Dynamic(dynamic=describe(expr))
 
-    @functools.cached_property
-    def module_of_path(self) -> dict[str, str]:
-        return {m.path: name for name, m in self.program.modules.items()}
-
     def process_modules(self, path: str) -> frozenset[str] | None:
         """The modules a process running the code at `path` can hold: those of its project (the
         layout's: a folder with its own pyproject.toml in a monorepo of separate apps) and every
         repository module they import, to any depth. None when the tree is one project: any
         module. A hook registered in one app gates no call of another app's process."""
         p = self.program
-        project_of = {name: home.rpartition(":")[0] for name, home in p.homes.items()}
-        if len(set(project_of.values())) < 2:
+        own = p.module_at(path)
+        if own is None or len({p.project_of(name) for name in p.modules}) < 2:
             return None
-        own = self.module_of_path.get(path)
-        if own is None:
-            return None
-        memo = self.__dict__.setdefault("_process_modules", {})
-        project = project_of.get(own, "")
-        found = memo.get(project)
-        if found is None:
-            todo = [name for name, of in project_of.items() if of == project]
+        project = p.project_of(own)
+        memo: dict[str, frozenset[str]] = self.__dict__.setdefault("_process_modules", {})
+        if project not in memo:
+            todo = [name for name in p.modules if p.project_of(name) == project]
             seen = set(todo)
             while todo:
-                m = p.modules.get(todo.pop())
-                if m is None:
-                    continue
+                m = p.modules[todo.pop()]
                 for origin in [*m.imports.values(), *m.star_imports]:
                     split = p.module_split(origin)
-                    if split is not None and split[0] not in seen:
+                    if split is not None and split[0] not in seen and split[0] in p.modules:
                         seen.add(split[0])
                         todo.append(split[0])
-            found = memo[project] = frozenset(seen)
-        return found
+            memo[project] = frozenset(seen)
+        return memo[project]
 
     def hook_function(self, hook: Expr | None, decorated: bool = False) -> FunctionFact | None:
         """The repository function a hook expression certainly denotes (registered, or named by an

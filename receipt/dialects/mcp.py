@@ -774,14 +774,18 @@ class _Analyser:
         """SDK v2 low-level servers take their handlers as `Server(..., on_list_tools=handler)`."""
         for kw, kind in (("on_list_tools", "tool"), ("on_list_prompts", "prompt")):
             expr = server.call.kw(kw)
-            if expr is None:
-                continue
-            fn = self.p.lookup(expr.name) if isinstance(expr, Ref) else None
-            if isinstance(fn, FunctionFact):
-                self.lowlevel_handler(server, fn, kind, False)
-            else:
-                self.warn(server.flavor, server.path, server.call.line,
-                          f"{kw} handler of MCP server '{server.name}' is not statically known: {describe(expr)}", site=("handler", kw, server.site_name, shape(expr)))
+            if expr is not None:
+                self.handler(server, expr, kind, False, server.path, server.call.line, kw)
+
+    def handler(self, server: Server, expr: Expr, kind: str, cond: bool, path: str, line: int, what: str) -> None:
+        """A list handler given as an expression (`on_list_tools=handler`, `server.list_tools()(handler)`):
+        read as a decorated one when it names a repository function, else noted (`what`: how it is given)."""
+        fn = self.p.lookup(expr.name) if isinstance(expr, Ref) else None
+        if isinstance(fn, FunctionFact):
+            self.lowlevel_handler(server, fn, kind, cond)
+        else:
+            self.warn(server.flavor, path, line, f"{what} handler of MCP server '{server.name}' is not statically known: {describe(expr)}",
+                      site=("handler", what, server.site_name, shape(expr)))
 
     def decorator(self, fn: FunctionFact, dec: Expr) -> None:
         func, call = decorator_call(dec, self.p)
@@ -872,18 +876,10 @@ class _Analyser:
 
     def applied_handler(self, call: Call, receiver: Expr, method: str, cond: bool, owner: str | None, path: str) -> None:
         """`server.list_tools()(handler)`: the decorator applied by hand, as `@server.list_tools()` on it."""
-        kind = "tool" if method == "list_tools" else "prompt"
-        target = call.args[0] if call.args else None
-        fn = self.p.lookup(target.name) if isinstance(target, Ref) else None
         for symbol, extra in self.receivers(receiver, owner, path, call.line):
             server = self.a.servers[symbol]
-            if not server.lowlevel:
-                continue
-            if isinstance(fn, FunctionFact):
-                self.lowlevel_handler(server, fn, kind, cond or extra)
-            else:
-                self.warn(server.flavor, path, call.line, f"{method} handler of MCP server '{server.name}' is not statically known: "
-                          f"{describe(target) if target is not None else describe(call)}", site=("handler", method, server.site_name, shape(call)))
+            if server.lowlevel:
+                self.handler(server, call.args[0] if call.args else call, "tool" if method == "list_tools" else "prompt", cond or extra, path, call.line, method)
 
     def _wrapped_parameter(self, owner: str, target: Expr) -> str | None:
         """The decorator a helper returns, when `target` is what it registers in place of the

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Iterator, Sequence
 import zstandard
 
 from receipt.extract import gc_paused
-from receipt.extract.cache import binding, dumps, entry_file, loads, touch, unpack, write_atomic
+from receipt.extract.cache import ZSTD_LEVEL, binding, dumps, entry_file, loads, touch, unpack, write_atomic
 from receipt.extract.facts import ModuleFacts, SharedValues, checked_facts_json, facts_from_index, index_record
 from receipt.extract.screenstore import digests_seal, kept_file
 
@@ -73,7 +73,7 @@ def write(root: Path, bound: dict[str, str], digests: dict[str, str], records: I
     a checksum of its bytes (a corrupt file is refused when read), made record by record: the
     records are never held whole, plain."""
     head = {"bound": bound, "format": FORMAT, "digests": digests_seal(digests)}
-    packer = zstandard.ZstdCompressor(level=_LEVEL, write_checksum=True).compressobj()
+    packer = zstandard.ZstdCompressor(level=ZSTD_LEVEL, write_checksum=True).compressobj()
     parts = [packer.compress(json.dumps(head, separators=(",", ":")).encode("ascii") + b"\n")]  # no raw newline in it
     meta = []
     for row, record in records:
@@ -93,9 +93,6 @@ def plain(packed: bytes) -> bytes:
     if not unpacker.eof or unpacker.unused_data:
         raise ValueError("not what was stored")
     return data
-
-
-_LEVEL = 3
 
 
 class ModuleIndex:
@@ -152,8 +149,7 @@ def load(root: Path | None, bound: dict[str, str], digests: dict[str, str]) -> M
             raise ValueError("index computed from something else")
         if entry.get("digests") != digests_seal(digests):
             raise ValueError("not what was stored")
-        size = int.from_bytes(data[-8:], "little")
-        listed = len(data) - 8 - size
+        listed = len(data) - 8 - int.from_bytes(data[-8:], "little")  # where the records' list starts
         meta = loads(data[listed:-8])
         records: dict[str, tuple[str, str, int, int]] = {}
         at = end + 1

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from receipt.extract import extract_file
 from receipt.extract.cache import encode_entry, pack, store_packed, unpack
-from receipt.extract.forked import FILES_PER_TASK as _CHUNK, MIN_FILES, wanted_processes, worker_count  # noqa: F401  (worker_count: this module's API)
+from receipt.extract.forked import FILES_PER_TASK as _CHUNK
 
 # What a worker says of an entry it keeps to write later (see _write_kept): not written yet.
 KEPT = "kept"

@@ -964,7 +964,7 @@ class Program:
             fact = AssignFact(name, expr, line, conditional, op) if op in _DICT_CHANGES else None
             where = self._module_owning(fact) if fact is not None else self._module_owning_assign(name, expr)
             keyed.append((where, line, (op, expr, conditional, line)))
-        used = self._module_at(at[0]) if at is not None else None
+        used = self.module_at(at[0]) if at is not None else None
         modules = {w for w, _, _ in keyed}
         others = {w for w in modules if own is None or w != own[0]}
         # Changes whose order with the others (or with the use) is not known: each makes the keys it
@@ -1590,12 +1590,16 @@ class Program:
                 out[key] = a.value.items[0][1]
         return out
 
-    def _module_at(self, path: str) -> str | None:
+    def module_at(self, path: str) -> str | None:
         """The module whose file is `path`."""
         index = self.__dict__.get("_by_path_")
         if index is None:
             index = self.__dict__["_by_path_"] = {m.path: name for name, m in self.modules.items()}
         return index.get(path)
+
+    def project_of(self, module: str) -> str:
+        """The folder of the project holding `module` ("": the repository root), as the layout says."""
+        return self.homes.get(module, "").rpartition(":")[0]
 
     def _module_owning_assign(self, target: str, value: Expr) -> str | None:
         """The module whose facts hold the assignment of `value` to `target`."""
